@@ -1,0 +1,157 @@
+//! The `pbem` command line. Each subcommand has its own file; this module
+//! parses the arguments and maps failures to exit codes and messages.
+
+mod legal;
+mod perft;
+mod replay;
+mod variants;
+
+use std::fmt;
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::rules::notation::parse_record;
+use crate::rules::{Game, Variant};
+
+/// A play-by-email server for chess and its double-move variants.
+#[derive(Debug, Parser)]
+#[command(name = "pbem", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the variants: one line each, `<id>  <description>`.
+    Variants,
+    /// Replay a game record, printing each turn, the final FEN and the result.
+    Replay {
+        #[command(flatten)]
+        start: StartArgs,
+        /// The record to read; `-` or nothing reads standard input.
+        file: Option<PathBuf>,
+    },
+    /// Count the sequences of legal whole turns of a given depth.
+    Perft {
+        #[command(flatten)]
+        start: StartArgs,
+        /// Record of turns to play before counting.
+        #[arg(long)]
+        moves: Option<String>,
+        depth: u32,
+    },
+    /// Show the legal-move summary a player would get by mail.
+    Legal {
+        #[command(flatten)]
+        start: StartArgs,
+        /// Record of turns to play first.
+        #[arg(long)]
+        moves: Option<String>,
+    },
+}
+
+/// Which variant, and from which position.
+#[derive(Debug, clap::Args)]
+struct StartArgs {
+    /// The variant id (see `pbem variants`).
+    #[arg(long)]
+    variant: Variant,
+    /// Start from this position instead of the standard one.
+    #[arg(long)]
+    fen: Option<String>,
+}
+
+/// A failure of a subcommand, with the exit code it maps to.
+#[derive(Debug)]
+pub enum CliError {
+    /// The input could not be read or understood (exit 2).
+    Input(String),
+    /// The input was read but a turn in it is illegal (exit 1); the
+    /// message is complete as it stands.
+    Rejected(String),
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Input(message) | CliError::Rejected(message) => f.write_str(message),
+        }
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Variants => variants::run(),
+        Command::Replay { start, file } => replay::run(&start, file.as_deref()),
+        Command::Perft {
+            start,
+            moves,
+            depth,
+        } => perft::run(&start, moves.as_deref(), depth),
+        Command::Legal { start, moves } => legal::run(&start, moves.as_deref()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Rejected(message)) => {
+            eprintln!("{message}");
+            ExitCode::from(1)
+        }
+        Err(CliError::Input(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+impl StartArgs {
+    fn new_game(&self) -> Result<Game, CliError> {
+        match &self.fen {
+            Some(fen) => {
+                Game::from_fen(self.variant, fen).map_err(|e| CliError::Input(e.to_string()))
+            }
+            None => Ok(Game::new(self.variant)),
+        }
+    }
+
+    /// The starting game with the turns of `moves` (a record) played.
+    fn game_after(&self, moves: Option<&str>) -> Result<Game, CliError> {
+        let mut game = self.new_game()?;
+        if let Some(moves) = moves {
+            replay::play_record(&mut game, moves)?;
+        }
+        Ok(game)
+    }
+}
+
+/// Reads a whole file, or standard input for `None` and `-`.
+fn read_input(file: Option<&std::path::Path>) -> Result<String, CliError> {
+    let mut text = String::new();
+    match file {
+        None => read_stdin(&mut text)?,
+        Some(path) if path.as_os_str() == "-" => read_stdin(&mut text)?,
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| CliError::Input(format!("cannot read {}: {e}", path.display())))?;
+            text = String::from_utf8(bytes)
+                .map_err(|_| CliError::Input(format!("{} is not UTF-8 text", path.display())))?;
+        }
+    }
+    Ok(text)
+}
+
+fn read_stdin(text: &mut String) -> Result<(), CliError> {
+    std::io::stdin()
+        .read_to_string(text)
+        .map(|_| ())
+        .map_err(|e| CliError::Input(format!("cannot read standard input: {e}")))
+}
+
+/// Parses a record, mapping notation errors to input errors.
+fn parse(text: &str) -> Result<crate::rules::notation::Record, CliError> {
+    parse_record(text).map_err(|e| CliError::Input(e.to_string()))
+}

@@ -1,0 +1,5 @@
+//! The `pbem` binary: everything lives in the library's `cli` module.
+
+fn main() -> std::process::ExitCode {
+    pbem::cli::main()
+}

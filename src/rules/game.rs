@@ -1,0 +1,315 @@
+//! A game from its start: the turns played, the repetition history, and how
+//! it ended.
+
+use std::collections::HashMap;
+
+use shakmaty::fen::Fen;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Bitboard, Color, EnPassantMode, Position, Setup};
+
+use super::notation::MoveText;
+use super::position::{Pos, SetupError};
+use super::state::{EndReason, GameEnd, Phase, State};
+use super::turn::{JudgedTurn, Turn, TurnError};
+use super::variant::{Rules, Variant};
+
+/// Whole turns without a capture or pawn move after which a player may
+/// claim a draw (50 moves by each player).
+pub const CLAIMABLE_QUIET_TURNS: u32 = 100;
+/// ... and after which the game is drawn automatically (75 by each).
+pub const AUTOMATIC_QUIET_TURNS: u32 = 150;
+
+/// What identifies a position for the repetition rules: the board, side to
+/// move, castling rights, usable en passant captures, the phase of the
+/// turn, and (mid-turn) which pieces already moved, since all of these
+/// decide which moves are possible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PositionKey {
+    zobrist: u64,
+    en_passant: Bitboard,
+    phase: Phase,
+    moved: Bitboard,
+}
+
+impl PositionKey {
+    pub fn of(state: &State, rules: &dyn Rules) -> PositionKey {
+        let mut pos = state.pos().clone();
+        pos.set_ep_targets(Bitboard::EMPTY);
+        let zobrist: Zobrist64 = pos.zobrist_hash(EnPassantMode::Always);
+        let en_passant = if state.pos().ep_targets().any() {
+            state
+                .next_moves(rules)
+                .iter()
+                .filter(|m| m.is_en_passant())
+                .fold(Bitboard::EMPTY, |acc, m| acc | Bitboard::from(m.to()))
+        } else {
+            Bitboard::EMPTY
+        };
+        PositionKey {
+            zobrist: zobrist.0,
+            en_passant,
+            phase: state.phase(),
+            moved: state.moved_this_turn(),
+        }
+    }
+}
+
+/// One turn of the game as played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedTurn {
+    pub mover: Color,
+    /// The turn pair number, as in `12.` of a record.
+    pub number: u32,
+    pub turn: Turn,
+    /// Each move in canonical SAN (`#` on a mating last move).
+    pub sans: Vec<String>,
+}
+
+impl PlayedTurn {
+    /// The turn in canonical notation, moves joined by a comma.
+    pub fn text(&self) -> String {
+        self.sans.join(",")
+    }
+
+    /// `12.Nf3,Bb5+` or `12...Nd7,Nf6`.
+    pub fn numbered(&self) -> String {
+        let dots = if self.mover == Color::White {
+            "."
+        } else {
+            "..."
+        };
+        format!("{}{dots}{}", self.number, self.text())
+    }
+}
+
+/// Draws a player may claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawClaim {
+    ThreefoldRepetition,
+    FiftyTurnRule,
+}
+
+/// A game of one variant, from its first position to now.
+#[derive(Clone, Debug)]
+pub struct Game {
+    variant: Variant,
+    initial: State,
+    played: Vec<PlayedTurn>,
+    state: State,
+    seen: HashMap<PositionKey, u32>,
+    end: Option<GameEnd>,
+}
+
+impl Game {
+    /// A new game from the international starting position.
+    pub fn new(variant: Variant) -> Game {
+        let rules = variant.rules();
+        let pos = Pos::new(rules.check_rule());
+        Game::start(variant, State::new(rules, pos, rules.opening_phase()))
+    }
+
+    /// A game from a FEN. The variant's special first turn (a lone first
+    /// move for White) applies when the FEN has White to move on move 1.
+    pub fn from_fen(variant: Variant, fen: &str) -> Result<Game, SetupError> {
+        let setup: Setup = Fen::from_ascii(fen.trim().as_bytes())
+            .map_err(|e| SetupError(format!("invalid FEN \"{}\": {e}", fen.trim())))?
+            .into_setup();
+        let rules = variant.rules();
+        let pos = Pos::from_setup(&setup, rules.check_rule())?;
+        let phase = if setup.turn == Color::White && setup.fullmoves.get() == 1 {
+            rules.opening_phase()
+        } else {
+            Phase::TurnStart
+        };
+        Ok(Game::start(variant, State::new(rules, pos, phase)))
+    }
+
+    fn start(variant: Variant, initial: State) -> Game {
+        let mut game = Game {
+            variant,
+            state: initial.clone(),
+            initial,
+            played: Vec::new(),
+            seen: HashMap::new(),
+            end: None,
+        };
+        game.record_position(&game.state.clone());
+        game.settle();
+        game
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    pub fn rules(&self) -> &'static dyn Rules {
+        self.variant.rules()
+    }
+
+    /// The state now (the start of the next turn).
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    pub fn initial(&self) -> &State {
+        &self.initial
+    }
+
+    pub fn turns(&self) -> &[PlayedTurn] {
+        &self.played
+    }
+
+    pub fn end(&self) -> Option<GameEnd> {
+        self.end
+    }
+
+    /// Judges a written turn and, if legal, plays it.
+    pub fn play(&mut self, written: &[MoveText]) -> Result<&PlayedTurn, PlayError> {
+        if let Some(end) = self.end {
+            return Err(PlayError::GameOver(end));
+        }
+        let judged = self
+            .state
+            .judge(self.rules(), written)
+            .map_err(PlayError::Illegal)?;
+        Ok(self.commit(judged))
+    }
+
+    fn commit(&mut self, judged: JudgedTurn) -> &PlayedTurn {
+        let mover = self.state.turn();
+        let number = self.state.turn_number();
+        for state in &judged.states {
+            self.record_position(state);
+        }
+        self.state = judged.after().clone();
+        let mut sans = judged.sans;
+        self.settle();
+        if self
+            .end
+            .is_some_and(|end| end.reason == EndReason::Checkmate)
+            && let Some(last) = sans.last_mut()
+        {
+            *last = format!("{}#", last.trim_end_matches('+'));
+        }
+        self.played.push(PlayedTurn {
+            mover,
+            number,
+            turn: judged.turn,
+            sans,
+        });
+        self.played.last().expect("just pushed")
+    }
+
+    fn record_position(&mut self, state: &State) {
+        *self
+            .seen
+            .entry(PositionKey::of(state, self.rules()))
+            .or_insert(0) += 1;
+    }
+
+    /// Decides whether the game ended with the last turn.
+    fn settle(&mut self) {
+        let rules = self.rules();
+        let state = &self.state;
+        self.end = if let Some(end) = state.end() {
+            Some(end)
+        } else if !state.has_legal_turn(rules) {
+            Some(if state.in_check() {
+                GameEnd {
+                    winner: Some(!state.turn()),
+                    reason: EndReason::Checkmate,
+                }
+            } else {
+                GameEnd {
+                    winner: None,
+                    reason: EndReason::Stalemate,
+                }
+            })
+        } else if self.repetitions() >= 5 {
+            Some(GameEnd {
+                winner: None,
+                reason: EndReason::FivefoldRepetition,
+            })
+        } else if state.quiet_turns() >= AUTOMATIC_QUIET_TURNS {
+            Some(GameEnd {
+                winner: None,
+                reason: EndReason::SeventyFiveTurnRule,
+            })
+        } else if rules.dead_by_material(state.pos()) {
+            Some(GameEnd {
+                winner: None,
+                reason: EndReason::InsufficientMaterial,
+            })
+        } else {
+            None
+        };
+    }
+
+    /// How often the current position has occurred.
+    pub fn repetitions(&self) -> u32 {
+        self.seen
+            .get(&PositionKey::of(&self.state, self.rules()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// A draw the player to move may claim now, if any.
+    pub fn draw_claim(&self) -> Option<DrawClaim> {
+        if self.end.is_some() {
+            None
+        } else if self.repetitions() >= 3 {
+            Some(DrawClaim::ThreefoldRepetition)
+        } else if self.state.quiet_turns() >= CLAIMABLE_QUIET_TURNS {
+            Some(DrawClaim::FiftyTurnRule)
+        } else {
+            None
+        }
+    }
+
+    /// The game record: `1.e4 c5,d6 2.Nf3,Bb5+ Nd7,Nf6`.
+    pub fn record(&self) -> String {
+        let mut out = String::new();
+        for (i, turn) in self.played.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            if turn.mover == Color::White || i == 0 {
+                out.push_str(&turn.numbered());
+            } else {
+                out.push_str(&turn.text());
+            }
+        }
+        out
+    }
+
+    /// The FEN of the current position (the phase of the turn is not part
+    /// of FEN; see [`State::phase`]).
+    pub fn fen(&self) -> String {
+        Fen::from_position(self.state.pos(), EnPassantMode::Legal).to_string()
+    }
+}
+
+/// Why a turn could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    GameOver(GameEnd),
+    Illegal(TurnError),
+}
+
+impl std::fmt::Display for PlayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayError::GameOver(end) => {
+                write!(
+                    f,
+                    "the game is over ({} {})",
+                    end.score(),
+                    end.reason.describe()
+                )
+            }
+            PlayError::Illegal(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}

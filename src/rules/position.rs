@@ -1,0 +1,627 @@
+//! One board position and its move generator.
+//!
+//! [`Pos`] is the board a variant plays on: pieces, side to move, castling
+//! rights, and the en passant targets open to the side to move. Unlike
+//! shakmaty's `Chess` it accepts every state the variants reach (the side not to
+//! move in check, a missing king after a king capture, several en passant
+//! targets at once), and its generator is told which rules apply:
+//!
+//! * [`CheckRule::Fide`]: a move may not leave the mover's own king attacked,
+//!   and castling may not start in, pass through or land in check;
+//! * [`CheckRule::KingCapture`]: check does not exist; kings may be captured.
+//!
+//! It implements shakmaty's [`Position`] trait, so shakmaty's SAN, UCI, FEN and
+//! perft work on it unchanged. The generator follows the classic design shared
+//! with shakmaty (checkers, pinned blockers, evasions), which keeps standard
+//! chess close to shakmaty's own speed.
+
+use std::num::NonZeroU32;
+
+use shakmaty::{
+    Bitboard, Board, ByColor, ByRole, Castles, CastlingMode, CastlingSide, Color, Move, MoveList,
+    Outcome, Piece, Position, Rank, RemainingChecks, Role, Setup, Square, attacks,
+};
+
+/// Whether moves must respect the mover's own king.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CheckRule {
+    /// International chess: the own king may never be left attacked.
+    Fide,
+    /// Check is ignored; the game is won by capturing the enemy king.
+    KingCapture,
+}
+
+/// Why a FEN or setup cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// A position and the rules its move generator applies.
+#[derive(Clone, Debug)]
+pub struct Pos {
+    board: Board,
+    turn: Color,
+    castles: Castles,
+    /// En passant target squares the side to move may capture onto now; the
+    /// captured pawn stands one rank behind each target, from the mover's view.
+    ep_targets: Bitboard,
+    check_rule: CheckRule,
+    /// Whether unmoved pawns may advance two squares on this move.
+    double_steps: bool,
+    halfmoves: u32,
+    fullmoves: NonZeroU32,
+}
+
+impl Pos {
+    /// The international starting position.
+    pub fn new(check_rule: CheckRule) -> Pos {
+        Pos::from_setup(&Setup::initial(), check_rule).expect("the start position is valid")
+    }
+
+    /// A position from a shakmaty setup (for example a parsed FEN). Each side
+    /// needs exactly one king; castling rights must match the rooks and kings.
+    pub fn from_setup(setup: &Setup, check_rule: CheckRule) -> Result<Pos, SetupError> {
+        for color in Color::ALL {
+            let kings = (setup.board.kings() & setup.board.by_color(color)).count();
+            if kings != 1 {
+                return Err(SetupError(format!(
+                    "{color} must have exactly one king, the position has {kings}"
+                )));
+            }
+        }
+        if (setup.board.pawns() & Bitboard::BACKRANKS).any() {
+            return Err(SetupError(
+                "pawns may not stand on the first or eighth rank".into(),
+            ));
+        }
+        let castles = Castles::from_setup(setup, CastlingMode::Standard).map_err(|_| {
+            SetupError("the castling rights do not match the kings and rooks on the board".into())
+        })?;
+        let mut ep_targets = Bitboard::EMPTY;
+        if let Some(target) = setup.ep_square {
+            let pawn_rank = setup.turn.fold_wb(Rank::Fifth, Rank::Fourth);
+            let pawn = Square::from_coords(target.file(), pawn_rank);
+            if target.rank() != setup.turn.fold_wb(Rank::Sixth, Rank::Third)
+                || setup.board.piece_at(pawn) != Some((!setup.turn).pawn())
+                || setup.board.occupied().contains(target)
+            {
+                return Err(SetupError(format!(
+                    "the en passant square {target} does not follow a pawn's double step"
+                )));
+            }
+            ep_targets.add(target);
+        }
+        Ok(Pos {
+            board: setup.board.clone(),
+            turn: setup.turn,
+            castles,
+            ep_targets,
+            check_rule,
+            double_steps: true,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves,
+        })
+    }
+
+    pub fn check_rule(&self) -> CheckRule {
+        self.check_rule
+    }
+
+    /// The en passant targets open to the side to move.
+    pub fn ep_targets(&self) -> Bitboard {
+        self.ep_targets
+    }
+
+    /// Sets which en passant targets the side to move may use on its next
+    /// move. Targets that do not stand behind an enemy pawn are dropped.
+    pub fn set_ep_targets(&mut self, targets: Bitboard) {
+        let behind = self.turn.fold_wb(-8, 8);
+        let enemy_pawns = self.board.pawns() & self.board.by_color(!self.turn);
+        self.ep_targets = Bitboard::EMPTY;
+        for target in targets & !self.board.occupied() {
+            if target
+                .offset(behind)
+                .is_some_and(|pawn| enemy_pawns.contains(pawn))
+            {
+                self.ep_targets.add(target);
+            }
+        }
+    }
+
+    /// Allows or forbids the two-square pawn advance on the next move.
+    pub fn set_double_steps(&mut self, allowed: bool) {
+        self.double_steps = allowed;
+    }
+
+    /// Hands the move to the other side without moving (used between the
+    /// moves of one player's turn, where the same side moves again).
+    pub fn set_turn(&mut self, color: Color) {
+        self.turn = color;
+    }
+
+    /// Sets the FEN counters: whole turns since a capture or pawn move, and
+    /// the turn pair number.
+    pub fn set_counters(&mut self, halfmoves: u32, fullmoves: NonZeroU32) {
+        self.halfmoves = halfmoves;
+        self.fullmoves = fullmoves;
+    }
+
+    /// The king of `color`, if it is still on the board.
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.board.king_of(color)
+    }
+
+    /// Whether the king of `color` is attacked by the other side.
+    pub fn is_king_attacked(&self, color: Color) -> bool {
+        self.king(color).is_some_and(|king| {
+            self.board
+                .attacks_to(king, !color, self.board.occupied())
+                .any()
+        })
+    }
+
+    /// Every move of the side to move that a piece could make by its way of
+    /// moving, ignoring check and every variant restriction (castling needs
+    /// only the rights and an empty path; en passant needs an open target).
+    /// Used to explain why a written move is not allowed.
+    pub fn pseudo_legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.gen_en_passant(&mut moves);
+        let target = !self.us();
+        self.gen_pieces(target, &mut moves);
+        if let Some(king) = self.king(self.turn) {
+            for to in attacks::king_attacks(king) & target {
+                moves.push(normal(Role::King, king, self.board.role_at(to), to));
+            }
+            for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+                self.gen_castling(king, side, false, &mut moves);
+            }
+        }
+        moves
+    }
+
+    /// Whether `m` is a pawn's two-square advance.
+    pub fn is_double_step(m: Move) -> bool {
+        matches!(m, Move::Normal { role: Role::Pawn, from, to, .. }
+            if from.rank().distance(to.rank()) == 2)
+    }
+
+    /// The square a double-stepping pawn passed over.
+    pub fn passed_square(m: Move) -> Option<Square> {
+        match m {
+            Move::Normal { from, to, .. } if Pos::is_double_step(m) => Some(Square::from_coords(
+                from.file(),
+                Rank::new((u32::from(from.rank()) + u32::from(to.rank())) / 2),
+            )),
+            _ => None,
+        }
+    }
+
+    /// Squares that hold, after `m`, the pieces that `m` moved (both king and
+    /// rook for castling).
+    pub fn landing_squares(&self, m: Move) -> Bitboard {
+        match m {
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_queen_side(rook < king);
+                Bitboard::from(side.king_to(self.turn)) | Bitboard::from(side.rook_to(self.turn))
+            }
+            _ => Bitboard::from(m.to()),
+        }
+    }
+
+    /// Squares that hold, before `m`, the pieces that `m` moves.
+    pub fn origin_squares(m: Move) -> Bitboard {
+        match m {
+            Move::Castle { king, rook } => Bitboard::from(king) | Bitboard::from(rook),
+            _ => m.from().map_or(Bitboard::EMPTY, Bitboard::from),
+        }
+    }
+
+    fn gen_en_passant(&self, moves: &mut MoveList) -> bool {
+        let mut found = false;
+        let our_pawns = self.our(Role::Pawn);
+        for to in self.ep_targets {
+            for from in our_pawns & attacks::pawn_attacks(!self.turn, to) {
+                moves.push(Move::EnPassant { from, to });
+                found = true;
+            }
+        }
+        found
+    }
+
+    /// Pawn, knight, bishop, rook and queen moves onto `target`.
+    fn gen_pieces(&self, target: Bitboard, moves: &mut MoveList) {
+        self.gen_pawns(target, moves);
+        let occupied = self.board.occupied();
+        for from in self.our(Role::Knight) {
+            self.push_all(
+                Role::Knight,
+                from,
+                attacks::knight_attacks(from) & target,
+                moves,
+            );
+        }
+        for from in self.our(Role::Bishop) {
+            self.push_all(
+                Role::Bishop,
+                from,
+                attacks::bishop_attacks(from, occupied) & target,
+                moves,
+            );
+        }
+        for from in self.our(Role::Rook) {
+            self.push_all(
+                Role::Rook,
+                from,
+                attacks::rook_attacks(from, occupied) & target,
+                moves,
+            );
+        }
+        for from in self.our(Role::Queen) {
+            self.push_all(
+                Role::Queen,
+                from,
+                attacks::queen_attacks(from, occupied) & target,
+                moves,
+            );
+        }
+    }
+
+    #[inline]
+    fn push_all(&self, role: Role, from: Square, to: Bitboard, moves: &mut MoveList) {
+        for to in to {
+            moves.push(normal(role, from, self.board.role_at(to), to));
+        }
+    }
+
+    fn gen_pawns(&self, target: Bitboard, moves: &mut MoveList) {
+        let pawns = self.our(Role::Pawn);
+        if pawns.is_empty() {
+            return;
+        }
+        let them = self.them();
+        let forward = self.turn.fold_wb(8, -8);
+        for from in pawns {
+            for to in attacks::pawn_attacks(self.turn, from) & them & target {
+                self.push_pawn(from, to, self.board.role_at(to), moves);
+            }
+        }
+        let occupied = self.board.occupied();
+        let single = pawns.shift(forward) & !occupied;
+        for to in single & target {
+            let from = to.offset(-forward).expect("pawn came from the board");
+            self.push_pawn(from, to, None, moves);
+        }
+        if self.double_steps {
+            let start_rank = self.turn.fold_wb(
+                Bitboard::from_rank(Rank::Third),
+                Bitboard::from_rank(Rank::Sixth),
+            );
+            let double = (single & start_rank).shift(forward) & !occupied;
+            for to in double & target {
+                let from = to.offset(-2 * forward).expect("pawn came from the board");
+                moves.push(normal(Role::Pawn, from, None, to));
+            }
+        }
+    }
+
+    #[inline]
+    fn push_pawn(&self, from: Square, to: Square, capture: Option<Role>, moves: &mut MoveList) {
+        if Bitboard::BACKRANKS.contains(to) {
+            for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                moves.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture,
+                    to,
+                    promotion: Some(promotion),
+                });
+            }
+        } else {
+            moves.push(normal(Role::Pawn, from, capture, to));
+        }
+    }
+
+    fn gen_castling(
+        &self,
+        king: Square,
+        side: CastlingSide,
+        respect_check: bool,
+        moves: &mut MoveList,
+    ) {
+        let Some(rook) = self.castles.rook(self.turn, side) else {
+            return;
+        };
+        if (self.castles.path(self.turn, side) & self.board.occupied()).any() {
+            return;
+        }
+        if respect_check {
+            let them = !self.turn;
+            let king_to = side.king_to(self.turn);
+            let after = self.board.occupied() ^ king ^ rook ^ side.rook_to(self.turn);
+            if self.board.attacks_to(king_to, them, after).any() {
+                return;
+            }
+            let occupied = self.board.occupied() ^ king;
+            for sq in attacks::between(king, king_to).with(king) {
+                if self.board.attacks_to(sq, them, occupied).any() {
+                    return;
+                }
+            }
+        }
+        moves.push(Move::Castle { king, rook });
+    }
+
+    fn gen_fide(&self, moves: &mut MoveList) {
+        let Some(king) = self.king(self.turn) else {
+            // Without a king nothing can be left in check.
+            return self.gen_king_capture(moves);
+        };
+        let has_ep = self.gen_en_passant(moves);
+        let checkers = self
+            .board
+            .attacks_to(king, !self.turn, self.board.occupied());
+        if checkers.is_empty() {
+            let target = !self.us();
+            self.gen_pieces(target, moves);
+            self.gen_safe_king(king, target, moves);
+            self.gen_castling(king, CastlingSide::KingSide, true, moves);
+            self.gen_castling(king, CastlingSide::QueenSide, true, moves);
+        } else {
+            let mut attacked = Bitboard::EMPTY;
+            for checker in checkers & self.board.sliders() {
+                attacked |= attacks::ray(checker, king) ^ checker;
+            }
+            self.gen_safe_king(king, !self.us() & !attacked, moves);
+            if let Some(checker) = checkers.single_square() {
+                self.gen_pieces(attacks::between(king, checker).with(checker), moves);
+            }
+        }
+        let blockers = self.slider_blockers(king);
+        if blockers.any() || has_ep {
+            moves.retain(|m| self.is_safe(king, *m, blockers));
+        }
+    }
+
+    fn gen_safe_king(&self, king: Square, target: Bitboard, moves: &mut MoveList) {
+        let occupied = self.board.occupied();
+        for to in attacks::king_attacks(king) & target {
+            if self.board.attacks_to(to, !self.turn, occupied).is_empty() {
+                moves.push(normal(Role::King, king, self.board.role_at(to), to));
+            }
+        }
+    }
+
+    fn gen_king_capture(&self, moves: &mut MoveList) {
+        self.gen_en_passant(moves);
+        let target = !self.us();
+        self.gen_pieces(target, moves);
+        if let Some(king) = self.king(self.turn) {
+            for to in attacks::king_attacks(king) & target {
+                moves.push(normal(Role::King, king, self.board.role_at(to), to));
+            }
+            self.gen_castling(king, CastlingSide::KingSide, false, moves);
+            self.gen_castling(king, CastlingSide::QueenSide, false, moves);
+        }
+    }
+
+    /// Own pieces that alone stand between the king and an enemy slider.
+    fn slider_blockers(&self, king: Square) -> Bitboard {
+        let board = &self.board;
+        let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens());
+        let mut blockers = Bitboard::EMPTY;
+        for sniper in snipers & self.them() {
+            let between = attacks::between(king, sniper) & board.occupied();
+            if !between.more_than_one() {
+                blockers.add(between);
+            }
+        }
+        blockers
+    }
+
+    fn is_safe(&self, king: Square, m: Move, blockers: Bitboard) -> bool {
+        match m {
+            Move::Normal { from, to, .. } => {
+                !blockers.contains(from) || attacks::aligned(from, to, king)
+            }
+            Move::EnPassant { from, to } => {
+                let captured = Square::from_coords(to.file(), from.rank());
+                let occupied = self
+                    .board
+                    .occupied()
+                    .toggled(from)
+                    .toggled(captured)
+                    .with(to);
+                self.board
+                    .attacks_to(king, !self.turn, occupied)
+                    .without(captured)
+                    .is_empty()
+            }
+            _ => true,
+        }
+    }
+}
+
+#[inline]
+fn normal(role: Role, from: Square, capture: Option<Role>, to: Square) -> Move {
+    Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion: None,
+    }
+}
+
+impl Position for Pos {
+    fn board(&self) -> &Board {
+        &self.board
+    }
+
+    fn promoted(&self) -> Bitboard {
+        Bitboard::EMPTY
+    }
+
+    fn pockets(&self) -> Option<&ByColor<ByRole<u8>>> {
+        None
+    }
+
+    fn turn(&self) -> Color {
+        self.turn
+    }
+
+    fn castles(&self) -> &Castles {
+        &self.castles
+    }
+
+    fn maybe_ep_square(&self) -> Option<Square> {
+        self.ep_targets.first()
+    }
+
+    fn remaining_checks(&self) -> Option<&ByColor<RemainingChecks>> {
+        None
+    }
+
+    fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    fn fullmoves(&self) -> NonZeroU32 {
+        self.fullmoves
+    }
+
+    fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        match self.check_rule {
+            CheckRule::Fide => self.gen_fide(&mut moves),
+            CheckRule::KingCapture => self.gen_king_capture(&mut moves),
+        }
+        moves
+    }
+
+    fn is_variant_end(&self) -> bool {
+        false
+    }
+
+    fn has_insufficient_material(&self, color: Color) -> bool {
+        match self.check_rule {
+            // Any piece can be captured by a king walking into it, so even a
+            // bare king keeps a (help-)win possible.
+            CheckRule::KingCapture => false,
+            CheckRule::Fide => fide_insufficient_material(&self.board, color),
+        }
+    }
+
+    fn variant_outcome(&self) -> Outcome {
+        Outcome::Unknown
+    }
+
+    /// Plays a move. After a double step the passed square becomes the
+    /// opponent's en passant target, as in international chess; variants
+    /// with other en passant rules reset it with [`Pos::set_ep_targets`].
+    fn play_unchecked(&mut self, m: Move) {
+        let color = self.turn;
+        self.ep_targets = Bitboard::EMPTY;
+        self.halfmoves = if m.is_zeroing() {
+            0
+        } else {
+            self.halfmoves.saturating_add(1)
+        };
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                if let Some(passed) = Pos::passed_square(m) {
+                    self.ep_targets.add(passed);
+                }
+                if role == Role::King {
+                    self.castles.discard_color(color);
+                } else if role == Role::Rook {
+                    self.castles.discard_rook(from);
+                }
+                if capture == Some(Role::Rook) {
+                    self.castles.discard_rook(to);
+                }
+                if capture == Some(Role::King) {
+                    self.castles.discard_color(!color);
+                }
+                self.board.discard_piece_at(from);
+                self.board
+                    .set_piece_at(to, promotion.unwrap_or(role).of(color));
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_queen_side(rook < king);
+                self.board.discard_piece_at(king);
+                self.board.discard_piece_at(rook);
+                self.board.set_piece_at(side.rook_to(color), color.rook());
+                self.board.set_piece_at(side.king_to(color), color.king());
+                self.castles.discard_color(color);
+            }
+            Move::EnPassant { from, to } => {
+                self.board
+                    .discard_piece_at(Square::from_coords(to.file(), from.rank()));
+                self.board.discard_piece_at(from);
+                self.board.set_piece_at(to, color.pawn());
+            }
+            Move::Put { role, to } => self.board.set_piece_at(to, Piece { color, role }),
+        }
+        if color.is_black() {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = !color;
+    }
+}
+
+/// International chess: `color` cannot mate by any series of legal moves.
+fn fide_insufficient_material(board: &Board, color: Color) -> bool {
+    let ours = board.by_color(color);
+    if (ours & (board.pawns() | board.rooks_and_queens())).any() {
+        return false;
+    }
+    let theirs = board.by_color(!color);
+    if (ours & board.knights()).any() {
+        // A lone knight mates only with help from enemy pieces that can block.
+        return ours.count() <= 2 && (theirs & !board.kings() & !board.queens()).is_empty();
+    }
+    if (ours & board.bishops()).any() {
+        // Bishops on one square colour mate only if the enemy has a blocker
+        // that is not a bishop on that same colour.
+        let same_colour = !(board.bishops() & Bitboard::DARK_SQUARES).any()
+            || !(board.bishops() & Bitboard::LIGHT_SQUARES).any();
+        return same_colour && board.pawns().is_empty() && board.knights().is_empty();
+    }
+    true
+}
+
+impl Pos {
+    /// Counts leaves of the move tree (plies), for checking the generator.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|m| {
+                let mut child = self.clone();
+                child.play_unchecked(*m);
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
+}

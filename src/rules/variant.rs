@@ -1,0 +1,290 @@
+//! What a variant is: the [`Rules`] trait every variant implements, and the
+//! registry of variants ([`Variant`]).
+//!
+//! A variant answers a few questions and the generic machinery in `state` and
+//! `turn` does the rest: which check rule applies, how White's first turn
+//! looks, when en passant is open, which moves it forbids on top of the board
+//! rules, and what a first move does to the turn.
+
+use std::fmt;
+use std::str::FromStr;
+
+use shakmaty::{Move, Position, Role, Square};
+
+use super::position::{CheckRule, Pos};
+use super::state::{Phase, State};
+use super::variants;
+
+/// When a pawn's double step may be answered by en passant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnPassantRule {
+    /// Never.
+    Never,
+    /// Only as the very next move after the double step.
+    NextMove,
+    /// Marseillais: any pawn that double-stepped in the opponent's last turn
+    /// (and did not move again) on the first move; a second such pawn on the
+    /// second move, if the first move was en passant.
+    Marseillais,
+    /// Galvin's rule: a pawn that double-stepped in the opponent's last turn
+    /// and did not move again, on the first move of the turn only.
+    FirstMoveOfTurn,
+}
+
+/// What the first move of an ordinary turn does to that turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterFirstMove {
+    /// The turn is over; the opponent's turn starts in the given phase.
+    TurnOver(Phase),
+    /// The player may stop (the opponent then gets `stop_gives`) or move again.
+    MayContinue { stop_gives: Phase },
+    /// A second move is compulsory.
+    MustContinue,
+}
+
+/// How many moves a turn can have in a variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MovesPerTurn {
+    One,
+    UpToTwo,
+}
+
+/// What happens when a second move is compulsory but none is allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoSecondMove {
+    /// The first move cannot start a turn.
+    FirstMoveIllegal,
+    /// The turn simply ends after the first move.
+    TurnEnds,
+    /// The game is drawn (doublemove-classic, when only forbidden second
+    /// moves exist).
+    GameDrawn,
+}
+
+/// A variant rule that forbids a move the board would allow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forbidden {
+    /// The piece now on `square` already moved this turn.
+    SamePieceTwice { role: Role, square: Square },
+    /// The second move of a turn may not capture.
+    CaptureOnSecondMove,
+    /// A piece may not return to the square it left this turn unless the
+    /// turn's first move captured.
+    ReturnToStart { square: Square },
+}
+
+impl fmt::Display for Forbidden {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Forbidden::SamePieceTwice { role, square } => write!(
+                f,
+                "the {} on {square} already moved this turn",
+                role_name(*role)
+            ),
+            Forbidden::CaptureOnSecondMove => {
+                f.write_str("the second move of a turn may not capture")
+            }
+            Forbidden::ReturnToStart { square } => write!(
+                f,
+                "a piece may not return to {square}, the square it left this turn, unless the first move captured"
+            ),
+        }
+    }
+}
+
+/// The English name of a piece kind, for messages.
+pub fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+/// The rules of one variant.
+pub trait Rules: Sync {
+    fn variant(&self) -> Variant;
+
+    fn check_rule(&self) -> CheckRule;
+
+    /// The shape of an ordinary turn, in words, for the summary.
+    fn turn_description(&self) -> &'static str;
+
+    fn moves_per_turn(&self) -> MovesPerTurn {
+        MovesPerTurn::UpToTwo
+    }
+
+    /// The phase of White's first turn from the starting position.
+    fn opening_phase(&self) -> Phase {
+        Phase::TurnStart
+    }
+
+    fn en_passant(&self) -> EnPassantRule;
+
+    /// Whether unmoved pawns may advance two squares in this phase.
+    fn double_steps_allowed(&self, _phase: Phase) -> bool {
+        true
+    }
+
+    /// Whether [`Rules::forbids`] can forbid anything in this state; lets the
+    /// generator skip the filter where it cannot.
+    fn has_move_restrictions(&self, _state: &State) -> bool {
+        false
+    }
+
+    /// A variant rule against a move the board allows, if any.
+    fn forbids(&self, _state: &State, _m: Move) -> Option<Forbidden> {
+        None
+    }
+
+    /// What the first move `m` of an ordinary turn does to the turn; `after`
+    /// is the position after it (with the opponent nominally to move).
+    fn after_first_move(&self, before: &State, m: Move, after: &Pos) -> AfterFirstMove;
+
+    /// Whether neither side can ever win on material alone. By default only
+    /// bare kings in check-based variants: with several moves per turn a
+    /// lone king can be mated by a single minor piece (it has no two-move
+    /// turn), and in king-capture variants a king can always walk into
+    /// capture, so nothing more is certain.
+    fn dead_by_material(&self, pos: &Pos) -> bool {
+        self.check_rule() == CheckRule::Fide && pos.board().occupied() == pos.board().kings()
+    }
+
+    /// What happens when a second move is compulsory but none is allowed.
+    fn no_second_move(&self, _state: &State) -> NoSecondMove {
+        NoSecondMove::FirstMoveIllegal
+    }
+}
+
+/// Every variant pbem plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Variant {
+    Chess,
+    Chess2,
+    TwoMove,
+    Marseillais,
+    BalancedMarseillais,
+    Doublemove,
+    DoublemoveClassic,
+    Extramove,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 8] = [
+        Variant::Chess,
+        Variant::Chess2,
+        Variant::TwoMove,
+        Variant::Marseillais,
+        Variant::BalancedMarseillais,
+        Variant::Doublemove,
+        Variant::DoublemoveClassic,
+        Variant::Extramove,
+    ];
+
+    /// The identifier used in commands and on the command line.
+    pub fn id(self) -> &'static str {
+        match self {
+            Variant::Chess => "chess",
+            Variant::Chess2 => "chess2",
+            Variant::TwoMove => "twomove",
+            Variant::Marseillais => "marseillais",
+            Variant::BalancedMarseillais => "balanced-marseillais",
+            Variant::Doublemove => "doublemove",
+            Variant::DoublemoveClassic => "doublemove-classic",
+            Variant::Extramove => "extramove",
+        }
+    }
+
+    /// The name shown to players, as in mail subjects (`Chess2 Board 101`).
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Variant::Chess => "Chess",
+            Variant::Chess2 => "Chess2",
+            Variant::TwoMove => "TwoMove",
+            Variant::Marseillais => "Marseillais",
+            Variant::BalancedMarseillais => "BalancedMarseillais",
+            Variant::Doublemove => "Doublemove",
+            Variant::DoublemoveClassic => "DoublemoveClassic",
+            Variant::Extramove => "Extramove",
+        }
+    }
+
+    /// One line for `pbem variants` and `help list`.
+    pub fn description(self) -> &'static str {
+        match self {
+            Variant::Chess => "International chess, one move per turn",
+            Variant::Chess2 => {
+                "Revised Double Move Chess: one or two moves per turn, single moves answered by a response"
+            }
+            Variant::TwoMove => {
+                "Two Move Chess: as chess2, but checks, captures, promotions and en passant chances end the turn"
+            }
+            Variant::Marseillais => {
+                "Marseillais Chess: two moves per turn, a checking first move ends the turn"
+            }
+            Variant::BalancedMarseillais => {
+                "Balanced Marseillais Chess: Marseillais with a single first move for White"
+            }
+            Variant::Doublemove => {
+                "Doublemove Chess (AISE): two moves per turn, check ignored, capture the king to win"
+            }
+            Variant::DoublemoveClassic => {
+                "Doublemove Chess, Galvin's original rules: doublemove plus en passant and no null turns"
+            }
+            Variant::Extramove => {
+                "Extra Move Chess: an optional second move that may not capture or move the same piece"
+            }
+        }
+    }
+
+    /// The full rules, with every decision on ambiguities, for `help <variant>`.
+    pub fn help(self) -> &'static str {
+        variants::help(self)
+    }
+
+    pub fn rules(self) -> &'static dyn Rules {
+        variants::rules(self)
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A variant name that pbem does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let known: Vec<&str> = Variant::ALL.iter().map(|v| v.id()).collect();
+        write!(
+            f,
+            "unknown variant \"{}\"; known variants: {}",
+            self.0,
+            known.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    /// Accepts the id or the display name, in any case.
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        let wanted = s.trim();
+        Variant::ALL
+            .into_iter()
+            .find(|v| {
+                v.id().eq_ignore_ascii_case(wanted) || v.display_name().eq_ignore_ascii_case(wanted)
+            })
+            .ok_or_else(|| UnknownVariant(wanted.to_string()))
+    }
+}

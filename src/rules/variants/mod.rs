@@ -1,0 +1,36 @@
+//! The variants, one file per family, and the lookup from [`Variant`] to
+//! their rules and help texts.
+
+mod chess;
+mod doublemove;
+mod extramove;
+mod marseillais;
+mod twomove;
+
+use super::variant::{Rules, Variant};
+
+pub(super) fn rules(variant: Variant) -> &'static dyn Rules {
+    match variant {
+        Variant::Chess => &chess::Chess,
+        Variant::Chess2 => &twomove::Chess2,
+        Variant::TwoMove => &twomove::TwoMove,
+        Variant::Marseillais => &marseillais::Marseillais { balanced: false },
+        Variant::BalancedMarseillais => &marseillais::Marseillais { balanced: true },
+        Variant::Doublemove => &doublemove::Doublemove { classic: false },
+        Variant::DoublemoveClassic => &doublemove::Doublemove { classic: true },
+        Variant::Extramove => &extramove::Extramove,
+    }
+}
+
+pub(super) fn help(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Chess => chess::HELP,
+        Variant::Chess2 => twomove::HELP_CHESS2,
+        Variant::TwoMove => twomove::HELP_TWOMOVE,
+        Variant::Marseillais => marseillais::HELP,
+        Variant::BalancedMarseillais => marseillais::HELP_BALANCED,
+        Variant::Doublemove => doublemove::HELP,
+        Variant::DoublemoveClassic => doublemove::HELP_CLASSIC,
+        Variant::Extramove => extramove::HELP,
+    }
+}
