@@ -24,6 +24,7 @@ pub struct Record {
 
 impl Record {
     /// The value of the first tag called `name` (PGN tag names are case-sensitive).
+    #[must_use]
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -32,6 +33,7 @@ impl Record {
     }
 
     /// Whether the first turn is Black's, i.e. its number was written `N...`.
+    #[must_use]
     pub fn black_moves_first(&self) -> bool {
         self.turns.first().is_some_and(|turn| turn.black_hint)
     }
@@ -110,8 +112,11 @@ pub enum MoveSpec {
 /// Which of the candidate moves a written move means.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Resolution {
+    /// Exactly this move.
     Unique(Move),
+    /// None of the candidates.
     NoMatch,
+    /// All of these moves (at least two).
     Ambiguous(Vec<Move>),
 }
 
@@ -230,11 +235,22 @@ impl std::error::Error for NotationError {}
 /// turn) and a result token, after which everything is ignored. Move numbers
 /// must follow the alternation of White and Black turns, which starts with
 /// White unless the first number is written `N...`.
+///
+/// # Errors
+///
+/// Fails on the first thing that cannot be read, such as a move in no known
+/// notation, an unclosed comment or a move number out of sequence; the error
+/// quotes the offending text.
 pub fn parse_record(text: &str) -> Result<Record, NotationError> {
     RecordParser::new(text).run()
 }
 
 /// One turn as a player types it in a mail: `Nf6,d5`, `Nf6/d5`, `Nf6, d5`, `e4`, `1.e4`, `e2e4,g1f3`, `Nb1-c3-e4`.
+///
+/// # Errors
+///
+/// Fails as [`parse_record`] does, and also if the text holds no move, more
+/// than one turn, or a game result.
 pub fn parse_turn(text: &str) -> Result<Vec<MoveText>, NotationError> {
     let record = parse_record(text)?;
     if record.result.is_some() {
@@ -257,6 +273,10 @@ pub fn parse_turn(text: &str) -> Result<Vec<MoveText>, NotationError> {
 ///
 /// Annotations (`+ # ! ? !! ?? !? ?!`, `e.p.`) are ignored, a trailing `:` is
 /// an old capture sign, figurines (`♘f3`) are read as piece letters.
+///
+/// # Errors
+///
+/// Fails if the text is empty or is no move in any of these notations.
 pub fn parse_move(text: &str) -> Result<MoveSpec, NotationError> {
     let not_a_move = || NotationError::NotAMove {
         text: excerpt(text),
@@ -283,9 +303,7 @@ pub fn parse_move(text: &str) -> Result<MoveSpec, NotationError> {
         promotion => promotion,
     };
     let (role, body) = match body.chars().next() {
-        Some(letter @ ('K' | 'Q' | 'R' | 'B' | 'N' | 'P')) => {
-            (Role::from_char(letter), &body[letter.len_utf8()..])
-        }
+        Some(letter @ ('K' | 'Q' | 'R' | 'B' | 'N' | 'P')) => (Role::from_char(letter), &body[1..]),
         _ => (None, body),
     };
     let parts = scan_parts(body).ok_or_else(not_a_move)?;
@@ -294,13 +312,13 @@ pub fn parse_move(text: &str) -> Result<MoveSpec, NotationError> {
         .filter(|part| matches!(part, Part::Square(_)))
         .count();
     match square_count {
+        0 => Err(not_a_move()),
         1 => san_from_parts(role, &parts, capture_mark, promotion)
             .map(MoveSpec::San)
             .ok_or_else(not_a_move),
         2 | 3 => {
             coordinates_from_parts(role, &parts, capture_mark, promotion).ok_or_else(not_a_move)
         }
-        0 => Err(not_a_move()),
         _ => Err(NotationError::TooManySquares {
             text: excerpt(text),
         }),
@@ -317,6 +335,7 @@ pub fn parse_move(text: &str) -> Result<MoveSpec, NotationError> {
 /// its own rook (`e1h1`) matches the castling move, unless the same squares
 /// also name a plain move. Three-square coordinates never match here: the
 /// doublestep variants resolve those themselves.
+#[must_use]
 pub fn resolve(spec: &MoveSpec, candidates: &MoveList) -> Resolution {
     let matching = match spec {
         MoveSpec::San(san) => candidates
@@ -343,6 +362,7 @@ pub fn resolve(spec: &MoveSpec, candidates: &MoveList) -> Resolution {
 
 /// Says in words what a written move aims at, for error messages, e.g.
 /// "a bishop to b4", "a pawn to e4", "castling queenside", "a knight from g1 to f3".
+#[must_use]
 pub fn describe_target(spec: &MoveSpec) -> String {
     let (mut text, promotion) = match spec {
         MoveSpec::San(San::Normal {
@@ -1118,21 +1138,21 @@ fn coordinates_from_parts(
     capture_mark: bool,
     promotion: Option<Role>,
 ) -> Option<MoveSpec> {
-    let mut squares = Vec::new();
+    let [Part::Square(first), rest @ ..] = parts else {
+        return None;
+    };
+    let mut squares = vec![*first];
     let mut captures = Vec::new();
+    // The separator read since the last square: `Some(true)` for `x`, `Some(false)` for `-`.
     let mut separator = None;
-    for part in parts {
-        match part {
+    for part in rest {
+        match *part {
             Part::Square(square) => {
-                if !squares.is_empty() {
-                    captures.push(matches!(separator, Some(Part::Capture)));
-                } else if separator.is_some() {
-                    return None;
-                }
-                squares.push(*square);
-                separator = None;
+                squares.push(square);
+                captures.push(separator.take() == Some(true));
             }
-            Part::Capture | Part::Dash if separator.is_none() => separator = Some(*part),
+            Part::Capture if separator.is_none() => separator = Some(true),
+            Part::Dash if separator.is_none() => separator = Some(false),
             _ => return None,
         }
     }
@@ -1389,6 +1409,7 @@ mod tests {
             let moves = parse_turn(text).unwrap();
             assert_eq!(move_texts(&moves), ["Nf6", "d5"], "{text}");
         }
+        assert!(error(parse_turn("e8/Q")).starts_with("turn \"e8/Q\": \"Q\": not a move"));
         for text in [
             "e4", "1.e4", "1. e4", "1...e4", "e4/", "e4,", "e4//", "e4 !!",
         ] {
@@ -1852,8 +1873,8 @@ mod tests {
             }
             let _ = parse_turn(&text).map_err(|error| error.to_string());
             if let Ok(spec) = parse_move(&text) {
-                describe_target(&spec);
-                resolve(&spec, &candidates);
+                assert!(!describe_target(&spec).is_empty());
+                let _ = resolve(&spec, &candidates);
             }
         }
     }

@@ -18,8 +18,8 @@
 use std::num::NonZeroU32;
 
 use shakmaty::{
-    Bitboard, Board, ByColor, ByRole, Castles, CastlingMode, CastlingSide, Color, Move, MoveList,
-    Outcome, Piece, Position, Rank, RemainingChecks, Role, Setup, Square, attacks,
+    Bitboard, Board, ByColor, ByRole, Castles, CastlingMode, CastlingSide, Color, File, Move,
+    MoveList, Outcome, Piece, Position, Rank, RemainingChecks, Role, Setup, Square, attacks,
 };
 
 /// Whether moves must respect the mover's own king.
@@ -122,9 +122,12 @@ impl Pos {
     /// Sets which en passant targets the side to move may use on its next
     /// move. Targets that do not stand behind an enemy pawn are dropped.
     pub fn set_ep_targets(&mut self, targets: Bitboard) {
+        self.ep_targets = Bitboard::EMPTY;
+        if targets.is_empty() {
+            return;
+        }
         let behind = self.turn.fold_wb(-8, 8);
         let enemy_pawns = self.board.pawns() & self.board.by_color(!self.turn);
-        self.ep_targets = Bitboard::EMPTY;
         for target in targets & !self.board.occupied() {
             if target
                 .offset(behind)
@@ -151,6 +154,16 @@ impl Pos {
     pub fn set_counters(&mut self, halfmoves: u32, fullmoves: NonZeroU32) {
         self.halfmoves = halfmoves;
         self.fullmoves = fullmoves;
+    }
+
+    /// Appends the legal moves under this position's check rule to `moves`
+    /// (the hot-path form of [`Position::legal_moves`], which avoids
+    /// copying a whole move list on return).
+    pub fn fill_legal_moves(&self, moves: &mut MoveList) {
+        match self.check_rule {
+            CheckRule::Fide => self.gen_fide(moves),
+            CheckRule::KingCapture => self.gen_king_capture(moves),
+        }
     }
 
     /// The king of `color`, if it is still on the board.
@@ -288,8 +301,12 @@ impl Pos {
         }
         let them = self.them();
         let forward = self.turn.fold_wb(8, -8);
-        for from in pawns {
-            for to in attacks::pawn_attacks(self.turn, from) & them & target {
+        // Captures towards the a-file and towards the h-file, whole board at once.
+        let towards_a = (pawns & !Bitboard::from_file(File::A), forward - 1);
+        let towards_h = (pawns & !Bitboard::from_file(File::H), forward + 1);
+        for (capturers, delta) in [towards_a, towards_h] {
+            for to in capturers.shift(delta) & them & target {
+                let from = to.offset(-delta).expect("pawn came from the board");
                 self.push_pawn(from, to, self.board.role_at(to), moves);
             }
         }
@@ -500,10 +517,7 @@ impl Position for Pos {
 
     fn legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
-        match self.check_rule {
-            CheckRule::Fide => self.gen_fide(&mut moves),
-            CheckRule::KingCapture => self.gen_king_capture(&mut moves),
-        }
+        self.fill_legal_moves(&mut moves);
         moves
     }
 

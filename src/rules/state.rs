@@ -184,11 +184,17 @@ impl State {
     /// variant's check rule, and not forbidden by the variant. Whether a
     /// first move can be completed into a whole turn is decided in `turn`.
     pub fn next_moves(&self, rules: &dyn Rules) -> MoveList {
-        let mut moves = self.pos.legal_moves();
+        let mut moves = MoveList::new();
+        self.fill_next_moves(rules, &mut moves);
+        moves
+    }
+
+    /// [`State::next_moves`] into a caller's (empty) list, for hot paths.
+    pub fn fill_next_moves(&self, rules: &dyn Rules, moves: &mut MoveList) {
+        self.pos.fill_legal_moves(moves);
         if rules.has_move_restrictions(self) {
             moves.retain(|m| rules.forbids(self, *m).is_none());
         }
-        moves
     }
 
     /// Plays one allowed move. The turn either continues (phase

@@ -56,65 +56,43 @@ pub struct FirstMove {
     pub kind: FirstMoveKind,
 }
 
-/// The state after a first move, and how the turn may go on from there.
-#[expect(
-    clippy::large_enum_variant,
-    reason = "a short-lived stack value in the perft hot path, where boxing would allocate"
-)]
-enum AfterFirst {
-    /// The turn ended with the first move.
-    Over(State),
-    /// A second move may follow from `after`; `stopped` is the state if the
-    /// player stops instead (None: stopping is not allowed).
-    Open {
-        after: State,
-        seconds: MoveList,
-        stopped: Option<State>,
-    },
-}
-
 impl State {
-    fn after_first(&self, rules: &dyn Rules, m1: Move) -> AfterFirst {
-        let after = self.play_move(rules, m1);
-        if after.phase() != Phase::SecondMove {
-            return AfterFirst::Over(after);
-        }
-        let seconds = after.next_moves(rules);
-        let stopped = if after.may_stop() {
-            Some(after.stop(rules))
+    /// In phase [`Phase::SecondMove`]: fills `seconds` with the allowed
+    /// second moves and returns the state if the player ends the turn here
+    /// instead (`None` when that is not allowed, which makes a first move
+    /// without second moves illegal).
+    fn second_options(&self, rules: &dyn Rules, seconds: &mut MoveList) -> Option<State> {
+        self.fill_next_moves(rules, seconds);
+        if self.may_stop() {
+            Some(self.stop(rules))
         } else if seconds.is_empty() {
-            match rules.no_second_move(&after) {
+            match rules.no_second_move(self) {
                 NoSecondMove::FirstMoveIllegal => None,
-                NoSecondMove::TurnEnds => Some(after.stop(rules)),
-                NoSecondMove::GameDrawn => Some(after.stop_drawn(rules)),
+                NoSecondMove::TurnEnds => Some(self.stop(rules)),
+                NoSecondMove::GameDrawn => Some(self.stop_drawn(rules)),
             }
         } else {
             None
-        };
-        AfterFirst::Open {
-            after,
-            seconds,
-            stopped,
         }
     }
 
     /// Calls `visit` with every legal whole turn and the state after it.
     pub fn visit_turns(&self, rules: &dyn Rules, visit: &mut dyn FnMut(&Turn, &State)) {
-        for &m1 in &self.next_moves(rules) {
-            match self.after_first(rules, m1) {
-                AfterFirst::Over(after) => visit(&Turn::one(m1), &after),
-                AfterFirst::Open {
-                    after,
-                    seconds,
-                    stopped,
-                } => {
-                    if let Some(stopped) = stopped {
-                        visit(&Turn::one(m1), &stopped);
-                    }
-                    for &m2 in &seconds {
-                        visit(&Turn::two(m1, m2), &after.play_move(rules, m2));
-                    }
-                }
+        let mut firsts = MoveList::new();
+        self.fill_next_moves(rules, &mut firsts);
+        for &m1 in &firsts {
+            let after = self.play_move(rules, m1);
+            if after.phase() != Phase::SecondMove {
+                visit(&Turn::one(m1), &after);
+                continue;
+            }
+            let mut seconds = MoveList::new();
+            let stopped = after.second_options(rules, &mut seconds);
+            if let Some(stopped) = stopped {
+                visit(&Turn::one(m1), &stopped);
+            }
+            for &m2 in &seconds {
+                visit(&Turn::two(m1, m2), &after.play_move(rules, m2));
             }
         }
     }
@@ -128,32 +106,40 @@ impl State {
 
     /// The number of legal whole turns, without building them.
     pub fn count_turns(&self, rules: &dyn Rules) -> u64 {
-        let firsts = self.next_moves(rules);
+        let mut firsts = MoveList::new();
+        self.fill_next_moves(rules, &mut firsts);
         if self.phase().is_single() || rules.moves_per_turn() == MovesPerTurn::One {
             return firsts.len() as u64;
         }
         firsts
             .iter()
-            .map(|&m1| match self.after_first(rules, m1) {
-                AfterFirst::Over(_) => 1,
-                AfterFirst::Open {
-                    seconds, stopped, ..
-                } => seconds.len() as u64 + u64::from(stopped.is_some()),
+            .map(|&m1| {
+                let after = self.play_move(rules, m1);
+                if after.phase() != Phase::SecondMove {
+                    return 1;
+                }
+                let mut seconds = MoveList::new();
+                let stopped = after.second_options(rules, &mut seconds);
+                seconds.len() as u64 + u64::from(stopped.is_some())
             })
             .sum()
     }
 
     /// Whether the side to move can complete at least one legal turn.
     pub fn has_legal_turn(&self, rules: &dyn Rules) -> bool {
-        let firsts = self.next_moves(rules);
+        let mut firsts = MoveList::new();
+        self.fill_next_moves(rules, &mut firsts);
         if self.phase().is_single() || rules.moves_per_turn() == MovesPerTurn::One {
             return !firsts.is_empty();
         }
-        firsts.iter().any(|&m1| match self.after_first(rules, m1) {
-            AfterFirst::Over(_) => true,
-            AfterFirst::Open {
-                seconds, stopped, ..
-            } => stopped.is_some() || !seconds.is_empty(),
+        firsts.iter().any(|&m1| {
+            let after = self.play_move(rules, m1);
+            if after.phase() != Phase::SecondMove {
+                return true;
+            }
+            let mut seconds = MoveList::new();
+            let stopped = after.second_options(rules, &mut seconds);
+            stopped.is_some() || !seconds.is_empty()
         })
     }
 
@@ -162,16 +148,18 @@ impl State {
     pub fn legal_first_moves(&self, rules: &dyn Rules) -> Vec<FirstMove> {
         let mut firsts = Vec::new();
         for &m in &self.next_moves(rules) {
-            let kind = match self.after_first(rules, m) {
-                AfterFirst::Over(_) => FirstMoveKind::EndsTurn,
-                AfterFirst::Open {
-                    seconds, stopped, ..
-                } => match (seconds.is_empty(), stopped.is_some()) {
+            let after = self.play_move(rules, m);
+            let kind = if after.phase() != Phase::SecondMove {
+                FirstMoveKind::EndsTurn
+            } else {
+                let mut seconds = MoveList::new();
+                let stopped = after.second_options(rules, &mut seconds);
+                match (seconds.is_empty(), stopped.is_some()) {
                     (true, true) => FirstMoveKind::EndsTurn,
                     (true, false) => continue,
                     (false, true) => FirstMoveKind::MayEndTurn,
                     (false, false) => FirstMoveKind::NeedsSecond,
-                },
+                }
             };
             firsts.push(FirstMove { m, kind });
         }
@@ -236,49 +224,44 @@ impl State {
             .resolve_move(rules, &written[0])
             .map_err(|reason| at(0, reason))?;
         let san1 = self.san(rules, m1);
-        match self.after_first(rules, m1) {
-            AfterFirst::Over(after) => {
-                if written.len() > 1 {
-                    let why = self.why_turn_ended(rules, m1, &san1, &after);
-                    return Err(at(1, Illegal::TurnAlreadyOver(why)));
-                }
-                Ok(JudgedTurn {
+        let after = self.play_move(rules, m1);
+        if after.phase() != Phase::SecondMove {
+            if written.len() > 1 {
+                let why = self.why_turn_ended(rules, m1, &san1, &after);
+                return Err(at(1, Illegal::TurnAlreadyOver(why)));
+            }
+            return Ok(JudgedTurn {
+                turn: Turn::one(m1),
+                sans: vec![san1],
+                states: vec![after],
+            });
+        }
+        let mut seconds = MoveList::new();
+        let stopped = after.second_options(rules, &mut seconds);
+        if written.len() == 1 {
+            return match stopped {
+                Some(stopped) => Ok(JudgedTurn {
                     turn: Turn::one(m1),
                     sans: vec![san1],
-                    states: vec![after],
-                })
-            }
-            AfterFirst::Open {
-                after,
-                seconds,
-                stopped,
-            } => {
-                if written.len() == 1 {
-                    return match stopped {
-                        Some(stopped) => Ok(JudgedTurn {
-                            turn: Turn::one(m1),
-                            sans: vec![san1],
-                            states: vec![stopped],
-                        }),
-                        None if seconds.is_empty() => Err(at(0, Illegal::NoSecondMovePossible)),
-                        None => Err(at(
-                            0,
-                            Illegal::SecondMoveRequired(second_move_why(rules.variant())),
-                        )),
-                    };
-                }
-                let m2 = after
-                    .resolve_move(rules, &written[1])
-                    .map_err(|reason| at(1, reason))?;
-                let san2 = after.san(rules, m2);
-                let end = after.play_move(rules, m2);
-                Ok(JudgedTurn {
-                    turn: Turn::two(m1, m2),
-                    sans: vec![san1, san2],
-                    states: vec![after, end],
-                })
-            }
+                    states: vec![stopped],
+                }),
+                None if seconds.is_empty() => Err(at(0, Illegal::NoSecondMovePossible)),
+                None => Err(at(
+                    0,
+                    Illegal::SecondMoveRequired(second_move_why(rules.variant())),
+                )),
+            };
         }
+        let m2 = after
+            .resolve_move(rules, &written[1])
+            .map_err(|reason| at(1, reason))?;
+        let san2 = after.san(rules, m2);
+        let end = after.play_move(rules, m2);
+        Ok(JudgedTurn {
+            turn: Turn::two(m1, m2),
+            sans: vec![san1, san2],
+            states: vec![after, end],
+        })
     }
 
     /// Why no second move may follow `m1` (it ended the turn).

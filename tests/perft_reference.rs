@@ -1,0 +1,312 @@
+//! Cross-checks the engine's perft (sequences of whole turns) against the
+//! independent slow reference in `reference/`, for every variant, from the
+//! start position and from positions chosen to exercise the tricky rules.
+//! When the counts differ, the test walks down both trees to the first
+//! position whose legal turns differ and reports the turn sequence.
+//!
+//! Depths are chosen to keep each test within a few seconds in a debug build.
+
+mod reference;
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use pbem::rules::{Game, Rules, State, Turn, Variant};
+use shakmaty::CastlingMode;
+
+/// Kiwipete: castling both ways, en passant, promotions, pins.
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10";
+/// Promotions with and without capture, checks, pins (perft suite position 4).
+const PROMOTIONS: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 10";
+/// Black to move can double-step d7-d5 or f7-f5 next to the pawn on e5.
+const EP_CHANCE: &str = "rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3";
+/// d7-d5 would allow exd6 e.p. only if the e5 pawn were not pinned by the
+/// rook on e8, so it offers no *legal* en passant capture.
+const EP_PINNED: &str = "4r1k1/3p4/8/4P3/8/8/8/4K3 b - - 0 10";
+/// Two black pawns can double-step in one turn next to the pawns on e5, g5.
+const TWO_EP: &str = "4k3/3p1p2/8/4P1P1/8/8/8/4K3 b - - 0 10";
+/// White's last turn was e2-e4, passing the black pawn on d4.
+const EP_SQUARE: &str = "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 10";
+/// Castling both ways; a bishop guards f1 and a rook the d8 square.
+const CASTLING: &str = "r3k2r/p6p/8/8/2b5/8/P2R3P/R3K2R w KQkq - 0 10";
+/// Rooks facing each other: Rxa8 then Rxe8 captures the king mid-turn.
+const KING_HUNT: &str = "r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 10";
+/// After Rg8-g7 White's only second move is Rg7-g8 (a draw in
+/// doublemove-classic); after g6-g7 White has no second move at all.
+const BOXED_IN: &str = "RBBQKBRB/PPPPPP1P/6P1/8/8/2n5/8/k7 w - - 0 10";
+/// After e7-e8=Q the only way back is Qe8-e7.
+const PROMOTE_AND_RETURN: &str = "7k/4P3/8/8/8/8/8/K7 w - - 0 10";
+
+/// One move in UCI, castling written as the king's move (`e1g1`).
+fn engine_turn_text(turn: &Turn) -> String {
+    let moves: Vec<String> = turn
+        .moves()
+        .iter()
+        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+        .collect();
+    moves.join(",")
+}
+
+fn reference_turn_text(moves: &[reference::Mv]) -> String {
+    let moves: Vec<String> = moves.iter().map(reference::Mv::uci).collect();
+    moves.join(",")
+}
+
+/// Walks down both trees from a position whose perft differs at `depth`
+/// and describes the first difference found.
+fn locate(
+    state: &State,
+    rules: &dyn Rules,
+    reference: &reference::Game,
+    depth: u32,
+    path: &mut Vec<String>,
+) -> String {
+    let mut engine = BTreeMap::new();
+    state.visit_turns(rules, &mut |turn, after| {
+        engine.insert(engine_turn_text(turn), after.clone());
+    });
+    let reference: BTreeMap<String, reference::Game> = reference
+        .turns()
+        .into_iter()
+        .map(|(moves, after)| (reference_turn_text(&moves), after))
+        .collect();
+    let only_engine: Vec<&String> = engine
+        .keys()
+        .filter(|t| !reference.contains_key(*t))
+        .collect();
+    let only_reference: Vec<&String> = reference
+        .keys()
+        .filter(|t| !engine.contains_key(*t))
+        .collect();
+    let here = path.join(" ");
+    if !only_engine.is_empty() || !only_reference.is_empty() {
+        return format!(
+            "after [{here}]: turns only the engine allows: {only_engine:?}; turns only the reference allows: {only_reference:?}"
+        );
+    }
+    for (turn, after) in &engine {
+        let expected = &reference[turn];
+        let engine_over = after.end().is_some();
+        if engine_over != expected.is_over() {
+            return format!(
+                "after [{here} {turn}]: the engine says the game is over: {engine_over}, the reference: {}",
+                expected.is_over()
+            );
+        }
+        if depth > 1 && !engine_over && after.perft(rules, depth - 1) != expected.perft(depth - 1) {
+            path.push(turn.clone());
+            return locate(after, rules, expected, depth - 1, path);
+        }
+    }
+    format!("after [{here}]: no difference found")
+}
+
+/// Compares engine and reference perft of `variant` from `fen` (None: the
+/// start position) and returns the count.
+fn compare(variant: &'static str, fen: Option<&str>, depth: u32) -> u64 {
+    let engine_variant: Variant = variant.parse().expect("a known variant");
+    let (game, reference) = match fen {
+        None => (Game::new(engine_variant), reference::Game::new(variant)),
+        Some(fen) => (
+            Game::from_fen(engine_variant, fen).expect("a valid FEN"),
+            reference::Game::from_fen(variant, fen),
+        ),
+    };
+    let clock = Instant::now();
+    let engine = game.state().perft(game.rules(), depth);
+    let engine_time = clock.elapsed();
+    let clock = Instant::now();
+    let expected = reference.perft(depth);
+    let reference_time = clock.elapsed();
+    let place = fen.unwrap_or("start");
+    eprintln!(
+        "{variant} {place} perft({depth}) = {expected} (reference {reference_time:.2?}, engine {engine_time:.2?})"
+    );
+    if engine != expected {
+        let difference = locate(
+            game.state(),
+            game.rules(),
+            &reference,
+            depth,
+            &mut Vec::new(),
+        );
+        panic!(
+            "{variant} {place} perft({depth}): engine {engine}, reference {expected}\n{difference}"
+        );
+    }
+    expected
+}
+
+/// Whether `turn` is legal after the turns `path` from `fen`, in the engine
+/// and the reference alike (panics if they disagree): `Some(over)` with
+/// whether it ends the game, or `None` if it is illegal.
+fn legal_in_both(variant: &'static str, fen: &str, path: &[&str], turn: &str) -> Option<bool> {
+    let engine_variant: Variant = variant.parse().expect("a known variant");
+    let game = Game::from_fen(engine_variant, fen).expect("a valid FEN");
+    let rules = game.rules();
+    let mut state = game.state().clone();
+    let mut reference = reference::Game::from_fen(variant, fen);
+    for &played in path {
+        let mut next = None;
+        state.visit_turns(rules, &mut |t, after| {
+            if engine_turn_text(t) == played {
+                next = Some(after.clone());
+            }
+        });
+        state = next.unwrap_or_else(|| panic!("the engine rejects {played}"));
+        reference = reference
+            .turns()
+            .into_iter()
+            .find(|(moves, _)| reference_turn_text(moves) == played)
+            .unwrap_or_else(|| panic!("the reference rejects {played}"))
+            .1;
+    }
+    let mut engine = None;
+    state.visit_turns(rules, &mut |t, after| {
+        if engine_turn_text(t) == turn {
+            engine = Some(after.end().is_some());
+        }
+    });
+    let expected = reference
+        .turns()
+        .into_iter()
+        .find(|(moves, _)| reference_turn_text(moves) == turn)
+        .map(|(_, after)| after.is_over());
+    assert_eq!(engine, expected, "{variant} {fen} after {path:?}: {turn} (engine left, reference right)");
+    expected
+}
+
+/// Single turns showing that the positions below reach the rules they are
+/// meant to exercise, and that engine and reference read those rules alike.
+#[test]
+fn positions_reach_the_tricky_rules() {
+    let cases: [(&str, &str, &[&str], &str, Option<bool>); 22] = [
+        // A double step offering a legal en passant may be a single move,
+        // answered by a response that may take en passant.
+        ("chess2", EP_CHANCE, &[], "d7d5", Some(false)),
+        ("chess2", EP_CHANCE, &["d7d5"], "e5d6", Some(false)),
+        ("chess2", EP_CHANCE, &["d7d5,g8f6"], "e5d6,g1f3", None),
+        // ... but not when the en passant capture would be illegal.
+        ("chess2", EP_PINNED, &[], "d7d5", None),
+        ("chess2", EP_PINNED, &[], "d7d5,g8f7", Some(false)),
+        // twomove: a qualifying first move must end the turn.
+        ("twomove", EP_CHANCE, &[], "d7d5,g8f6", None),
+        // marseillais: two fresh double steps, both taken en passant.
+        ("marseillais", TWO_EP, &["d7d5,f7f5"], "e5d6,g5f6", Some(false)),
+        ("marseillais", TWO_EP, &["d7d5,f7f5"], "e5e6,g5f6", None),
+        // doublemove: the king falls mid-turn; no en passant.
+        ("doublemove", KING_HUNT, &[], "a1a8,a8e8", Some(true)),
+        ("doublemove", TWO_EP, &["d7d5,f7f5"], "e5d6,e1e2", None),
+        ("doublemove", BOXED_IN, &[], "g8g7,g7g8", Some(false)),
+        ("doublemove", PROMOTE_AND_RETURN, &[], "e7e8q,e8e7", Some(false)),
+        // doublemove-classic: no way back after a quiet first move (a draw
+        // if nothing else is left), en passant on the first move only.
+        ("doublemove-classic", BOXED_IN, &[], "g8g7", Some(true)),
+        ("doublemove-classic", BOXED_IN, &[], "g6g7", Some(false)),
+        ("doublemove-classic", PROMOTE_AND_RETURN, &[], "e7e8q,e8e7", None),
+        ("doublemove-classic", CASTLING, &[], "e1g1,f1h1", None),
+        ("doublemove-classic", TWO_EP, &["d7d5,f7f5"], "e5d6,e1e2", Some(false)),
+        ("doublemove-classic", TWO_EP, &["d7d5,f7f5"], "e5d6,g5f6", None),
+        // extramove: en passant only first, double steps only second,
+        // never the same piece twice (castling moves two).
+        ("extramove", EP_SQUARE, &[], "d4e3", Some(false)),
+        ("extramove", EP_CHANCE, &[], "d7d5", None),
+        ("extramove", EP_CHANCE, &[], "g8f6,d7d5", Some(false)),
+        ("extramove", CASTLING, &[], "e1c1,d1d8", None),
+    ];
+    for (variant, fen, path, turn, expected) in cases {
+        assert_eq!(legal_in_both(variant, fen, path, turn), expected, "{variant} {fen} after {path:?}: {turn}");
+    }
+}
+
+#[test]
+fn reference_matches_published_chess_perft() {
+    let published = [
+        (None, 3, 8_902),
+        (Some(KIWIPETE), 2, 2_039),
+        (Some("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"), 3, 2_812),
+        (Some(PROMOTIONS), 2, 264),
+        (
+            Some("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"),
+            2,
+            1_486,
+        ),
+    ];
+    for (fen, depth, count) in published {
+        assert_eq!(compare("chess", fen, depth), count, "{fen:?}");
+    }
+}
+
+#[test]
+fn chess2() {
+    compare("chess2", None, 3);
+    for fen in [EP_CHANCE, EP_PINNED, TWO_EP, EP_SQUARE, CASTLING] {
+        compare("chess2", Some(fen), 2);
+    }
+    for fen in [KIWIPETE, PROMOTIONS] {
+        compare("chess2", Some(fen), 1);
+    }
+}
+
+#[test]
+fn twomove() {
+    compare("twomove", None, 3);
+    for fen in [EP_CHANCE, EP_PINNED, TWO_EP, EP_SQUARE, CASTLING] {
+        compare("twomove", Some(fen), 2);
+    }
+    for fen in [KIWIPETE, PROMOTIONS] {
+        compare("twomove", Some(fen), 1);
+    }
+}
+
+#[test]
+fn marseillais() {
+    compare("marseillais", None, 2);
+    for fen in [TWO_EP, EP_SQUARE, CASTLING] {
+        compare("marseillais", Some(fen), 2);
+    }
+    for fen in [KIWIPETE, PROMOTIONS] {
+        compare("marseillais", Some(fen), 1);
+    }
+}
+
+#[test]
+fn balanced_marseillais() {
+    compare("balanced-marseillais", None, 2);
+    for fen in [TWO_EP, EP_SQUARE] {
+        compare("balanced-marseillais", Some(fen), 2);
+    }
+}
+
+#[test]
+fn doublemove() {
+    compare("doublemove", None, 2);
+    for fen in [KING_HUNT, BOXED_IN, TWO_EP, EP_SQUARE] {
+        compare("doublemove", Some(fen), 2);
+    }
+    for fen in [CASTLING, PROMOTE_AND_RETURN, PROMOTIONS] {
+        compare("doublemove", Some(fen), 1);
+    }
+}
+
+#[test]
+fn doublemove_classic() {
+    compare("doublemove-classic", None, 2);
+    for fen in [KING_HUNT, BOXED_IN, TWO_EP, EP_SQUARE] {
+        compare("doublemove-classic", Some(fen), 2);
+    }
+    for fen in [CASTLING, PROMOTE_AND_RETURN, PROMOTIONS] {
+        compare("doublemove-classic", Some(fen), 1);
+    }
+}
+
+#[test]
+fn extramove() {
+    compare("extramove", None, 2);
+    for fen in [EP_CHANCE, EP_SQUARE, CASTLING] {
+        compare("extramove", Some(fen), 2);
+    }
+    for fen in [KIWIPETE, PROMOTIONS] {
+        compare("extramove", Some(fen), 1);
+    }
+}
