@@ -1,9 +1,11 @@
 //! The `pbem` command line. Each subcommand has its own file; this module
 //! parses the arguments and maps failures to exit codes and messages.
 
+mod demo;
 mod legal;
 mod perft;
 mod replay;
+mod serve;
 mod variants;
 
 use std::fmt;
@@ -20,12 +22,31 @@ use crate::rules::{Game, Variant};
 #[derive(Debug, Parser)]
 #[command(name = "pbem", version, about)]
 pub struct Cli {
+    /// Where the database, the inbox Maildir and the outbox live.
+    #[arg(long, global = true, default_value = "pbem-data")]
+    data_dir: PathBuf,
+    /// A TOML configuration file overriding the embedded defaults.
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    /// Act as if the time were this (RFC 3339, e.g. 2026-01-31T12:00:00Z); for tests.
+    #[arg(long, global = true)]
+    now: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the mail server: read the inbox, answer, send the outbox.
+    Serve {
+        /// Process the mail waiting now, then exit.
+        #[arg(long)]
+        once: bool,
+    },
+    /// Process one mail from standard input (for .forward or procmail).
+    Process,
+    /// Play a short chess2 game by mail through the real pipeline and show the last mail.
+    Demo,
     /// List the variants: one line each, `<id>  <description>`.
     Variants,
     /// Replay a game record, printing each turn, the final FEN and the result.
@@ -73,19 +94,40 @@ pub enum CliError {
     /// The input was read but a turn in it is illegal (exit 1); the
     /// message is complete as it stands.
     Rejected(String),
+    /// The server could not do its work (exit 75, "try again later").
+    Server(String),
 }
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(message) | CliError::Rejected(message) => f.write_str(message),
+            CliError::Input(message) | CliError::Rejected(message) | CliError::Server(message) => {
+                f.write_str(message)
+            }
         }
     }
 }
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
     let result = match cli.command {
+        Command::Serve { once } => serve::serve(
+            &cli.data_dir,
+            cli.config.as_deref(),
+            cli.now.as_deref(),
+            once,
+        ),
+        Command::Process => {
+            serve::process(&cli.data_dir, cli.config.as_deref(), cli.now.as_deref())
+        }
+        Command::Demo => demo::run(&cli.data_dir),
         Command::Variants => variants::run(),
         Command::Replay { start, file } => replay::run(&start, file.as_deref()),
         Command::Perft {
@@ -104,6 +146,11 @@ pub fn main() -> ExitCode {
         Err(CliError::Input(message)) => {
             eprintln!("error: {message}");
             ExitCode::from(2)
+        }
+        Err(CliError::Server(message)) => {
+            eprintln!("error: {message}");
+            // EX_TEMPFAIL: a mail transfer agent keeps the mail and retries.
+            ExitCode::from(75)
         }
     }
 }

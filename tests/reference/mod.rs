@@ -69,7 +69,7 @@ enum CheckRule {
 }
 
 /// One move of one piece (castling moves the rook too).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Mv {
     from: Square,
     to: Square,

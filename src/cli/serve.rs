@@ -1,0 +1,62 @@
+//! `pbem serve [--once]` and `pbem process`: the server on the configured
+//! (or embedded default) transports.
+
+use std::io::Read;
+use std::path::Path;
+
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use super::CliError;
+use crate::config::Config;
+use crate::server::{self, Clock, Server};
+
+/// The configuration: the file if given, else the embedded defaults.
+pub fn config(data_dir: &Path, file: Option<&Path>) -> Result<Config, CliError> {
+    match file {
+        Some(file) => Config::load(file, data_dir).map_err(|e| CliError::Input(e.to_string())),
+        None => Ok(Config::defaults(data_dir)),
+    }
+}
+
+/// The clock: `--now` if given.
+pub fn clock(now: Option<&str>) -> Result<Clock, CliError> {
+    match now {
+        None => Ok(Clock::System),
+        Some(text) => OffsetDateTime::parse(text, &Rfc3339)
+            .map(Clock::Fixed)
+            .map_err(|e| CliError::Input(format!("--now \"{text}\" is not an RFC 3339 time: {e}"))),
+    }
+}
+
+pub fn serve(
+    data_dir: &Path,
+    file: Option<&Path>,
+    now: Option<&str>,
+    once: bool,
+) -> Result<(), CliError> {
+    let config = config(data_dir, file)?;
+    let pass =
+        server::serve(&config, once, clock(now)?).map_err(|e| CliError::Server(e.to_string()))?;
+    if once {
+        println!(
+            "processed {} mails ({} duplicates, {} ignored); queued {} replies; sent {}",
+            pass.mails, pass.duplicates, pass.ignored, pass.replies, pass.sent
+        );
+    }
+    Ok(())
+}
+
+pub fn process(data_dir: &Path, file: Option<&Path>, now: Option<&str>) -> Result<(), CliError> {
+    let config = config(data_dir, file)?;
+    let clock = clock(now)?;
+    let mut raw = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut raw)
+        .map_err(|e| CliError::Server(format!("cannot read the mail from standard input: {e}")))?;
+    let mut server = Server::open(&config).map_err(|e| CliError::Server(e.to_string()))?;
+    server
+        .process_one(&raw, clock)
+        .map_err(|e| CliError::Server(e.to_string()))?;
+    Ok(())
+}

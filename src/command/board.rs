@@ -1,0 +1,286 @@
+//! Commands that act on a board: `challenge`, `move`, `queue`, `resign`,
+//! `draw`, `accept`, `reject`, `undo`, `decline`, `subscribe`,
+//! `unsubscribe`, `chat`.
+
+use super::{Command, CommandError, Speaker, board_number, credentials, error};
+
+/// Which colour the challenger takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    White,
+    Black,
+    Random,
+}
+
+/// `challenge <userid> <password> <opponent> [--white|--black|--random]
+/// [--days=N] [--nag=N] [--forfeit=N] [--unrated]`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Challenge {
+    pub speaker: Speaker,
+    pub opponent: String,
+    pub color: ColorChoice,
+    pub days_per_turn: Option<u32>,
+    pub nag_days: Option<u32>,
+    pub forfeit_days: Option<u32>,
+    pub rated: bool,
+}
+
+/// `move <board> <userid> <password> <turn>[#<turn number>]`, or a bare
+/// turn in a reply to a board mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveTurn {
+    pub board: u32,
+    pub speaker: Speaker,
+    /// The turn as written (`Nf6,d5`).
+    pub turn: String,
+    /// The `#n` guard: the number of the turn being played.
+    pub guard: Option<u32>,
+}
+
+/// `queue <board> <userid> <password> <turn>`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Queue {
+    pub board: u32,
+    pub speaker: Speaker,
+    pub turn: String,
+}
+
+/// The one-word board actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Resign,
+    /// Offers a draw, or accepts a standing offer (or claims one).
+    Draw,
+    /// Accepts the opponent's standing draw or undo offer.
+    Accept,
+    /// Rejects it.
+    Reject,
+    /// Asks to take back the last turn.
+    Undo,
+    /// Declines a challenge before making a move.
+    Decline,
+}
+
+impl Action {
+    pub fn word(self) -> &'static str {
+        match self {
+            Action::Resign => "resign",
+            Action::Draw => "draw",
+            Action::Accept => "accept",
+            Action::Reject => "reject",
+            Action::Undo => "undo",
+            Action::Decline => "decline",
+        }
+    }
+
+    /// The action a word names, any case.
+    pub fn from_word(word: &str) -> Option<Action> {
+        [
+            Action::Resign,
+            Action::Draw,
+            Action::Accept,
+            Action::Reject,
+            Action::Undo,
+            Action::Decline,
+        ]
+        .into_iter()
+        .find(|a| a.word().eq_ignore_ascii_case(word))
+    }
+}
+
+/// `resign|draw|accept|reject|undo|decline <board> <userid> <password>`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardAction {
+    pub board: u32,
+    pub speaker: Speaker,
+    pub action: Action,
+}
+
+/// `subscribe|unsubscribe <board> <address>`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subscription {
+    pub board: u32,
+    pub address: String,
+    pub subscribe: bool,
+}
+
+/// `chat <board> <userid> <password> <text>`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chat {
+    pub board: u32,
+    pub speaker: Speaker,
+    pub text: String,
+}
+
+const CHALLENGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--days=N] [--nag=N] [--forfeit=N] [--unrated]";
+const MOVE: &str = "move <board> <userid> <password> <turn>[#<turn number>]";
+const QUEUE: &str = "queue <board> <userid> <password> <turn>";
+const ACTION: &str = "resign|draw|accept|reject|undo|decline <board> <userid> <password>";
+const SUBSCRIBE: &str = "subscribe|unsubscribe <board> <address>";
+const CHAT: &str = "chat <board> <userid> <password> <text>";
+
+pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandError> {
+    match keyword {
+        "challenge" => parse_challenge(args),
+        "move" | "queue" => {
+            let usage = if keyword == "move" { MOVE } else { QUEUE };
+            let board = board_number(args.first(), keyword, usage)?;
+            let (userid, password, rest) = credentials(&args[1..], keyword, usage)?;
+            if rest.is_empty() {
+                return Err(error(keyword, "the turn is missing", usage));
+            }
+            let speaker = Speaker::Password { userid, password };
+            let written = rest.join(" ");
+            if keyword == "queue" {
+                return Ok(Command::Queue(Queue {
+                    board,
+                    speaker,
+                    turn: written,
+                }));
+            }
+            let (turn, guard) = split_guard(&written);
+            Ok(Command::Move(MoveTurn {
+                board,
+                speaker,
+                turn,
+                guard,
+            }))
+        }
+        "subscribe" | "unsubscribe" => match args {
+            [board, address] => Ok(Command::Subscription(Subscription {
+                board: board_number(Some(board), keyword, SUBSCRIBE)?,
+                address: address.to_string(),
+                subscribe: keyword == "subscribe",
+            })),
+            _ => Err(error(
+                keyword,
+                "give a board number and an address",
+                SUBSCRIBE,
+            )),
+        },
+        "chat" => {
+            let board = board_number(args.first(), keyword, CHAT)?;
+            let (userid, password, rest) = credentials(&args[1..], keyword, CHAT)?;
+            if rest.is_empty() {
+                return Err(error(keyword, "the message is missing", CHAT));
+            }
+            Ok(Command::Chat(Chat {
+                board,
+                speaker: Speaker::Password { userid, password },
+                text: rest.join(" "),
+            }))
+        }
+        _ => {
+            let action = Action::from_word(keyword)
+                .ok_or_else(|| error(keyword, "unknown command", ACTION))?;
+            let board = board_number(args.first(), keyword, ACTION)?;
+            let (userid, password, rest) = credentials(&args[1..], keyword, ACTION)?;
+            if !rest.is_empty() {
+                return Err(error(
+                    keyword,
+                    "unexpected words after the password",
+                    ACTION,
+                ));
+            }
+            Ok(Command::Action(BoardAction {
+                board,
+                speaker: Speaker::Password { userid, password },
+                action,
+            }))
+        }
+    }
+}
+
+/// Splits a `#n` turn-number guard off a written turn; a `#` without digits
+/// is a mate sign and stays.
+pub fn split_guard(written: &str) -> (String, Option<u32>) {
+    if let Some((turn, number)) = written.rsplit_once('#')
+        && !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit())
+        && let Ok(number) = number.parse()
+    {
+        return (turn.trim_end().to_string(), Some(number));
+    }
+    (written.trim().to_string(), None)
+}
+
+fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
+    let keyword = "challenge";
+    let (userid, password, rest) = credentials(args, keyword, CHALLENGE)?;
+    let Some((opponent, options)) = rest.split_first() else {
+        return Err(error(
+            keyword,
+            "the opponent's userid is missing",
+            CHALLENGE,
+        ));
+    };
+    let mut challenge = Challenge {
+        speaker: Speaker::Password { userid, password },
+        opponent: opponent.to_string(),
+        color: ColorChoice::Random,
+        days_per_turn: None,
+        nag_days: None,
+        forfeit_days: None,
+        rated: true,
+    };
+    for option in options {
+        let lower = option.to_ascii_lowercase();
+        let (name, value) = match lower.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (lower.as_str(), None),
+        };
+        let days = || -> Result<u32, CommandError> {
+            let value = value.ok_or_else(|| {
+                error(
+                    keyword,
+                    &format!("{name} needs a number: {name}=N"),
+                    CHALLENGE,
+                )
+            })?;
+            value
+                .parse()
+                .ok()
+                .filter(|days| (1..=365).contains(days))
+                .ok_or_else(|| {
+                    error(
+                        keyword,
+                        &format!("{name}={value}: give a number of days from 1 to 365"),
+                        CHALLENGE,
+                    )
+                })
+        };
+        match name {
+            "--white" => challenge.color = ColorChoice::White,
+            "--black" => challenge.color = ColorChoice::Black,
+            "--random" => challenge.color = ColorChoice::Random,
+            "--unrated" => challenge.rated = false,
+            "--days" => challenge.days_per_turn = Some(days()?),
+            "--nag" => challenge.nag_days = Some(days()?),
+            "--forfeit" => challenge.forfeit_days = Some(days()?),
+            _ => {
+                return Err(error(
+                    keyword,
+                    &format!("unknown option \"{option}\""),
+                    CHALLENGE,
+                ));
+            }
+        }
+    }
+    Ok(Command::Challenge(challenge))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guard_is_split_from_the_turn_but_a_mate_sign_stays() {
+        assert_eq!(
+            split_guard("Nf3,Bb5+#12"),
+            ("Nf3,Bb5+".to_string(), Some(12))
+        );
+        assert_eq!(split_guard("Qh4#"), ("Qh4#".to_string(), None));
+        assert_eq!(split_guard("Qh4##7"), ("Qh4#".to_string(), Some(7)));
+        assert_eq!(split_guard("e4"), ("e4".to_string(), None));
+    }
+}

@@ -1,0 +1,215 @@
+//! The mail command language (PROTOCOL.md): one line of text becomes one
+//! typed [`Command`], or a [`CommandError`] saying what the line should
+//! have looked like. No I/O and no store: the service acts on the result.
+//!
+//! Words are case-insensitive except passwords and free text. A line whose
+//! first word (after an optional variant name) is not a command word is not
+//! a command at all: the service treats it as a turn or a comment.
+
+mod account;
+mod board;
+mod info;
+
+use std::fmt;
+
+use crate::rules::Variant;
+
+pub use account::{Password, SetAddresses, Signup, Vacation};
+pub use board::{
+    Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Subscription, split_guard,
+};
+pub use info::{Games, GamesFilter, HelpTopic, Show};
+
+/// Who speaks for a player: a password in the command, or the reply token
+/// of the mail (checked by the service).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Speaker {
+    Password {
+        userid: String,
+        password: String,
+    },
+    /// The mail is a reply to a board mail; the token names the player.
+    Token,
+}
+
+impl Speaker {
+    /// The password to blank when quoting the mail back.
+    pub fn password(&self) -> Option<&str> {
+        match self {
+            Speaker::Password { password, .. } => Some(password),
+            Speaker::Token => None,
+        }
+    }
+}
+
+/// One command of the mail language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Signup(Signup),
+    Password(Password),
+    Address(SetAddresses),
+    Help(HelpTopic),
+    Games(Games),
+    Challenge(Challenge),
+    Move(MoveTurn),
+    Show(Show),
+    History { board: u32 },
+    Pgn { board: u32 },
+    Action(BoardAction),
+    Queue(Queue),
+    Subscription(Subscription),
+    Chat(Chat),
+    Vacation(Vacation),
+}
+
+impl Command {
+    /// The board the command is about, if any.
+    pub fn board(&self) -> Option<u32> {
+        match self {
+            Command::Move(m) => Some(m.board),
+            Command::Show(s) => Some(s.board),
+            Command::History { board } | Command::Pgn { board } => Some(*board),
+            Command::Action(a) => Some(a.board),
+            Command::Queue(q) => Some(q.board),
+            Command::Subscription(s) => Some(s.board),
+            Command::Chat(c) => Some(c.board),
+            _ => None,
+        }
+    }
+
+    /// Passwords the line carries, to blank when quoting it back.
+    pub fn passwords(&self) -> Vec<&str> {
+        match self {
+            Command::Signup(s) => vec![s.password.as_str()],
+            Command::Password(p) => vec![p.old.as_str(), p.new.as_str()],
+            Command::Address(a) => vec![a.password.as_str()],
+            Command::Challenge(c) => c.speaker.password().into_iter().collect(),
+            Command::Move(m) => m.speaker.password().into_iter().collect(),
+            Command::Action(a) => a.speaker.password().into_iter().collect(),
+            Command::Queue(q) => q.speaker.password().into_iter().collect(),
+            Command::Chat(c) => c.speaker.password().into_iter().collect(),
+            Command::Vacation(v) => vec![v.password.as_str()],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// A line that starts like a command but does not follow its form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandError {
+    /// The command word as the user wrote it.
+    pub command: String,
+    /// What is wrong.
+    pub problem: String,
+    /// The form the command takes.
+    pub usage: &'static str,
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {}; the command is: {}",
+            self.command, self.problem, self.usage
+        )
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+/// A command line: the command, and the variant word written before it
+/// (which must match the board's variant).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub variant: Option<Variant>,
+    pub command: Command,
+}
+
+/// Parses one line. `None` when the line is not a command; a line that
+/// starts with a command word but is malformed is an error.
+pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let (variant, rest) = match words.split_first() {
+        Some((first, rest)) if rest.first().is_some_and(|w| is_command_word(w)) => {
+            match first.parse::<Variant>() {
+                Ok(variant) => (Some(variant), rest),
+                Err(_) => (None, &words[..]),
+            }
+        }
+        _ => (None, &words[..]),
+    };
+    let (word, args) = rest.split_first()?;
+    let keyword = word.to_ascii_lowercase();
+    if !is_command_word(&keyword) {
+        return None;
+    }
+    let parsed = match keyword.as_str() {
+        "signup" | "password" | "address" | "vacation" => account::parse(&keyword, args),
+        "help" | "games" | "show" | "history" | "pgn" => info::parse(&keyword, args),
+        _ => board::parse(&keyword, args),
+    };
+    Some(parsed.map(|command| Line { variant, command }))
+}
+
+/// The command words, lowercase.
+const COMMAND_WORDS: &[&str] = &[
+    "signup",
+    "password",
+    "address",
+    "help",
+    "games",
+    "challenge",
+    "move",
+    "show",
+    "history",
+    "pgn",
+    "resign",
+    "draw",
+    "accept",
+    "reject",
+    "undo",
+    "decline",
+    "queue",
+    "subscribe",
+    "unsubscribe",
+    "chat",
+    "vacation",
+];
+
+/// Whether `word` (any case) starts a command.
+pub fn is_command_word(word: &str) -> bool {
+    COMMAND_WORDS.iter().any(|c| c.eq_ignore_ascii_case(word))
+}
+
+/// Reads a board number.
+fn board_number(
+    word: Option<&&str>,
+    command: &str,
+    usage: &'static str,
+) -> Result<u32, CommandError> {
+    let word = word.ok_or_else(|| error(command, "the board number is missing", usage))?;
+    word.trim_start_matches('#')
+        .parse()
+        .map_err(|_| error(command, &format!("\"{word}\" is not a board number"), usage))
+}
+
+fn error(command: &str, problem: &str, usage: &'static str) -> CommandError {
+    CommandError {
+        command: command.to_string(),
+        problem: problem.to_string(),
+        usage,
+    }
+}
+
+/// `userid password` from the front of `args`.
+fn credentials<'a>(
+    args: &'a [&'a str],
+    command: &str,
+    usage: &'static str,
+) -> Result<(String, String, &'a [&'a str]), CommandError> {
+    match args {
+        [userid, password, rest @ ..] => Ok((userid.to_string(), password.to_string(), rest)),
+        [_] => Err(error(command, "the password is missing", usage)),
+        [] => Err(error(command, "the userid and password are missing", usage)),
+    }
+}

@@ -1,0 +1,175 @@
+//! A received mail, reduced to what the service needs. Parsing never fails:
+//! a mail that is garbage simply has empty fields.
+
+use mail_parser::{HeaderValue, MessageParser};
+use sha2::{Digest, Sha256};
+
+/// A received mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inbound {
+    /// The Message-ID, or for a mail without one a stable id derived from
+    /// its bytes, so that it too is processed once only.
+    pub message_id: String,
+    /// The sender's address (From).
+    pub from: Option<String>,
+    /// Every address the mail was sent to (To, Cc, Delivered-To,
+    /// X-Original-To), where a reply token may be found.
+    pub recipients: Vec<String>,
+    pub subject: String,
+    /// The plain text of the body (HTML-only mail converted to text).
+    pub body: String,
+    /// Why the mail is automatic (never to be answered), if it is.
+    pub automatic: Option<Automatic>,
+    /// The size of the raw mail in bytes.
+    pub size: usize,
+}
+
+/// Why a mail counts as automatic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Automatic {
+    AutoSubmitted,
+    BulkPrecedence,
+    NullReturnPath,
+    MailerDaemon,
+}
+
+impl Inbound {
+    pub fn parse(raw: &[u8]) -> Inbound {
+        let synthetic_id = || {
+            let digest = Sha256::digest(raw);
+            let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+            format!("{hex}@no-message-id.pbem")
+        };
+        let Some(message) = MessageParser::default().parse(raw) else {
+            return Inbound {
+                message_id: synthetic_id(),
+                from: None,
+                recipients: Vec::new(),
+                subject: String::new(),
+                body: String::new(),
+                automatic: None,
+                size: raw.len(),
+            };
+        };
+        let from = message
+            .from()
+            .and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .map(|a| a.trim().to_string())
+            .filter(|a| a.contains('@'));
+        let mut recipients = Vec::new();
+        for name in ["To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"] {
+            match message.header(name) {
+                Some(HeaderValue::Address(address)) => {
+                    recipients.extend(
+                        address
+                            .iter()
+                            .filter_map(|a| a.address())
+                            .map(str::to_string),
+                    );
+                }
+                Some(HeaderValue::Text(text)) => {
+                    recipients.push(text.trim().trim_matches(['<', '>']).to_string())
+                }
+                _ => {}
+            }
+        }
+        let header_text = |name: &str| {
+            message
+                .header_raw(name)
+                .map(|v| v.trim().to_ascii_lowercase())
+        };
+        let automatic = if header_text("Auto-Submitted").is_some_and(|v| !v.starts_with("no")) {
+            Some(Automatic::AutoSubmitted)
+        } else if header_text("Precedence")
+            .is_some_and(|v| ["bulk", "list", "junk"].iter().any(|p| v.starts_with(p)))
+        {
+            Some(Automatic::BulkPrecedence)
+        } else if header_text("Return-Path").is_some_and(|v| v.replace(' ', "") == "<>") {
+            Some(Automatic::NullReturnPath)
+        } else if from.as_deref().is_some_and(is_daemon) {
+            Some(Automatic::MailerDaemon)
+        } else {
+            None
+        };
+        Inbound {
+            message_id: message
+                .message_id()
+                .map(|id| id.trim().to_string())
+                .filter(|id| !id.is_empty())
+                .unwrap_or_else(synthetic_id),
+            from,
+            recipients,
+            subject: message.subject().unwrap_or_default().trim().to_string(),
+            body: message
+                .body_text(0)
+                .map(|b| b.into_owned())
+                .unwrap_or_default(),
+            automatic,
+            size: raw.len(),
+        }
+    }
+
+    /// The lines that may hold commands: the body up to the first quoted
+    /// line, `On ... wrote:` line, signature marker or forwarded original.
+    pub fn command_lines(&self) -> Vec<&str> {
+        let mut lines = Vec::new();
+        for line in self.body.lines() {
+            let trimmed = line.trim();
+            if trimmed.starts_with('>')
+                || line == "-- "
+                || trimmed == "--"
+                || trimmed.starts_with("-----Original Message-----")
+                || (trimmed.starts_with("On ") && trimmed.ends_with("wrote:"))
+            {
+                break;
+            }
+            lines.push(trimmed);
+        }
+        lines
+    }
+}
+
+fn is_daemon(address: &str) -> bool {
+    let local = address
+        .split('@')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    local == "mailer-daemon" || local == "postmaster"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_printable_and_quotes_are_handled() {
+        let raw = b"From: Alice <alice@example.org>\r\nTo: pbem@localhost\r\nSubject: Re: Chess2 Board 101 alice\r\nMessage-ID: <m1@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nNf6,d5\r\nSch=C3=B6n!\r\n\r\nOn Mon, 1 Jan 2026, pbem wrote:\r\n> Summary of Chess2 Board 101\r\n";
+        let mail = Inbound::parse(raw);
+        assert_eq!(mail.from.as_deref(), Some("alice@example.org"));
+        assert_eq!(mail.message_id, "m1@example.org");
+        assert_eq!(mail.command_lines(), vec!["Nf6,d5", "Schön!", ""]);
+        assert_eq!(mail.automatic, None);
+    }
+
+    #[test]
+    fn automatic_mail_is_recognised() {
+        let auto = Inbound::parse(b"From: a@b.c\r\nAuto-Submitted: auto-replied\r\n\r\nhi\r\n");
+        assert_eq!(auto.automatic, Some(Automatic::AutoSubmitted));
+        let bounce = Inbound::parse(b"From: MAILER-DAEMON@b.c\r\n\r\nhi\r\n");
+        assert_eq!(bounce.automatic, Some(Automatic::MailerDaemon));
+        let list = Inbound::parse(b"From: a@b.c\r\nPrecedence: bulk\r\n\r\nhi\r\n");
+        assert_eq!(list.automatic, Some(Automatic::BulkPrecedence));
+        let null = Inbound::parse(b"Return-Path: <>\r\nFrom: a@b.c\r\n\r\nhi\r\n");
+        assert_eq!(null.automatic, Some(Automatic::NullReturnPath));
+    }
+
+    #[test]
+    fn garbage_gets_a_stable_id_and_no_sender() {
+        let garbage = [0u8, 159, 146, 150, 255, 10, 13];
+        let first = Inbound::parse(&garbage);
+        assert_eq!(first, Inbound::parse(&garbage));
+        assert_eq!(first.from, None);
+    }
+}

@@ -1,0 +1,84 @@
+//! The inbound Maildir: mails arrive in `new/`; a mail moves to `cur/` only
+//! after its result is committed, so a crash never loses one (and the
+//! Message-ID record keeps a re-read mail from acting twice).
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// A Maildir folder.
+#[derive(Clone, Debug)]
+pub struct Maildir {
+    root: PathBuf,
+}
+
+impl Maildir {
+    /// Opens the Maildir at `root`, creating `new/`, `cur/` and `tmp/`.
+    pub fn create(root: &Path) -> io::Result<Maildir> {
+        for sub in ["new", "cur", "tmp"] {
+            fs::create_dir_all(root.join(sub))?;
+        }
+        Ok(Maildir {
+            root: root.to_path_buf(),
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The mails waiting in `new/`, in order of their names (delivery time
+    /// for mails delivered by Maildir-writing agents).
+    pub fn waiting(&self) -> io::Result<Vec<PathBuf>> {
+        let mut paths: Vec<PathBuf> = fs::read_dir(self.root.join("new"))?
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+            .map(|entry| entry.path())
+            .filter(|path| {
+                !path
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            })
+            .collect();
+        paths.sort();
+        Ok(paths)
+    }
+
+    /// Moves a handled mail from `new/` to `cur/`, marked seen.
+    pub fn mark_handled(&self, path: &Path) -> io::Result<()> {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let base = name.split(":2,").next().unwrap_or(&name);
+        fs::rename(path, self.root.join("cur").join(format!("{base}:2,S")))
+    }
+
+    /// Delivers a mail into `new/` the Maildir way (write to `tmp/`, then
+    /// rename), as a mail delivery agent would. Returns its path.
+    pub fn deliver(&self, message: &[u8]) -> io::Result<PathBuf> {
+        let name = unique_name();
+        let tmp = self.root.join("tmp").join(&name);
+        fs::write(&tmp, message)?;
+        let new = self.root.join("new").join(&name);
+        fs::rename(&tmp, &new)?;
+        Ok(new)
+    }
+}
+
+/// A Maildir file name: time, a sequence number and the process id keep it
+/// unique and in delivery order.
+fn unique_name() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let sequence = SEQUENCE.fetch_add(1, Ordering::Relaxed);
+    format!(
+        "{}.{:09}_{sequence:06}.P{}.pbem",
+        now.as_secs(),
+        now.subsec_nanos(),
+        std::process::id()
+    )
+}

@@ -1,0 +1,126 @@
+//! Reply tokens: every board mail goes out with a Reply-To of the form
+//! `local+<board>.<player>.<mac>@domain`, where the MAC is an HMAC-SHA256 of
+//! board and player under a server secret. A reply to that address, from
+//! one of the player's addresses, speaks for the player on that board.
+
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+
+use crate::store::players::PlayerId;
+
+/// Hex digits of the MAC kept in a token (64 bits: forging one takes far
+/// more mails than the rate limit allows).
+const MAC_HEX_LEN: usize = 16;
+
+/// The server secret behind reply tokens.
+#[derive(Clone)]
+pub struct TokenKey([u8; 32]);
+
+impl std::fmt::Debug for TokenKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TokenKey(..)")
+    }
+}
+
+impl TokenKey {
+    /// A new random key.
+    pub fn generate() -> Result<TokenKey, getrandom::Error> {
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key)?;
+        Ok(TokenKey(key))
+    }
+
+    /// A key from 64 hex digits, or any other text of at least 16 bytes
+    /// (hashed to a key).
+    pub fn from_text(text: &str) -> Option<TokenKey> {
+        let text = text.trim();
+        if let Some(bytes) = decode_hex(text)
+            && let Ok(key) = <[u8; 32]>::try_from(bytes.as_slice())
+        {
+            return Some(TokenKey(key));
+        }
+        (text.len() >= 16).then(|| {
+            use sha2::Digest;
+            TokenKey(Sha256::digest(text.as_bytes()).into())
+        })
+    }
+
+    pub fn to_hex(&self) -> String {
+        hex(&self.0)
+    }
+
+    fn mac(&self, board: u32, player: PlayerId) -> Hmac<Sha256> {
+        let mut mac =
+            Hmac::<Sha256>::new_from_slice(&self.0).expect("HMAC takes keys of any length");
+        mac.update(format!("pbem reply token\0{board}\0{}", player.0).as_bytes());
+        mac
+    }
+
+    /// The token for `player` on `board`.
+    pub fn token(&self, board: u32, player: PlayerId) -> String {
+        let tag = self.mac(board, player).finalize().into_bytes();
+        let mut digits = hex(&tag);
+        digits.truncate(MAC_HEX_LEN);
+        format!("{board}.{}.{digits}", player.0)
+    }
+
+    /// The board and player a token names, if its MAC is right.
+    pub fn verify(&self, token: &str) -> Option<(u32, PlayerId)> {
+        let mut parts = token.split('.');
+        let board: u32 = parts.next()?.parse().ok()?;
+        let player = PlayerId(parts.next()?.parse().ok()?);
+        let digits = parts.next()?;
+        if parts.next().is_some() || digits.len() != MAC_HEX_LEN {
+            return None;
+        }
+        let tag = decode_hex(&digits.to_ascii_lowercase())?;
+        self.mac(board, player).verify_truncated_left(&tag).ok()?;
+        Some((board, player))
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn decode_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) || !text.is_ascii() {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_verifies_and_a_changed_one_does_not() {
+        let key = TokenKey::generate().expect("randomness");
+        let token = key.token(101, PlayerId(7));
+        assert_eq!(key.verify(&token), Some((101, PlayerId(7))));
+        assert_eq!(
+            key.verify(&token.to_uppercase()),
+            Some((101, PlayerId(7))),
+            "case-folding MTAs"
+        );
+        let forged = token.replacen("101.", "102.", 1);
+        assert_eq!(key.verify(&forged), None, "another board");
+        let other = TokenKey::generate().expect("randomness");
+        assert_eq!(other.verify(&token), None, "another server");
+        for junk in ["", "101", "101.7", "101.7.zz", "101.7.00.00", "x.y.z"] {
+            assert_eq!(key.verify(junk), None, "{junk}");
+        }
+    }
+
+    #[test]
+    fn keys_round_trip_through_hex() {
+        let key = TokenKey::generate().expect("randomness");
+        let again = TokenKey::from_text(&key.to_hex()).expect("hex key");
+        assert_eq!(again.token(101, PlayerId(1)), key.token(101, PlayerId(1)));
+        assert!(TokenKey::from_text("short").is_none());
+    }
+}

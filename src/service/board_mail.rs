@@ -1,0 +1,423 @@
+//! Board mails and error mails: loading a board's game from its stored
+//! turns, and rendering what each recipient reads (the board from their
+//! side, the move list, the legal-move summary, comments, deadlines).
+
+use serde::Serialize;
+use shakmaty::{Color, Position};
+
+use super::{Ctx, Failure, Refusal, ServiceError, refuse};
+use crate::mail::outgoing::Outgoing;
+use crate::render::board::{BoardStyle, draw};
+use crate::render::summary::{example_turn, legal_summary, turn_due};
+use crate::rules::Game;
+use crate::rules::game::DrawClaim;
+use crate::rules::notation::parse_turn;
+use crate::store::boards::{self, Board, OfferKind, StoredTurn};
+use crate::store::players::{self, Player};
+
+/// Why a board mail goes out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Occasion {
+    /// A new board (`New ...` subject).
+    New,
+    /// A turn, an offer, a result: to both players and observers.
+    Update,
+    /// A comment without a move: to everyone but its author.
+    Comment,
+}
+
+/// A board with its game replayed.
+pub struct Loaded {
+    pub board: Board,
+    pub game: Game,
+    pub turns: Vec<StoredTurn>,
+}
+
+/// Loads board `number`, refusing politely when it does not exist.
+pub fn load(ctx: &Ctx<'_>, number: u32) -> Result<Loaded, Failure> {
+    let Some(board) = boards::get(ctx.conn, number)? else {
+        return Err(refuse(format!("there is no board {number}"), None));
+    };
+    let turns = boards::turns(ctx.conn, number)?;
+    let game = replay(&board, &turns, turns.len())?;
+    Ok(Loaded { board, game, turns })
+}
+
+/// The game of a board after its first `count` turns.
+pub fn replay(board: &Board, turns: &[StoredTurn], count: usize) -> Result<Game, ServiceError> {
+    let mut game = Game::new(board.variant);
+    for turn in turns.iter().take(count) {
+        let corrupt = |reason: String| ServiceError::CorruptGame {
+            board: board.number,
+            reason,
+        };
+        let moves =
+            parse_turn(&turn.text).map_err(|e| corrupt(format!("turn {}: {e}", turn.seq)))?;
+        game.play(&moves)
+            .map_err(|e| corrupt(format!("turn {}: {e}", turn.seq)))?;
+    }
+    Ok(game)
+}
+
+#[derive(Serialize)]
+struct CommentView {
+    author: String,
+    text: String,
+}
+
+#[derive(Serialize)]
+struct BoardView {
+    new: bool,
+    variant: &'static str,
+    board: u32,
+    headline: String,
+    has_comments: bool,
+    status: Vec<String>,
+    white: String,
+    black: String,
+    to_move: Option<String>,
+    turn_due: String,
+    turn_seq: usize,
+    moves: String,
+    board_art: String,
+    summary: String,
+    comments: Vec<CommentView>,
+    nag_days: u32,
+    forfeit_days: u32,
+    your_turn: bool,
+    example: String,
+    recipient: String,
+}
+
+/// Who reads a board mail.
+#[derive(Clone, Copy)]
+pub enum Reader<'p> {
+    Player(&'p Player),
+    Observer,
+}
+
+/// The subject and body of a board mail for one reader.
+pub fn render_board(
+    ctx: &Ctx<'_>,
+    loaded: &Loaded,
+    reader: Reader<'_>,
+    style: BoardStyle,
+    new: bool,
+) -> Result<(String, String), ServiceError> {
+    let Loaded { board, game, turns } = loaded;
+    let white = players::by_id(ctx.conn, board.white)?;
+    let black = players::by_id(ctx.conn, board.black)?;
+    let state = game.state();
+    let finished = board.result.is_some();
+    let to_move = (!finished).then(|| match state.turn() {
+        Color::White => white.userid.clone(),
+        Color::Black => black.userid.clone(),
+    });
+    let viewer = match reader {
+        Reader::Player(player) => board.color_of(player.id).unwrap_or(Color::White),
+        Reader::Observer => Color::White,
+    };
+    let your_turn =
+        matches!(reader, Reader::Player(p) if !finished && board.player(state.turn()) == p.id);
+
+    let mut status = Vec::new();
+    if let Some(result) = &board.result {
+        let reason = board.end_reason.as_deref().unwrap_or("");
+        status.push(match result.as_str() {
+            "-" => format!("The challenge was declined ({reason})."),
+            score => format!("Result: {score} ({reason})."),
+        });
+    }
+    for kind in [OfferKind::Draw, OfferKind::Undo] {
+        if let Some(offer) = boards::offer(ctx.conn, board.number, kind)? {
+            let by = if offer.by == white.id {
+                &white.userid
+            } else {
+                &black.userid
+            };
+            status.push(match kind {
+                OfferKind::Draw => {
+                    format!("{by} offers a draw: send draw or accept to agree, reject to refuse.")
+                }
+                OfferKind::Undo => {
+                    format!("{by} asks to take back the last turn: send accept or reject.")
+                }
+            });
+        }
+    }
+    if !finished && let Some(claim) = game.draw_claim() {
+        let why = match claim {
+            DrawClaim::ThreefoldRepetition => "threefold repetition",
+            DrawClaim::FiftyTurnRule => "50 turns each without capture or pawn move",
+        };
+        status.push(format!(
+            "A draw may be claimed ({why}): the player to move may send draw."
+        ));
+    }
+
+    let since = turns.len().saturating_sub(1) as u32;
+    let mut comments = Vec::new();
+    for comment in boards::comments_since(ctx.conn, board.number, since)? {
+        let author = match comment.author {
+            Some(id) if id == white.id => white.userid.clone(),
+            Some(id) if id == black.id => black.userid.clone(),
+            _ => "pbem".to_string(),
+        };
+        comments.push(CommentView {
+            author,
+            text: comment.text,
+        });
+    }
+
+    let record = game.record();
+    let view = BoardView {
+        new,
+        variant: board.variant.display_name(),
+        board: board.number,
+        headline: match &board.result {
+            Some(result) => result.clone(),
+            None => to_move.clone().unwrap_or_default(),
+        },
+        has_comments: !comments.is_empty(),
+        status,
+        white: white.userid.clone(),
+        black: black.userid.clone(),
+        turn_due: turn_due(state, game),
+        to_move,
+        turn_seq: turns.len() + 1,
+        moves: if record.is_empty() {
+            "(no moves yet)".to_string()
+        } else {
+            wrap(&record, 72)
+        },
+        board_art: draw(state.pos().board(), viewer, style),
+        summary: if finished {
+            String::new()
+        } else {
+            legal_summary(game)
+        },
+        comments,
+        nag_days: board.options.nag_days,
+        forfeit_days: board.options.forfeit_days,
+        your_turn,
+        example: example_turn(game).unwrap_or_default(),
+        recipient: match reader {
+            Reader::Player(player) => player.userid.clone(),
+            Reader::Observer => String::new(),
+        },
+    };
+    let rendered = ctx.templates.render("board.txt", view)?;
+    Ok((rendered.subject, rendered.body))
+}
+
+/// Board mails to the players (each from their side, with their reply
+/// token) and the observers.
+pub fn board_mails(
+    ctx: &Ctx<'_>,
+    number: u32,
+    occasion: Occasion,
+) -> Result<Vec<Outgoing>, ServiceError> {
+    let loaded = match load(ctx, number) {
+        Ok(loaded) => loaded,
+        Err(Failure::Fatal(error)) => return Err(error),
+        Err(Failure::Refused(_)) => return Ok(Vec::new()),
+    };
+    let thread = format!("board-{number}@{}", ctx.config.address.domain);
+    let mut mails = Vec::new();
+    for id in [loaded.board.white, loaded.board.black] {
+        let player = players::by_id(ctx.conn, id)?;
+        let is_sender = player.owns_address(ctx.sender);
+        if occasion == Occasion::Comment && is_sender {
+            continue;
+        }
+        let (subject, body) = render_board(
+            ctx,
+            &loaded,
+            Reader::Player(&player),
+            BoardStyle::Full,
+            occasion == Occasion::New,
+        )?;
+        mails.push(Outgoing {
+            to: vec![player.mail_address().to_string()],
+            subject,
+            body,
+            reply_to: Some(
+                ctx.config
+                    .address
+                    .with_token(&ctx.key.token(number, player.id)),
+            ),
+            in_reply_to: is_sender.then(|| ctx.mail.message_id.clone()),
+            references: thread_references(
+                &thread,
+                is_sender.then_some(ctx.mail.message_id.as_str()),
+            ),
+        });
+        if loaded.board.white == loaded.board.black {
+            break;
+        }
+    }
+    for address in boards::observers(ctx.conn, number)? {
+        if occasion == Occasion::Comment && address.eq_ignore_ascii_case(ctx.sender) {
+            continue;
+        }
+        let (subject, body) = render_board(
+            ctx,
+            &loaded,
+            Reader::Observer,
+            BoardStyle::Full,
+            occasion == Occasion::New,
+        )?;
+        mails.push(Outgoing {
+            to: vec![address],
+            subject,
+            body,
+            reply_to: None,
+            in_reply_to: None,
+            references: thread_references(&thread, None),
+        });
+    }
+    Ok(mails)
+}
+
+fn thread_references(thread: &str, answered: Option<&str>) -> Vec<String> {
+    let mut references = vec![thread.to_string()];
+    references.extend(answered.map(str::to_string));
+    references
+}
+
+#[derive(Serialize)]
+struct ErrorView {
+    error: String,
+    board: Option<u32>,
+    variant: &'static str,
+    board_text: String,
+    quoted: Vec<String>,
+}
+
+/// The error reply for a refused command.
+pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceError> {
+    let mut variant = "";
+    let mut board_text = String::new();
+    if let Some(number) = refusal.board
+        && let Ok(loaded) = load(ctx, number)
+    {
+        variant = loaded.board.variant.display_name();
+        let reader = players::by_address(ctx.conn, ctx.sender)?
+            .filter(|p| loaded.board.color_of(p.id).is_some());
+        let reader = reader.as_ref().map_or(Reader::Observer, Reader::Player);
+        let (_, body) = render_board(ctx, &loaded, reader, BoardStyle::Full, false)?;
+        board_text = body;
+    }
+    let board = (!variant.is_empty()).then_some(refusal.board).flatten();
+    let rendered = ctx.templates.render(
+        "error.txt",
+        ErrorView {
+            error: refusal.message.clone(),
+            board,
+            variant,
+            board_text,
+            quoted: quote_blanked(ctx),
+        },
+    )?;
+    Ok(Outgoing {
+        to: vec![ctx.sender.to_string()],
+        subject: rendered.subject,
+        body: rendered.body,
+        reply_to: None,
+        in_reply_to: Some(ctx.mail.message_id.clone()),
+        references: vec![ctx.mail.message_id.clone()],
+    })
+}
+
+/// The mail's subject and command lines, with every word in a password
+/// position of a command line replaced by asterisks.
+fn quote_blanked(ctx: &Ctx<'_>) -> Vec<String> {
+    let mut lines = vec![format!("Subject: {}", blank_passwords(&ctx.mail.subject))];
+    lines.extend(
+        ctx.mail
+            .command_lines()
+            .into_iter()
+            .take(60)
+            .map(blank_passwords),
+    );
+    lines
+}
+
+/// Blanks the words that hold passwords in a command line, whether or not
+/// the line parsed.
+pub fn blank_passwords(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let start = usize::from(
+        words
+            .first()
+            .is_some_and(|w| w.parse::<crate::rules::Variant>().is_ok()),
+    );
+    let Some(keyword) = words.get(start).map(|w| w.to_ascii_lowercase()) else {
+        return line.to_string();
+    };
+    // Positions after the command word that hold passwords.
+    let secret: &[usize] = match keyword.as_str() {
+        "signup" | "address" | "vacation" | "challenge" => &[2],
+        "password" => &[2, 3],
+        "move" | "queue" | "resign" | "draw" | "accept" | "reject" | "undo" | "decline"
+        | "chat" => &[3],
+        _ => return line.to_string(),
+    };
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, word)| {
+            if i > start && secret.contains(&(i - start)) {
+                "********"
+            } else {
+                word
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Wraps a move list at `width` columns, breaking between turns.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut column = 0;
+    for word in text.split(' ') {
+        if column > 0 && column + 1 + word.len() > width {
+            out.push('\n');
+            column = 0;
+        } else if column > 0 {
+            out.push(' ');
+            column += 1;
+        }
+        out.push_str(word);
+        column += word.len();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_blanked_in_their_positions() {
+        assert_eq!(
+            blank_passwords("move 101 alice s3cret e4"),
+            "move 101 alice ******** e4"
+        );
+        assert_eq!(
+            blank_passwords("Chess2 move 101 alice s3cret e4"),
+            "Chess2 move 101 alice ******** e4"
+        );
+        assert_eq!(
+            blank_passwords("signup alice pw alice@example.org"),
+            "signup alice ******** alice@example.org"
+        );
+        assert_eq!(
+            blank_passwords("password alice old new"),
+            "password alice ******** ********"
+        );
+        assert_eq!(blank_passwords("Nice game!"), "Nice game!");
+        assert_eq!(blank_passwords("move"), "move");
+    }
+}

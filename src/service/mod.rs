@@ -1,0 +1,646 @@
+//! The play-by-email service: one inbound mail in; its effects on the store
+//! and its replies in the outbox out, committed in one transaction.
+//!
+//! The flow of [`Service::handle`]: skip a mail already processed (by
+//! Message-ID); never answer automatic mail or our own; enforce the size and
+//! per-sender rate limits; read the commands from the Subject and the body;
+//! run each command in a savepoint of its own, so a refused command changes
+//! nothing while the others still act; queue every reply; mark the mail
+//! processed; commit. The service never knows which transport brought the
+//! mail or will carry the replies.
+
+mod account;
+mod board_mail;
+mod passwords;
+mod play;
+
+use std::path::PathBuf;
+
+use rusqlite::Connection;
+use time::{Duration, OffsetDateTime};
+
+use crate::command::{self, Command, CommandError, Line, Speaker};
+use crate::mail::ServerAddress;
+use crate::mail::inbound::Inbound;
+use crate::mail::outgoing::{self, Outgoing};
+use crate::mail::token::TokenKey;
+use crate::render::templates::{TemplateError, Templates};
+use crate::rules::notation::parse_turn;
+use crate::store::players::{self, Player, PlayerId};
+use crate::store::{self, Store, StoreError, boards, mailbox};
+
+pub use passwords::PasswordCheck;
+
+/// Settings of the service.
+#[derive(Clone, Debug)]
+pub struct ServiceConfig {
+    /// The server's own address; replies come from it.
+    pub address: ServerAddress,
+    /// Mails larger than this get one short error.
+    pub max_mail_bytes: usize,
+    /// Mails from one sender per hour before further ones are ignored.
+    pub mails_per_sender_per_hour: u32,
+    /// Where operators keep edited templates; `None` for the built-in ones.
+    pub templates_dir: Option<PathBuf>,
+    /// The reply-token secret; `None` to use (and on first start create)
+    /// the one stored in the database.
+    pub token_secret: Option<String>,
+    pub default_nag_days: u32,
+    pub default_forfeit_days: u32,
+    /// Vacation days each player may take per calendar year.
+    pub vacation_days_per_year: u32,
+}
+
+impl Default for ServiceConfig {
+    fn default() -> ServiceConfig {
+        ServiceConfig {
+            address: ServerAddress {
+                local: "pbem".into(),
+                domain: "localhost".into(),
+            },
+            max_mail_bytes: 256 * 1024,
+            mails_per_sender_per_hour: 120,
+            templates_dir: None,
+            token_secret: None,
+            default_nag_days: 7,
+            default_forfeit_days: 21,
+            vacation_days_per_year: 30,
+        }
+    }
+}
+
+/// A failure that stops a mail from being processed at all; the mail stays
+/// in the inbox and is tried again.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    #[error("cannot build a reply: {0}")]
+    Build(#[from] outgoing::BuildError),
+    #[error("the stored game of board {board} no longer replays: {reason}")]
+    CorruptGame { board: u32, reason: String },
+    #[error("no randomness for the reply-token secret: {0}")]
+    Random(String),
+    #[error(
+        "the configured token secret is too short: give 64 hex digits or at least 16 characters"
+    )]
+    WeakSecret,
+}
+
+impl From<rusqlite::Error> for ServiceError {
+    fn from(error: rusqlite::Error) -> ServiceError {
+        ServiceError::Store(StoreError::Sqlite(error))
+    }
+}
+
+/// What became of a mail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Handled {
+    /// Processed; this many replies were queued.
+    Processed { replies: usize },
+    /// Already processed before (same Message-ID): nothing done.
+    Duplicate,
+    /// Automatic mail, our own mail, or mail without a sender: recorded,
+    /// never answered.
+    Ignored,
+}
+
+/// A command refused: the sender gets this message, and nothing changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub message: String,
+    /// The board it is about, to show it again in the error mail.
+    pub board: Option<u32>,
+}
+
+/// Why a command did not complete.
+#[derive(Debug)]
+enum Failure {
+    Refused(Refusal),
+    Fatal(ServiceError),
+}
+
+impl<E: Into<ServiceError>> From<E> for Failure {
+    fn from(error: E) -> Failure {
+        Failure::Fatal(error.into())
+    }
+}
+
+fn refuse(message: impl Into<String>, board: Option<u32>) -> Failure {
+    Failure::Refused(Refusal {
+        message: message.into(),
+        board,
+    })
+}
+
+/// The service.
+pub struct Service {
+    store: Store,
+    config: ServiceConfig,
+    templates: Templates,
+    key: TokenKey,
+    passwords: PasswordCheck,
+}
+
+impl Service {
+    pub fn new(mut store: Store, config: ServiceConfig) -> Result<Service, ServiceError> {
+        let key = match &config.token_secret {
+            Some(secret) => TokenKey::from_text(secret).ok_or(ServiceError::WeakSecret)?,
+            None => stored_key(&mut store)?,
+        };
+        Ok(Service {
+            templates: Templates::new(config.templates_dir.as_deref()),
+            store,
+            config,
+            key,
+            passwords: PasswordCheck::default(),
+        })
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn config(&self) -> &ServiceConfig {
+        &self.config
+    }
+
+    /// The reply token for `player` on `board` (what board mails carry).
+    pub fn token(&self, board: u32, player: PlayerId) -> String {
+        self.key.token(board, player)
+    }
+
+    /// Processes one raw mail at time `now`.
+    pub fn handle(&mut self, raw: &[u8], now: OffsetDateTime) -> Result<Handled, ServiceError> {
+        let mail = Inbound::parse(raw);
+        let tx = self.store.transaction()?;
+        if mailbox::is_processed(&tx, &mail.message_id)? {
+            return Ok(Handled::Duplicate);
+        }
+        let sender = match &mail.from {
+            Some(from) if mail.automatic.is_none() && !self.config.address.is_own(from) => {
+                from.clone()
+            }
+            _ => {
+                tracing::info!(message_id = %mail.message_id, "ignoring automatic or senderless mail");
+                mailbox::mark_processed(
+                    &tx,
+                    &mail.message_id,
+                    mail.from.as_deref().unwrap_or(""),
+                    now,
+                )?;
+                tx.commit()?;
+                return Ok(Handled::Ignored);
+            }
+        };
+        let recent = mailbox::mails_from_since(&tx, &sender, now - Duration::hours(1))?;
+        let mut ctx = Ctx {
+            conn: &tx,
+            config: &self.config,
+            templates: &self.templates,
+            key: &self.key,
+            passwords: &mut self.passwords,
+            mail: &mail,
+            sender: &sender,
+            now,
+            out: Vec::new(),
+        };
+        if recent >= self.config.mails_per_sender_per_hour {
+            if recent == self.config.mails_per_sender_per_hour {
+                ctx.short_error(&format!(
+                    "You sent more than {} mails within an hour. Further mails are ignored until the hour has passed.",
+                    self.config.mails_per_sender_per_hour
+                ))?;
+            }
+        } else if mail.size > self.config.max_mail_bytes {
+            ctx.short_error(&format!(
+                "Your mail is {} bytes long; pbem reads mails of up to {} bytes. Please send your commands in a shorter, plain-text mail.",
+                mail.size, self.config.max_mail_bytes
+            ))?;
+        } else {
+            ctx.run_mail()?;
+        }
+        let replies = ctx.out.len();
+        let outgoing = std::mem::take(&mut ctx.out);
+        for reply in outgoing {
+            let message_id = outgoing::new_message_id(&self.config.address);
+            let bytes = outgoing::build(&self.config.address, &reply, &message_id, now)?;
+            mailbox::enqueue(&tx, &message_id, &reply.to, &bytes, now)?;
+        }
+        mailbox::mark_processed(&tx, &mail.message_id, &sender, now)?;
+        tx.commit()?;
+        Ok(Handled::Processed { replies })
+    }
+}
+
+/// The reply-token key kept in the database, created on first use.
+fn stored_key(store: &mut Store) -> Result<TokenKey, ServiceError> {
+    let tx = store.transaction()?;
+    let key = match store::setting(&tx, "token_key")?
+        .as_deref()
+        .and_then(TokenKey::from_text)
+    {
+        Some(key) => key,
+        None => {
+            let key = TokenKey::generate().map_err(|e| ServiceError::Random(e.to_string()))?;
+            store::set_setting(&tx, "token_key", &key.to_hex())?;
+            key
+        }
+    };
+    tx.commit()?;
+    Ok(key)
+}
+
+/// One mail being processed.
+struct Ctx<'a> {
+    conn: &'a Connection,
+    config: &'a ServiceConfig,
+    templates: &'a Templates,
+    key: &'a TokenKey,
+    passwords: &'a mut PasswordCheck,
+    mail: &'a Inbound,
+    sender: &'a str,
+    now: OffsetDateTime,
+    out: Vec<Outgoing>,
+}
+
+/// A line of the mail, classified.
+enum Item {
+    Command(Line),
+    Malformed(CommandError),
+    /// A bare turn in a reply to a board mail.
+    Turn(String),
+}
+
+impl Ctx<'_> {
+    /// Reads and runs every command of the mail.
+    fn run_mail(&mut self) -> Result<(), ServiceError> {
+        let token = self.reply_token();
+        let subject = strip_reply_prefixes(&self.mail.subject);
+        let mut items = Vec::new();
+        let mut comment = Vec::new();
+        let mut subject_board = None;
+        match command::parse_line(subject) {
+            Some(Ok(line)) => items.push(Item::Command(line)),
+            Some(Err(error)) => items.push(Item::Malformed(error)),
+            None => subject_board = board_in_subject(subject),
+        }
+        for line in self.mail.command_lines() {
+            if line.is_empty() {
+                continue;
+            }
+            match command::parse_line(line) {
+                Some(Ok(parsed)) => items.push(Item::Command(parsed)),
+                Some(Err(error)) => items.push(Item::Malformed(error)),
+                None if token.is_some() && bare_action(line).is_some() => {
+                    items.push(Item::Command(bare_action(line).expect("checked")))
+                }
+                None if token.is_some()
+                    && !items.iter().any(|i| matches!(i, Item::Turn(_)))
+                    && is_turn(line) =>
+                {
+                    items.push(Item::Turn(line.to_string()))
+                }
+                None => comment.push(line),
+            }
+        }
+
+        // A reply token that does not check out speaks for nobody.
+        if let Some(Err(message)) = &token {
+            let board = token_board(self.mail, self.config);
+            return self.error_mail(&Refusal {
+                message: message.clone(),
+                board,
+            });
+        }
+        let token = token.and_then(Result::ok);
+
+        let comment_board = token.map(|(board, _)| board).or_else(|| {
+            items.iter().find_map(|item| match item {
+                Item::Command(line) => line.command.board(),
+                _ => None,
+            })
+        });
+        let comment_board = comment_board.or(subject_board);
+        let mut comment_pending = None;
+        if !comment.is_empty()
+            && let Some(board) = comment_board
+        {
+            let text = comment.join("\n");
+            if self.store_comment(board, token, &text)? {
+                comment_pending = Some(board);
+            }
+        }
+
+        if items.is_empty() && comment_pending.is_none() {
+            let message =
+                "pbem found no command in your mail. Send \"help\" for the list of commands.";
+            return self.error_mail(&Refusal {
+                message: message.into(),
+                board: None,
+            });
+        }
+        let mut boards_mailed = Vec::new();
+        for item in items {
+            let line = match item {
+                Item::Command(line) => line,
+                Item::Turn(turn) => {
+                    let (board, _) = token.expect("bare turns are only read in token replies");
+                    let (turn, guard) = command::split_guard(&turn);
+                    Line {
+                        variant: None,
+                        command: Command::Move(command::MoveTurn {
+                            board,
+                            speaker: Speaker::Token,
+                            turn,
+                            guard,
+                        }),
+                    }
+                }
+                Item::Malformed(error) => {
+                    self.error_mail(&Refusal {
+                        message: error.to_string(),
+                        board: None,
+                    })?;
+                    continue;
+                }
+            };
+            if let Some(board) = line.command.board() {
+                boards_mailed.push(board);
+            }
+            self.conn.execute_batch("SAVEPOINT command")?;
+            match self.run_command(&line, token) {
+                Ok(mails) => {
+                    self.conn.execute_batch("RELEASE command")?;
+                    self.out.extend(mails);
+                }
+                Err(Failure::Refused(refusal)) => {
+                    self.conn
+                        .execute_batch("ROLLBACK TO command; RELEASE command")?;
+                    self.error_mail(&refusal)?;
+                }
+                Err(Failure::Fatal(error)) => return Err(error),
+            }
+        }
+        // A comment without a move still reaches the other players.
+        if let Some(board) = comment_pending
+            && !boards_mailed.contains(&board)
+        {
+            let mails = board_mail::board_mails(self, board, board_mail::Occasion::Comment)?;
+            self.out.extend(mails);
+        }
+        Ok(())
+    }
+
+    fn run_command(
+        &mut self,
+        line: &Line,
+        token: Option<(u32, PlayerId)>,
+    ) -> Result<Vec<Outgoing>, Failure> {
+        if let (Some(variant), Some(number)) = (line.variant, line.command.board())
+            && let Some(board) = boards::get(self.conn, number)?
+            && board.variant != variant
+        {
+            return Err(refuse(
+                format!(
+                    "board {number} plays {}, not {}",
+                    board.variant.display_name(),
+                    variant.display_name()
+                ),
+                Some(number),
+            ));
+        }
+        match &line.command {
+            Command::Signup(c) => account::signup(self, c),
+            Command::Password(c) => account::password(self, c),
+            Command::Address(c) => account::addresses(self, c),
+            Command::Vacation(c) => account::vacation(self, c),
+            Command::Help(topic) => account::help(self, *topic),
+            Command::Games(c) => account::games(self, c),
+            Command::Challenge(c) => play::challenge(self, c, line.variant),
+            Command::Move(c) => play::make_move(self, c, token),
+            Command::Queue(c) => play::queue(self, c, token),
+            Command::Action(c) => play::action(self, c, token),
+            Command::Show(c) => play::show(self, c),
+            Command::History { board } => play::history(self, *board),
+            Command::Pgn { board } => play::pgn(self, *board),
+            Command::Subscription(c) => play::subscription(self, c),
+            Command::Chat(c) => play::chat(self, c, token),
+        }
+    }
+
+    /// The reply token in the mail's recipients: `None` when there is none,
+    /// an error when it does not check out.
+    fn reply_token(&self) -> Option<Result<(u32, PlayerId), String>> {
+        let token = self
+            .mail
+            .recipients
+            .iter()
+            .find_map(|r| self.config.address.token_of(r))?;
+        Some(
+            self.key
+                .verify(token)
+                .ok_or_else(|| "the reply address of your mail is not one pbem gave out; please reply to a board mail or use a password".to_string()),
+        )
+    }
+
+    /// Authenticates the speaker of a command.
+    fn speaker(
+        &mut self,
+        speaker: &Speaker,
+        token: Option<(u32, PlayerId)>,
+        board: Option<u32>,
+    ) -> Result<Player, Failure> {
+        match speaker {
+            Speaker::Password { userid, password } => self.login(userid, password, board),
+            Speaker::Token => {
+                let Some((token_board, player_id)) = token else {
+                    return Err(refuse(
+                        "a turn without userid and password must be a reply to a board mail",
+                        board,
+                    ));
+                };
+                if board.is_some_and(|b| b != token_board) {
+                    return Err(refuse(
+                        format!(
+                            "this reply belongs to board {token_board}; to act on another board use its own mail or a password"
+                        ),
+                        board,
+                    ));
+                }
+                let player = players::by_id(self.conn, player_id)?;
+                if !player.owns_address(self.sender) {
+                    return Err(refuse(
+                        format!(
+                            "this reply came from {}, which is not an address of {}; reply from your registered address or use your password",
+                            self.sender, player.userid
+                        ),
+                        board,
+                    ));
+                }
+                Ok(player)
+            }
+        }
+    }
+
+    /// Checks a userid and password.
+    fn login(
+        &mut self,
+        userid: &str,
+        password: &str,
+        board: Option<u32>,
+    ) -> Result<Player, Failure> {
+        let Some(player) = players::by_userid(self.conn, userid)? else {
+            return Err(refuse(
+                format!(
+                    "there is no player \"{userid}\"; sign up first with: signup <userid> <password>"
+                ),
+                board,
+            ));
+        };
+        if !self.passwords.verify(&player, password) {
+            return Err(refuse(
+                format!("wrong password for {}", player.userid),
+                board,
+            ));
+        }
+        Ok(player)
+    }
+
+    /// Stores a comment from the sender on `board`; false when the sender
+    /// does not play there (the text is then ignored).
+    fn store_comment(
+        &mut self,
+        board: u32,
+        token: Option<(u32, PlayerId)>,
+        text: &str,
+    ) -> Result<bool, ServiceError> {
+        let Some(row) = boards::get(self.conn, board)? else {
+            return Ok(false);
+        };
+        let author = match token {
+            Some((token_board, player)) if token_board == board => {
+                players::by_id(self.conn, player)?
+            }
+            _ => match players::by_address(self.conn, self.sender)? {
+                Some(player) => player,
+                None => return Ok(false),
+            },
+        };
+        if row.color_of(author.id).is_none() || !author.owns_address(self.sender) {
+            return Ok(false);
+        }
+        let after_seq = boards::turns(self.conn, board)?.len() as u32;
+        let text: String = text.chars().take(4000).collect();
+        boards::add_comment(
+            self.conn,
+            board,
+            Some(author.id),
+            after_seq,
+            &text,
+            self.now,
+        )?;
+        Ok(true)
+    }
+
+    /// An error reply to the sender only: the reason, the board again, and
+    /// the mail quoted with passwords blanked.
+    fn error_mail(&mut self, refusal: &Refusal) -> Result<(), ServiceError> {
+        let mail = board_mail::error_mail(self, refusal)?;
+        self.out.push(mail);
+        Ok(())
+    }
+
+    /// A short error, without quoting (size and rate limits).
+    fn short_error(&mut self, text: &str) -> Result<(), ServiceError> {
+        let rendered = self.templates.render(
+            "notice.txt",
+            minijinja::context! { subject => "pbem Error", text => text },
+        )?;
+        self.out.push(Outgoing {
+            to: vec![self.sender.to_string()],
+            subject: rendered.subject,
+            body: rendered.body,
+            reply_to: None,
+            in_reply_to: Some(self.mail.message_id.clone()),
+            references: vec![self.mail.message_id.clone()],
+        });
+        Ok(())
+    }
+
+    /// A plain notice to the sender.
+    fn notice_to_sender(&self, subject: &str, text: &str) -> Result<Outgoing, ServiceError> {
+        self.notice(vec![self.sender.to_string()], subject, text)
+    }
+
+    fn notice(&self, to: Vec<String>, subject: &str, text: &str) -> Result<Outgoing, ServiceError> {
+        let rendered = self.templates.render(
+            "notice.txt",
+            minijinja::context! { subject => subject, text => text },
+        )?;
+        Ok(Outgoing {
+            to,
+            subject: rendered.subject,
+            body: rendered.body,
+            reply_to: None,
+            in_reply_to: Some(self.mail.message_id.clone()),
+            references: vec![self.mail.message_id.clone()],
+        })
+    }
+}
+
+/// `Re: Chess2 Board 101 bob` -> `Chess2 Board 101 bob`.
+fn strip_reply_prefixes(subject: &str) -> &str {
+    let mut rest = subject.trim();
+    loop {
+        let lower = rest.to_ascii_lowercase();
+        let stripped = ["re:", "fwd:", "fw:", "aw:", "sv:", "antw:"]
+            .iter()
+            .find(|prefix| lower.starts_with(*prefix))
+            .map(|prefix| rest[prefix.len()..].trim_start());
+        match stripped {
+            Some(next) => rest = next,
+            None => return rest,
+        }
+    }
+}
+
+/// The board a subject like `Chess2 Board 101 bob` is about.
+fn board_in_subject(subject: &str) -> Option<u32> {
+    let words: Vec<&str> = subject.split_whitespace().collect();
+    words
+        .windows(2)
+        .find(|pair| pair[0].eq_ignore_ascii_case("board"))
+        .and_then(|pair| pair[1].trim_start_matches('#').parse().ok())
+}
+
+/// The board named by the (unverified) reply token of a mail, for showing
+/// the board in an error mail.
+fn token_board(mail: &Inbound, config: &ServiceConfig) -> Option<u32> {
+    mail.recipients
+        .iter()
+        .find_map(|r| config.address.token_of(r))
+        .and_then(|token| token.split('.').next())
+        .and_then(|board| board.parse().ok())
+}
+
+/// Whether a line reads as a turn (for bare replies).
+fn is_turn(line: &str) -> bool {
+    let (turn, _) = command::split_guard(line);
+    parse_turn(&turn).is_ok_and(|moves| !moves.is_empty())
+}
+
+/// A one-word board action (`resign`, `draw`, ...) in a reply to a board mail.
+fn bare_action(line: &str) -> Option<Line> {
+    let action = command::Action::from_word(line.trim())?;
+    Some(Line {
+        variant: None,
+        command: Command::Action(command::BoardAction {
+            board: 0,
+            speaker: Speaker::Token,
+            action,
+        }),
+    })
+}

@@ -1,0 +1,559 @@
+//! Board commands: `challenge`, `move`, `queue`, `resign`, `draw`,
+//! `accept`, `reject`, `undo`, `decline`, `show`, `history`, `pgn`,
+//! `subscribe`, `unsubscribe`, `chat`.
+
+use shakmaty::Color;
+
+use super::board_mail::{self, Loaded, Occasion, Reader, load, render_board};
+use super::{Ctx, Failure, refuse};
+use crate::command::{
+    Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Subscription,
+};
+use crate::mail::outgoing::Outgoing;
+use crate::render::board::BoardStyle;
+use crate::rules::notation::parse_turn;
+use crate::rules::{PlayError, Variant};
+use crate::store::boards::{self, BoardOptions, OfferKind};
+use crate::store::players::{self, Player, PlayerId};
+
+pub(super) fn challenge(
+    ctx: &mut Ctx<'_>,
+    command: &Challenge,
+    variant: Option<Variant>,
+) -> Result<Vec<Outgoing>, Failure> {
+    let challenger = ctx.speaker(&command.speaker, None, None)?;
+    let Some(opponent) = players::by_userid(ctx.conn, &command.opponent)? else {
+        return Err(refuse(
+            format!("there is no player \"{}\" to challenge", command.opponent),
+            None,
+        ));
+    };
+    if opponent.id == challenger.id {
+        return Err(refuse("you cannot challenge yourself", None));
+    }
+    let challenger_white = match command.color {
+        ColorChoice::White => true,
+        ColorChoice::Black => false,
+        ColorChoice::Random => {
+            let mut byte = [0u8; 1];
+            getrandom::fill(&mut byte).ok();
+            byte[0] & 1 == 0
+        }
+    };
+    let (white, black) = if challenger_white {
+        (challenger.id, opponent.id)
+    } else {
+        (opponent.id, challenger.id)
+    };
+    let nag_days = command.nag_days.unwrap_or(ctx.config.default_nag_days);
+    let forfeit_days = command
+        .forfeit_days
+        .unwrap_or(ctx.config.default_forfeit_days);
+    if forfeit_days < nag_days {
+        return Err(refuse(
+            format!(
+                "--forfeit={forfeit_days} must not be shorter than the reminder time of {nag_days} days"
+            ),
+            None,
+        ));
+    }
+    let options = BoardOptions {
+        rated: command.rated,
+        days_per_turn: command.days_per_turn,
+        nag_days,
+        forfeit_days,
+    };
+    let variant = variant.unwrap_or(Variant::Chess);
+    let number = boards::insert(ctx.conn, variant, white, black, options, ctx.now)?;
+    Ok(board_mail::board_mails(ctx, number, Occasion::New)?)
+}
+
+/// Loads a board the speaker plays on, refusing finished boards.
+fn my_active_board(
+    ctx: &mut Ctx<'_>,
+    number: u32,
+    player: &Player,
+) -> Result<(Loaded, Color), Failure> {
+    let loaded = load(ctx, number)?;
+    let Some(color) = loaded.board.color_of(player.id) else {
+        return Err(refuse(
+            format!("{} does not play on board {number}", player.userid),
+            Some(number),
+        ));
+    };
+    if let Some(result) = &loaded.board.result {
+        return Err(refuse(
+            format!("board {number} is finished ({result})"),
+            Some(number),
+        ));
+    }
+    Ok((loaded, color))
+}
+
+pub(super) fn make_move(
+    ctx: &mut Ctx<'_>,
+    command: &MoveTurn,
+    token: Option<(u32, PlayerId)>,
+) -> Result<Vec<Outgoing>, Failure> {
+    let number = command.board;
+    let player = ctx.speaker(&command.speaker, token, Some(number))?;
+    let (mut loaded, color) = my_active_board(ctx, number, &player)?;
+    let due = loaded.turns.len() as u32 + 1;
+    if let Some(guard) = command.guard
+        && guard != due
+    {
+        return Err(refuse(
+            format!(
+                "this mail is for turn #{guard}, but turn #{due} is being played; nothing was changed"
+            ),
+            Some(number),
+        ));
+    }
+    if loaded.game.state().turn() != color {
+        return Err(refuse(
+            format!("it is not your turn on board {number}; your opponent is to move"),
+            Some(number),
+        ));
+    }
+    play_turn(ctx, &mut loaded, player.id, &command.turn)?;
+    // A turn answers the opponent's standing offers by ignoring them.
+    boards::clear_offer(ctx.conn, number, OfferKind::Draw)?;
+    boards::clear_offer(ctx.conn, number, OfferKind::Undo)?;
+    play_queued(ctx, &mut loaded)?;
+    Ok(board_mail::board_mails(ctx, number, Occasion::Update)?)
+}
+
+/// Judges and stores one turn; records the result if the game ended.
+fn play_turn(
+    ctx: &Ctx<'_>,
+    loaded: &mut Loaded,
+    player: PlayerId,
+    written: &str,
+) -> Result<(), Failure> {
+    let number = loaded.board.number;
+    let moves =
+        parse_turn(written).map_err(|e| refuse(format!("\"{written}\": {e}"), Some(number)))?;
+    let text = match loaded.game.play(&moves) {
+        Ok(played) => played.text(),
+        Err(PlayError::Illegal(error)) => return Err(refuse(error.to_string(), Some(number))),
+        Err(PlayError::GameOver(end)) => {
+            return Err(refuse(
+                format!("the game is over ({})", end.score()),
+                Some(number),
+            ));
+        }
+    };
+    let seq = loaded.turns.len() as u32 + 1;
+    boards::append_turn(
+        ctx.conn,
+        number,
+        seq,
+        &text,
+        player,
+        Some(&ctx.mail.message_id),
+        ctx.now,
+    )?;
+    loaded.turns = boards::turns(ctx.conn, number)?;
+    if let Some(end) = loaded.game.end() {
+        boards::set_result(
+            ctx.conn,
+            number,
+            end.score(),
+            end.reason.describe(),
+            ctx.now,
+        )?;
+        loaded.board.result = Some(end.score().to_string());
+    }
+    Ok(())
+}
+
+/// Plays the queued turn of the player now to move, if there is one and
+/// it is legal; a queued turn that is not is dropped with a comment.
+fn play_queued(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Result<(), Failure> {
+    if loaded.board.result.is_some() {
+        return Ok(());
+    }
+    let number = loaded.board.number;
+    let next = loaded.board.player(loaded.game.state().turn());
+    let Some(queued) = boards::queued_turn(ctx.conn, number, next)? else {
+        return Ok(());
+    };
+    boards::clear_queued_turn(ctx.conn, number, next)?;
+    let seq = loaded.turns.len() as u32;
+    ctx.conn.execute_batch("SAVEPOINT queued")?;
+    match play_turn(ctx, loaded, next, &queued) {
+        Ok(()) => {
+            ctx.conn.execute_batch("RELEASE queued")?;
+            let note = format!("The queued turn {queued} was played.");
+            boards::add_comment(ctx.conn, number, None, seq + 1, &note, ctx.now)?;
+        }
+        Err(Failure::Refused(refusal)) => {
+            ctx.conn
+                .execute_batch("ROLLBACK TO queued; RELEASE queued")?;
+            *loaded = load(ctx, number)?;
+            let note = format!(
+                "The queued turn {queued} was not played: {}",
+                refusal.message
+            );
+            boards::add_comment(ctx.conn, number, None, seq, &note, ctx.now)?;
+        }
+        Err(fatal) => return Err(fatal),
+    }
+    Ok(())
+}
+
+pub(super) fn queue(
+    ctx: &mut Ctx<'_>,
+    command: &Queue,
+    token: Option<(u32, PlayerId)>,
+) -> Result<Vec<Outgoing>, Failure> {
+    let number = command.board;
+    let player = ctx.speaker(&command.speaker, token, Some(number))?;
+    let (loaded, color) = my_active_board(ctx, number, &player)?;
+    if loaded.game.state().turn() == color {
+        return Err(refuse(
+            format!(
+                "it is your turn on board {number}: send the turn with move instead of queueing it"
+            ),
+            Some(number),
+        ));
+    }
+    parse_turn(&command.turn)
+        .map_err(|e| refuse(format!("\"{}\": {e}", command.turn), Some(number)))?;
+    boards::set_queued_turn(ctx.conn, number, player.id, &command.turn, ctx.now)?;
+    let text = format!(
+        "Queued on board {number}: {} will be played after your opponent's next turn, if it is legal then.",
+        command.turn
+    );
+    let subject = format!(
+        "{} Board {number} queued",
+        loaded.board.variant.display_name()
+    );
+    Ok(vec![ctx.notice_to_sender(&subject, &text)?])
+}
+
+pub(super) fn action(
+    ctx: &mut Ctx<'_>,
+    command: &BoardAction,
+    token: Option<(u32, PlayerId)>,
+) -> Result<Vec<Outgoing>, Failure> {
+    // A bare action in a token reply names no board: the token's board.
+    let number = if command.board == 0 {
+        token.map_or(0, |(board, _)| board)
+    } else {
+        command.board
+    };
+    let player = ctx.speaker(&command.speaker, token, Some(number))?;
+    let (mut loaded, color) = my_active_board(ctx, number, &player)?;
+    let opponent = loaded.board.player(!color);
+    let offer_by_opponent = |kind| -> Result<bool, Failure> {
+        Ok(boards::offer(ctx.conn, number, kind)?.is_some_and(|offer| offer.by == opponent))
+    };
+    match command.action {
+        Action::Resign => {
+            let score = if color == Color::White { "0-1" } else { "1-0" };
+            boards::set_result(
+                ctx.conn,
+                number,
+                score,
+                &format!("{} resigned", player.userid),
+                ctx.now,
+            )?;
+        }
+        Action::Draw => {
+            if offer_by_opponent(OfferKind::Draw)? {
+                boards::set_result(ctx.conn, number, "1/2-1/2", "draw by agreement", ctx.now)?;
+            } else if let (true, Some(claim)) = (
+                loaded.game.state().turn() == color,
+                loaded.game.draw_claim(),
+            ) {
+                let reason = match claim {
+                    crate::rules::game::DrawClaim::ThreefoldRepetition => {
+                        "draw claimed: threefold repetition"
+                    }
+                    crate::rules::game::DrawClaim::FiftyTurnRule => "draw claimed: 50-move rule",
+                };
+                boards::set_result(ctx.conn, number, "1/2-1/2", reason, ctx.now)?;
+            } else {
+                boards::set_offer(
+                    ctx.conn,
+                    number,
+                    OfferKind::Draw,
+                    player.id,
+                    loaded.turns.len() as u32,
+                    ctx.now,
+                )?;
+            }
+        }
+        Action::Undo => {
+            if loaded.turns.is_empty() {
+                return Err(refuse(
+                    format!("board {number} has no turn to take back"),
+                    Some(number),
+                ));
+            }
+            boards::set_offer(
+                ctx.conn,
+                number,
+                OfferKind::Undo,
+                player.id,
+                loaded.turns.len() as u32,
+                ctx.now,
+            )?;
+        }
+        Action::Accept | Action::Reject => {
+            let kind = if offer_by_opponent(OfferKind::Draw)? {
+                OfferKind::Draw
+            } else if offer_by_opponent(OfferKind::Undo)? {
+                OfferKind::Undo
+            } else {
+                return Err(refuse(
+                    format!("your opponent has no standing offer on board {number}"),
+                    Some(number),
+                ));
+            };
+            boards::clear_offer(ctx.conn, number, kind)?;
+            if command.action == Action::Accept {
+                match kind {
+                    OfferKind::Draw => boards::set_result(
+                        ctx.conn,
+                        number,
+                        "1/2-1/2",
+                        "draw by agreement",
+                        ctx.now,
+                    )?,
+                    OfferKind::Undo => {
+                        boards::remove_last_turn(ctx.conn, number, ctx.now)?;
+                        loaded = load(ctx, number)?;
+                    }
+                }
+            }
+        }
+        Action::Decline => {
+            if loaded.turns.iter().any(|turn| turn.player == player.id) {
+                return Err(refuse(
+                    format!("you already moved on board {number}; resign instead of declining"),
+                    Some(number),
+                ));
+            }
+            boards::set_result(
+                ctx.conn,
+                number,
+                "-",
+                &format!("declined by {}", player.userid),
+                ctx.now,
+            )?;
+        }
+    }
+    drop(loaded);
+    Ok(board_mail::board_mails(ctx, number, Occasion::Update)?)
+}
+
+pub(super) fn show(ctx: &mut Ctx<'_>, command: &Show) -> Result<Vec<Outgoing>, Failure> {
+    let number = command.board;
+    let mut loaded = load(ctx, number)?;
+    if let Some(after) = command.after_turn {
+        let count = after as usize;
+        if count > loaded.turns.len() {
+            return Err(refuse(
+                format!(
+                    "board {number} has {} turns; show {number}#{after} asks for more",
+                    loaded.turns.len()
+                ),
+                Some(number),
+            ));
+        }
+        loaded.game = board_mail::replay(&loaded.board, &loaded.turns, count)?;
+        loaded.turns.truncate(count);
+    }
+    let reader = players::by_address(ctx.conn, ctx.sender)?
+        .filter(|p| loaded.board.color_of(p.id).is_some());
+    let style = if command.compact {
+        BoardStyle::Compact
+    } else {
+        BoardStyle::Full
+    };
+    let (subject, body) = render_board(
+        ctx,
+        &loaded,
+        reader.as_ref().map_or(Reader::Observer, Reader::Player),
+        style,
+        false,
+    )?;
+    Ok(vec![Outgoing {
+        to: vec![ctx.sender.to_string()],
+        subject,
+        body,
+        reply_to: None,
+        in_reply_to: Some(ctx.mail.message_id.clone()),
+        references: vec![ctx.mail.message_id.clone()],
+    }])
+}
+
+pub(super) fn history(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failure> {
+    let loaded = load(ctx, number)?;
+    let mut lines = Vec::new();
+    for (turn, stored) in loaded.game.turns().iter().zip(&loaded.turns) {
+        lines.push(format!(
+            "{:<16} {}",
+            turn.numbered(),
+            crate::store::time_text(stored.played_at)
+        ));
+    }
+    if lines.is_empty() {
+        lines.push("No turns yet.".to_string());
+    }
+    let subject = format!(
+        "{} Board {number} history",
+        loaded.board.variant.display_name()
+    );
+    Ok(vec![ctx.notice_to_sender(&subject, &lines.join("\n"))?])
+}
+
+pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failure> {
+    let loaded = load(ctx, number)?;
+    let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
+    let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
+    let result = match loaded.board.result.as_deref() {
+        Some("-") | None => "*".to_string(),
+        Some(score) => score.to_string(),
+    };
+    let date = loaded.board.created_at.date();
+    let mut pgn = String::new();
+    for (tag, value) in [
+        ("Event", format!("pbem board {number}")),
+        ("Site", ctx.config.address.to_string()),
+        (
+            "Date",
+            format!(
+                "{:04}.{:02}.{:02}",
+                date.year(),
+                u8::from(date.month()),
+                date.day()
+            ),
+        ),
+        ("Round", "-".to_string()),
+        ("White", white),
+        ("Black", black),
+        ("Result", result.clone()),
+        ("Variant", loaded.board.variant.display_name().to_string()),
+    ] {
+        pgn.push_str(&format!(
+            "[{tag} \"{}\"]\n",
+            value.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
+    }
+    pgn.push('\n');
+    let record = loaded.game.record();
+    let movetext = if record.is_empty() {
+        result
+    } else {
+        format!("{record} {result}")
+    };
+    pgn.push_str(&board_mail_wrap(&movetext));
+    pgn.push('\n');
+    let subject = format!("{} Board {number} pgn", loaded.board.variant.display_name());
+    Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
+}
+
+fn board_mail_wrap(text: &str) -> String {
+    let mut out = String::new();
+    let mut column = 0;
+    for word in text.split(' ') {
+        if column > 0 && column + 1 + word.len() > 79 {
+            out.push('\n');
+            column = 0;
+        } else if column > 0 {
+            out.push(' ');
+            column += 1;
+        }
+        out.push_str(word);
+        column += word.len();
+    }
+    out
+}
+
+pub(super) fn subscription(
+    ctx: &mut Ctx<'_>,
+    command: &Subscription,
+) -> Result<Vec<Outgoing>, Failure> {
+    let number = command.board;
+    let loaded = load(ctx, number)?;
+    if !command.address.eq_ignore_ascii_case(ctx.sender) {
+        return Err(refuse(
+            format!(
+                "you can only (un)subscribe your own address, {}; write from {} to subscribe it",
+                ctx.sender, command.address
+            ),
+            Some(number),
+        ));
+    }
+    let variant = loaded.board.variant.display_name();
+    let (subject, text) = if command.subscribe {
+        boards::add_observer(ctx.conn, number, &command.address)?;
+        (
+            format!("{variant} Board {number} subscribed"),
+            format!(
+                "{} now receives every mail of board {number}.",
+                command.address
+            ),
+        )
+    } else {
+        if !boards::remove_observer(ctx.conn, number, &command.address)? {
+            return Err(refuse(
+                format!("{} does not follow board {number}", command.address),
+                Some(number),
+            ));
+        }
+        (
+            format!("{variant} Board {number} unsubscribed"),
+            format!(
+                "{} no longer receives the mails of board {number}.",
+                command.address
+            ),
+        )
+    };
+    Ok(vec![ctx.notice_to_sender(&subject, &text)?])
+}
+
+pub(super) fn chat(
+    ctx: &mut Ctx<'_>,
+    command: &Chat,
+    token: Option<(u32, PlayerId)>,
+) -> Result<Vec<Outgoing>, Failure> {
+    let number = command.board;
+    let player = ctx.speaker(&command.speaker, token, Some(number))?;
+    let loaded = load(ctx, number)?;
+    let Some(color) = loaded.board.color_of(player.id) else {
+        return Err(refuse(
+            format!("{} does not play on board {number}", player.userid),
+            Some(number),
+        ));
+    };
+    let opponent = players::by_id(ctx.conn, loaded.board.player(!color))?;
+    let text = format!("{} says: {}", player.userid, command.text);
+    boards::add_comment(
+        ctx.conn,
+        number,
+        Some(player.id),
+        loaded.turns.len() as u32,
+        &command.text,
+        ctx.now,
+    )?;
+    let subject = format!(
+        "{} Board {number} chat from {}",
+        loaded.board.variant.display_name(),
+        player.userid
+    );
+    let mut to_opponent = ctx.notice(vec![opponent.mail_address().to_string()], &subject, &text)?;
+    to_opponent.reply_to = Some(
+        ctx.config
+            .address
+            .with_token(&ctx.key.token(number, opponent.id)),
+    );
+    let mut mails = vec![to_opponent];
+    for observer in boards::observers(ctx.conn, number)? {
+        mails.push(ctx.notice(vec![observer], &subject, &text)?);
+    }
+    Ok(mails)
+}

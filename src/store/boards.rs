@@ -1,0 +1,415 @@
+//! Boards and everything attached to one: turns, comments, offers, queued
+//! turns and observers.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use shakmaty::Color;
+use time::OffsetDateTime;
+
+use super::players::PlayerId;
+use super::{StoreError, parse_time, time_text};
+use crate::rules::Variant;
+
+/// The first board number handed out.
+pub const FIRST_BOARD: u32 = 101;
+
+/// Deadlines and rating of a board, fixed at `challenge`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardOptions {
+    pub rated: bool,
+    /// Days each turn may take, if the board has a per-turn allowance.
+    pub days_per_turn: Option<u32>,
+    /// Days without a move before the first (and between) reminders.
+    pub nag_days: u32,
+    /// Days without a move before the game is lost on time.
+    pub forfeit_days: u32,
+}
+
+/// A board as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub number: u32,
+    pub variant: Variant,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub options: BoardOptions,
+    pub created_at: OffsetDateTime,
+    pub last_turn_at: OffsetDateTime,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `-` for a declined challenge; `None`
+    /// while the game is on.
+    pub result: Option<String>,
+    pub end_reason: Option<String>,
+}
+
+impl Board {
+    pub fn player(&self, color: Color) -> PlayerId {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// The colour `player` plays here, if they play here.
+    pub fn color_of(&self, player: PlayerId) -> Option<Color> {
+        if player == self.white {
+            Some(Color::White)
+        } else if player == self.black {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.result.is_some()
+    }
+}
+
+/// One stored turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTurn {
+    pub seq: u32,
+    pub text: String,
+    pub player: PlayerId,
+    pub played_at: OffsetDateTime,
+}
+
+/// A comment or chat line under the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+    pub author: Option<PlayerId>,
+    pub after_seq: u32,
+    pub text: String,
+}
+
+/// What a standing offer asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferKind {
+    Draw,
+    Undo,
+}
+
+impl OfferKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            OfferKind::Draw => "draw",
+            OfferKind::Undo => "undo",
+        }
+    }
+}
+
+/// A standing offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offer {
+    pub kind: OfferKind,
+    pub by: PlayerId,
+    pub at_seq: u32,
+}
+
+/// Creates a board with the next free number.
+pub fn insert(
+    conn: &Connection,
+    variant: Variant,
+    white: PlayerId,
+    black: PlayerId,
+    options: BoardOptions,
+    now: OffsetDateTime,
+) -> Result<u32, StoreError> {
+    let number: u32 = conn.query_row(
+        "SELECT MAX(COALESCE(MAX(number) + 1, 0), ?1) FROM boards",
+        [FIRST_BOARD],
+        |row| row.get(0),
+    )?;
+    let now = time_text(now);
+    conn.execute(
+        "INSERT INTO boards (number, variant, white_id, black_id, rated, days_per_turn, nag_days,
+                             forfeit_days, created_at, last_turn_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+        params![
+            number,
+            variant.id(),
+            white.0,
+            black.0,
+            options.rated,
+            options.days_per_turn,
+            options.nag_days,
+            options.forfeit_days,
+            now
+        ],
+    )?;
+    Ok(number)
+}
+
+const BOARD_COLUMNS: &str = "number, variant, white_id, black_id, rated, days_per_turn, nag_days,
+    forfeit_days, created_at, last_turn_at, result, end_reason";
+
+fn board_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Board, String, String, String)> {
+    let variant: String = row.get(1)?;
+    let board = Board {
+        number: row.get(0)?,
+        // Replaced below once the text is validated.
+        variant: Variant::Chess,
+        white: PlayerId(row.get(2)?),
+        black: PlayerId(row.get(3)?),
+        options: BoardOptions {
+            rated: row.get(4)?,
+            days_per_turn: row.get(5)?,
+            nag_days: row.get(6)?,
+            forfeit_days: row.get(7)?,
+        },
+        created_at: OffsetDateTime::UNIX_EPOCH,
+        last_turn_at: OffsetDateTime::UNIX_EPOCH,
+        result: row.get(10)?,
+        end_reason: row.get(11)?,
+    };
+    Ok((board, variant, row.get(8)?, row.get(9)?))
+}
+
+fn finish_board(
+    (mut board, variant, created, last): (Board, String, String, String),
+) -> Result<Board, StoreError> {
+    board.variant = variant.parse().map_err(|_| {
+        StoreError::Corrupt(format!(
+            "board {} has unknown variant {variant:?}",
+            board.number
+        ))
+    })?;
+    board.created_at = parse_time(&created)?;
+    board.last_turn_at = parse_time(&last)?;
+    Ok(board)
+}
+
+pub fn get(conn: &Connection, number: u32) -> Result<Option<Board>, StoreError> {
+    let sql = format!("SELECT {BOARD_COLUMNS} FROM boards WHERE number = ?1");
+    conn.query_row(&sql, [number], board_from_row)
+        .optional()?
+        .map(finish_board)
+        .transpose()
+}
+
+/// The boards `player` plays on, newest first.
+pub fn of_player(conn: &Connection, player: PlayerId) -> Result<Vec<Board>, StoreError> {
+    let sql = format!(
+        "SELECT {BOARD_COLUMNS} FROM boards WHERE white_id = ?1 OR black_id = ?1 ORDER BY number DESC"
+    );
+    let mut statement = conn.prepare_cached(&sql)?;
+    let rows = statement.query_map([player.0], board_from_row)?;
+    rows.map(|row| finish_board(row?)).collect()
+}
+
+pub fn turns(conn: &Connection, board: u32) -> Result<Vec<StoredTurn>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT seq, text, player_id, played_at FROM turns WHERE board = ?1 ORDER BY seq",
+    )?;
+    let rows = statement.query_map([board], |row| {
+        Ok((
+            row.get(0)?,
+            row.get(1)?,
+            PlayerId(row.get(2)?),
+            row.get::<_, String>(3)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (seq, text, player, played_at) = row?;
+        Ok(StoredTurn {
+            seq,
+            text,
+            player,
+            played_at: parse_time(&played_at)?,
+        })
+    })
+    .collect()
+}
+
+/// Appends a turn and restarts the board's clock.
+pub fn append_turn(
+    conn: &Connection,
+    board: u32,
+    seq: u32,
+    text: &str,
+    player: PlayerId,
+    message_id: Option<&str>,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    let now = time_text(now);
+    conn.execute(
+        "INSERT INTO turns (board, seq, text, player_id, played_at, message_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![board, seq, text, player.0, now, message_id],
+    )?;
+    conn.execute(
+        "UPDATE boards SET last_turn_at = ?2 WHERE number = ?1",
+        params![board, now],
+    )?;
+    Ok(())
+}
+
+/// Takes back the last turn (an accepted undo).
+pub fn remove_last_turn(
+    conn: &Connection,
+    board: u32,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "DELETE FROM turns WHERE board = ?1 AND seq = (SELECT MAX(seq) FROM turns WHERE board = ?1)",
+        [board],
+    )?;
+    conn.execute(
+        "UPDATE boards SET last_turn_at = ?2 WHERE number = ?1",
+        params![board, time_text(now)],
+    )?;
+    Ok(())
+}
+
+pub fn set_result(
+    conn: &Connection,
+    board: u32,
+    result: &str,
+    reason: &str,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE boards SET result = ?2, end_reason = ?3, finished_at = ?4 WHERE number = ?1",
+        params![board, result, reason, time_text(now)],
+    )?;
+    conn.execute("DELETE FROM offers WHERE board = ?1", [board])?;
+    conn.execute("DELETE FROM queued_turns WHERE board = ?1", [board])?;
+    Ok(())
+}
+
+pub fn add_comment(
+    conn: &Connection,
+    board: u32,
+    author: Option<PlayerId>,
+    after_seq: u32,
+    text: &str,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO comments (board, player_id, after_seq, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![board, author.map(|p| p.0), after_seq, text, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// Comments written since turn `since_seq` was played.
+pub fn comments_since(
+    conn: &Connection,
+    board: u32,
+    since_seq: u32,
+) -> Result<Vec<Comment>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT player_id, after_seq, text FROM comments WHERE board = ?1 AND after_seq >= ?2 ORDER BY id",
+    )?;
+    let rows = statement.query_map(params![board, since_seq], |row| {
+        Ok(Comment {
+            author: row.get::<_, Option<i64>>(0)?.map(PlayerId),
+            after_seq: row.get(1)?,
+            text: row.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn offer(conn: &Connection, board: u32, kind: OfferKind) -> Result<Option<Offer>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT by_player, at_seq FROM offers WHERE board = ?1 AND kind = ?2",
+            params![board, kind.as_str()],
+            |row| {
+                Ok(Offer {
+                    kind,
+                    by: PlayerId(row.get(0)?),
+                    at_seq: row.get(1)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+pub fn set_offer(
+    conn: &Connection,
+    board: u32,
+    kind: OfferKind,
+    by: PlayerId,
+    at_seq: u32,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO offers (board, kind, by_player, at_seq, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (board, kind) DO UPDATE SET by_player = excluded.by_player,
+             at_seq = excluded.at_seq, created_at = excluded.created_at",
+        params![board, kind.as_str(), by.0, at_seq, time_text(now)],
+    )?;
+    Ok(())
+}
+
+pub fn clear_offer(conn: &Connection, board: u32, kind: OfferKind) -> Result<(), StoreError> {
+    conn.execute(
+        "DELETE FROM offers WHERE board = ?1 AND kind = ?2",
+        params![board, kind.as_str()],
+    )?;
+    Ok(())
+}
+
+pub fn queued_turn(
+    conn: &Connection,
+    board: u32,
+    player: PlayerId,
+) -> Result<Option<String>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT text FROM queued_turns WHERE board = ?1 AND player_id = ?2",
+            params![board, player.0],
+            |row| row.get(0),
+        )
+        .optional()?)
+}
+
+pub fn set_queued_turn(
+    conn: &Connection,
+    board: u32,
+    player: PlayerId,
+    text: &str,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO queued_turns (board, player_id, text, created_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (board, player_id) DO UPDATE SET text = excluded.text, created_at = excluded.created_at",
+        params![board, player.0, text, time_text(now)],
+    )?;
+    Ok(())
+}
+
+pub fn clear_queued_turn(
+    conn: &Connection,
+    board: u32,
+    player: PlayerId,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "DELETE FROM queued_turns WHERE board = ?1 AND player_id = ?2",
+        params![board, player.0],
+    )?;
+    Ok(())
+}
+
+pub fn observers(conn: &Connection, board: u32) -> Result<Vec<String>, StoreError> {
+    let mut statement =
+        conn.prepare_cached("SELECT address FROM observers WHERE board = ?1 ORDER BY address")?;
+    let rows = statement.query_map([board], |row| row.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Adds an observer; false if it was already there.
+pub fn add_observer(conn: &Connection, board: u32, address: &str) -> Result<bool, StoreError> {
+    Ok(conn.execute(
+        "INSERT OR IGNORE INTO observers (board, address) VALUES (?1, ?2)",
+        params![board, address],
+    )? == 1)
+}
+
+/// Removes an observer; false if it was not there.
+pub fn remove_observer(conn: &Connection, board: u32, address: &str) -> Result<bool, StoreError> {
+    Ok(conn.execute(
+        "DELETE FROM observers WHERE board = ?1 AND address = ?2",
+        params![board, address],
+    )? == 1)
+}

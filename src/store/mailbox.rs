@@ -1,0 +1,98 @@
+//! The mail side of the store: which inbound mails were processed, and the
+//! outbox of mails to send.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use time::OffsetDateTime;
+
+use super::{StoreError, time_text};
+
+/// Whether a mail with this Message-ID was already processed.
+pub fn is_processed(conn: &Connection, message_id: &str) -> Result<bool, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT 1 FROM processed WHERE message_id = ?1",
+            [message_id],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some())
+}
+
+pub fn mark_processed(
+    conn: &Connection,
+    message_id: &str,
+    sender: &str,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO processed (message_id, sender, processed_at) VALUES (?1, ?2, ?3)",
+        params![message_id, sender, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// How many mails from `sender` were processed since `since`.
+pub fn mails_from_since(
+    conn: &Connection,
+    sender: &str,
+    since: OffsetDateTime,
+) -> Result<u32, StoreError> {
+    Ok(conn.query_row(
+        "SELECT COUNT(*) FROM processed WHERE sender = ?1 AND processed_at >= ?2",
+        params![sender, time_text(since)],
+        |row| row.get(0),
+    )?)
+}
+
+/// A mail waiting in the outbox.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Queued {
+    pub id: i64,
+    pub message_id: String,
+    /// The envelope recipients.
+    pub recipients: Vec<String>,
+    /// The complete RFC 5322 message.
+    pub message: Vec<u8>,
+}
+
+pub fn enqueue(
+    conn: &Connection,
+    message_id: &str,
+    recipients: &[String],
+    message: &[u8],
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO outbox (message_id, recipients, message, created_at) VALUES (?1, ?2, ?3, ?4)",
+        params![message_id, recipients.join("\n"), message, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// Up to `limit` unsent mails, oldest first.
+pub fn unsent(conn: &Connection, limit: u32) -> Result<Vec<Queued>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT id, message_id, recipients, message FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?1",
+    )?;
+    let rows = statement.query_map([limit], |row| {
+        Ok(Queued {
+            id: row.get(0)?,
+            message_id: row.get(1)?,
+            recipients: row
+                .get::<_, String>(2)?
+                .lines()
+                .map(str::to_owned)
+                .collect(),
+            message: row.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn mark_sent(conn: &Connection, id: i64, now: OffsetDateTime) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE outbox SET sent_at = ?2 WHERE id = ?1",
+        params![id, time_text(now)],
+    )?;
+    Ok(())
+}

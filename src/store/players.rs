@@ -1,0 +1,164 @@
+//! Players and their mail addresses.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use time::OffsetDateTime;
+
+use super::{StoreError, parse_time, time_text};
+
+/// A player's row id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlayerId(pub i64);
+
+/// A registered player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub id: PlayerId,
+    pub userid: String,
+    pub password_hash: String,
+    /// Where mail goes first, then the other addresses the player may
+    /// write from.
+    pub addresses: Vec<String>,
+    pub vacation_until: Option<OffsetDateTime>,
+    pub vacation_days_used: u32,
+    pub vacation_year: i32,
+}
+
+impl Player {
+    /// The address board mail is sent to.
+    pub fn mail_address(&self) -> &str {
+        self.addresses.first().map_or("", String::as_str)
+    }
+
+    pub fn owns_address(&self, address: &str) -> bool {
+        self.addresses
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(address))
+    }
+}
+
+pub fn insert(
+    conn: &Connection,
+    userid: &str,
+    password_hash: &str,
+    addresses: &[String],
+    now: OffsetDateTime,
+) -> Result<PlayerId, StoreError> {
+    conn.execute(
+        "INSERT INTO players (userid, password_hash, created_at) VALUES (?1, ?2, ?3)",
+        params![userid, password_hash, time_text(now)],
+    )?;
+    let id = PlayerId(conn.last_insert_rowid());
+    set_addresses(conn, id, addresses)?;
+    Ok(id)
+}
+
+/// Replaces the player's addresses (the first is where mail goes).
+pub fn set_addresses(
+    conn: &Connection,
+    id: PlayerId,
+    addresses: &[String],
+) -> Result<(), StoreError> {
+    conn.execute("DELETE FROM addresses WHERE player_id = ?1", [id.0])?;
+    for (position, address) in addresses.iter().enumerate() {
+        conn.execute(
+            "INSERT INTO addresses (address, player_id, position) VALUES (?1, ?2, ?3)",
+            params![address, id.0, position as i64],
+        )?;
+    }
+    Ok(())
+}
+
+pub fn set_password_hash(conn: &Connection, id: PlayerId, hash: &str) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE players SET password_hash = ?2 WHERE id = ?1",
+        params![id.0, hash],
+    )?;
+    Ok(())
+}
+
+pub fn set_vacation(
+    conn: &Connection,
+    id: PlayerId,
+    until: OffsetDateTime,
+    days_used: u32,
+    year: i32,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE players SET vacation_until = ?2, vacation_days_used = ?3, vacation_year = ?4 WHERE id = ?1",
+        params![id.0, time_text(until), days_used, year],
+    )?;
+    Ok(())
+}
+
+/// The player registered under `userid` (any case).
+pub fn by_userid(conn: &Connection, userid: &str) -> Result<Option<Player>, StoreError> {
+    let id: Option<i64> = conn
+        .query_row(
+            "SELECT id FROM players WHERE userid = ?1",
+            [userid],
+            |row| row.get(0),
+        )
+        .optional()?;
+    id.map(|id| by_id(conn, PlayerId(id))).transpose()
+}
+
+/// The player who registered `address`.
+pub fn by_address(conn: &Connection, address: &str) -> Result<Option<Player>, StoreError> {
+    let id: Option<i64> = conn
+        .query_row(
+            "SELECT player_id FROM addresses WHERE address = ?1",
+            [address],
+            |row| row.get(0),
+        )
+        .optional()?;
+    id.map(|id| by_id(conn, PlayerId(id))).transpose()
+}
+
+/// Which player (if any) already uses `address`.
+pub fn address_owner(conn: &Connection, address: &str) -> Result<Option<PlayerId>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT player_id FROM addresses WHERE address = ?1",
+            [address],
+            |row| row.get(0),
+        )
+        .optional()?
+        .map(PlayerId))
+}
+
+pub fn by_id(conn: &Connection, id: PlayerId) -> Result<Player, StoreError> {
+    let (userid, password_hash, vacation_until, vacation_days_used, vacation_year): (
+        String,
+        String,
+        Option<String>,
+        u32,
+        i32,
+    ) = conn.query_row(
+        "SELECT userid, password_hash, vacation_until, vacation_days_used, vacation_year
+         FROM players WHERE id = ?1",
+        [id.0],
+        |row| {
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+            ))
+        },
+    )?;
+    let mut statement = conn
+        .prepare_cached("SELECT address FROM addresses WHERE player_id = ?1 ORDER BY position")?;
+    let addresses = statement
+        .query_map([id.0], |row| row.get(0))?
+        .collect::<Result<Vec<String>, _>>()?;
+    Ok(Player {
+        id,
+        userid,
+        password_hash,
+        addresses,
+        vacation_until: vacation_until.as_deref().map(parse_time).transpose()?,
+        vacation_days_used,
+        vacation_year,
+    })
+}
