@@ -3,7 +3,8 @@
 //! * perft on standard chess through the variant layer, beside shakmaty's
 //!   own `Chess` perft in the same run (goal: at least 0.7 of its speed);
 //! * enumerating every legal whole turn of a busy middlegame position in
-//!   marseillais and chess2 (goal: under 2 ms each on one core).
+//!   marseillais, chess2, twinmove, doublestep and doubletime (goal: under
+//!   2 ms each on one core).
 //!
 //! Criterion measures and reports each benchmark; each routine also records
 //! its own timings so that the ratios and goals can be printed at the end.
@@ -83,12 +84,19 @@ fn bench_perft(c: &mut Criterion) {
     group.finish();
 }
 
+/// The variants whose middlegame enumeration is timed, by id.
+const ENUMERATED: [&str; 5] = [
+    "marseillais",
+    "chess2",
+    "twinmove",
+    "doublestep",
+    "doubletime",
+];
+
 fn bench_enumeration(c: &mut Criterion) {
     let mut group = c.benchmark_group("all-legal-turns-middlegame");
-    for (variant, name) in [
-        (Variant::Marseillais, "marseillais"),
-        (Variant::Chess2, "chess2"),
-    ] {
+    for name in ENUMERATED {
+        let variant: Variant = name.parse().expect("known variant");
         let game = Game::from_fen(variant, MIDDLEGAME).expect("legal position");
         let state = game.state().clone();
         let rules = game.rules();
@@ -115,7 +123,7 @@ fn report() {
             "chess perft(3) kiwipete: pbem {pbem:.2?}, shakmaty {reference:.2?}: speed ratio {ratio:.2} (goal >= 0.70)"
         );
     }
-    for name in ["marseillais", "chess2"] {
+    for name in ENUMERATED {
         if let Some(time) = mean(name) {
             let game = Game::from_fen(name.parse().expect("known variant"), MIDDLEGAME)
                 .expect("legal position");

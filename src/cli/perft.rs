@@ -1,6 +1,7 @@
 //! `pbem perft`: counts the sequences of legal whole turns of a depth (a
-//! turn is one player's whole turn; in chess a turn is a ply). Prints the
-//! count below each first turn ("divide"), then `turns(<depth>) = <n>`.
+//! turn is one player's whole turn; in chess a turn is a ply, and in the
+//! doublestep variants a doublestep is one turn). Prints the count below
+//! each first turn ("divide"), then `turns(<depth>) = <n>`.
 
 use super::{CliError, StartArgs};
 
@@ -11,22 +12,13 @@ pub fn run(start: &StartArgs, moves: Option<&str>, depth: u32) -> Result<(), Cli
     let mut total = 0;
     if depth > 0 && game.end().is_none() {
         state.visit_turns(rules, &mut |turn, after| {
-            let count = if after.end().is_some() {
-                1
-            } else {
-                after.perft(rules, depth - 1)
+            // A turn that ends the game counts at its own depth only.
+            let count = match (depth, after.end()) {
+                (1, _) => 1,
+                (_, Some(_)) => 0,
+                (_, None) => after.perft(rules, depth - 1),
             };
-            let mut current = state.clone();
-            let text: Vec<String> = turn
-                .moves()
-                .iter()
-                .map(|&m| {
-                    let san = current.san(rules, m);
-                    current = current.play_move(rules, m);
-                    san
-                })
-                .collect();
-            println!("{} {count}", text.join(","));
+            println!("{} {count}", state.turn_text(rules, turn));
             total += count;
         });
     } else if depth == 0 {

@@ -1,12 +1,23 @@
 //! The legal-move summary sent with every board (pbmserv had none): what
 //! kind of turn is due, how many whole turns are legal, every legal first
 //! move grouped by piece, which of them end the turn, and a turn the player
-//! could send back.
+//! could send back. In the doublestep variants, where a turn is one move,
+//! every legal move is listed, doublesteps in long form.
 
 use shakmaty::{Color, Role};
 
-use crate::rules::variant::role_name;
+use crate::rules::variant::{MovesPerTurn, Rules, role_name};
 use crate::rules::{FirstMoveKind, Game, Phase, State};
+
+/// The order in which pieces are listed.
+const ROLES: [Role; 6] = [
+    Role::King,
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+    Role::Pawn,
+];
 
 /// What kind of turn the player to move owes, in words.
 pub fn turn_due(state: &State, game: &Game) -> String {
@@ -47,20 +58,38 @@ pub fn legal_summary(game: &Game) -> String {
     if state.in_check() {
         out.push_str("The king is in check.\n");
     }
+    if let Some(taken) = state
+        .pos()
+        .doublestep()
+        .filter(|taken| taken.held == Some(Role::King))
+    {
+        out.push_str(&format!(
+            "The king was taken by the doublestep to {}: only en passant on {} can free it.\n",
+            taken.landed, taken.passed
+        ));
+    }
     out.push_str(&format!("Legal turns: {}\n", state.count_turns(rules)));
 
+    if rules.moves_per_turn() == MovesPerTurn::OneOrDoublestep {
+        out.push_str(&every_move(state, rules));
+    } else {
+        out.push_str(&first_moves(state, game));
+    }
+    if let Some(example) = example_turn(game) {
+        out.push_str(&format!("Example turn: {example}\n"));
+    }
+    out
+}
+
+/// Every legal first move grouped by piece, and which of them end the turn.
+fn first_moves(state: &State, game: &Game) -> String {
+    let rules = game.rules();
+    let mut out = String::new();
     let firsts = state.legal_first_moves(rules);
     out.push_str(&format!("Legal first moves: {}\n", firsts.len()));
     let mut ends = Vec::new();
     let mut may_end = Vec::new();
-    for role in [
-        Role::King,
-        Role::Queen,
-        Role::Rook,
-        Role::Bishop,
-        Role::Knight,
-        Role::Pawn,
-    ] {
+    for role in ROLES {
         let sans: Vec<String> = firsts
             .iter()
             .filter(|first| first.m.role() == role)
@@ -78,10 +107,7 @@ pub fn legal_summary(game: &Game) -> String {
                 san
             })
             .collect();
-        if !sans.is_empty() {
-            let label = format!("{}:", capitalise(role_name(role)));
-            out.push_str(&format!("  {label:<8}{}\n", sans.join(" ")));
-        }
+        push_group(&mut out, role, &sans);
     }
     if !ends.is_empty() {
         out.push_str(&format!(
@@ -95,14 +121,39 @@ pub fn legal_summary(game: &Game) -> String {
             may_end.join(" ")
         ));
     }
-    if let Some(example) = example_turn(game) {
-        out.push_str(&format!("Example turn: {example}\n"));
+    out
+}
+
+/// Every legal move grouped by piece, doublesteps in long form.
+fn every_move(state: &State, rules: &dyn Rules) -> String {
+    let mut moves: Vec<(Role, String)> = Vec::new();
+    state.visit_turns(rules, &mut |turn, _| {
+        if let Some(first) = turn.moves().first() {
+            moves.push((first.role(), state.turn_text(rules, turn)));
+        }
+    });
+    let mut out = String::new();
+    for role in ROLES {
+        let texts: Vec<String> = moves
+            .iter()
+            .filter(|(moved, _)| *moved == role)
+            .map(|(_, text)| text.clone())
+            .collect();
+        push_group(&mut out, role, &texts);
     }
     out
 }
 
+/// One line of moves of a kind of piece, if there are any.
+fn push_group(out: &mut String, role: Role, moves: &[String]) {
+    if !moves.is_empty() {
+        let label = format!("{}:", capitalise(role_name(role)));
+        out.push_str(&format!("  {label:<8}{}\n", moves.join(" ")));
+    }
+}
+
 fn rules_allow_two(game: &Game) -> bool {
-    game.rules().moves_per_turn() == crate::rules::variant::MovesPerTurn::UpToTwo
+    game.rules().moves_per_turn() == MovesPerTurn::UpToTwo
 }
 
 /// A legal turn in canonical notation: the first one found.
@@ -112,13 +163,7 @@ pub fn example_turn(game: &Game) -> Option<String> {
     let mut example = None;
     state.visit_turns(rules, &mut |turn, _| {
         if example.is_none() {
-            let mut current = state.clone();
-            let mut sans = Vec::new();
-            for &m in turn.moves() {
-                sans.push(current.san(rules, m));
-                current = current.play_move(rules, m);
-            }
-            example = Some(sans.join(","));
+            example = Some(state.turn_text(rules, turn));
         }
     });
     example

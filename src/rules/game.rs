@@ -8,7 +8,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, Color, EnPassantMode, Position, Setup};
 
 use super::notation::MoveText;
-use super::position::{Pos, SetupError};
+use super::position::{Doublestep, Pos, SetupError};
 use super::state::{EndReason, GameEnd, Phase, State};
 use super::turn::{JudgedTurn, Turn, TurnError};
 use super::variant::{Rules, Variant};
@@ -20,13 +20,15 @@ pub const CLAIMABLE_QUIET_TURNS: u32 = 100;
 pub const AUTOMATIC_QUIET_TURNS: u32 = 150;
 
 /// What identifies a position for the repetition rules: the board, side to
-/// move, castling rights, usable en passant captures, the phase of the
-/// turn, and (mid-turn) which pieces already moved, since all of these
-/// decide which moves are possible.
+/// move, castling rights, usable en passant captures (with what they would
+/// take and free, in the doublestep variants), the phase of the turn, and
+/// (mid-turn) which pieces already moved, since all of these decide which
+/// moves are possible.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PositionKey {
     zobrist: u64,
     en_passant: Bitboard,
+    doublestep: Option<Doublestep>,
     phase: Phase,
     moved: Bitboard,
 }
@@ -36,11 +38,11 @@ impl PositionKey {
         let mut pos = state.pos().clone();
         pos.set_ep_targets(Bitboard::EMPTY);
         let zobrist: Zobrist64 = pos.zobrist_hash(EnPassantMode::Always);
-        let en_passant = if state.pos().ep_targets().any() {
+        let en_passant = if state.pos().ep_targets().any() || state.pos().doublestep().is_some() {
             state
                 .next_moves(rules)
                 .iter()
-                .filter(|m| m.is_en_passant())
+                .filter(|&&m| state.pos().is_en_passant_capture(m))
                 .fold(Bitboard::EMPTY, |acc, m| acc | Bitboard::from(m.to()))
         } else {
             Bitboard::EMPTY
@@ -48,6 +50,7 @@ impl PositionKey {
         PositionKey {
             zobrist: zobrist.0,
             en_passant,
+            doublestep: state.pos().doublestep().filter(|_| en_passant.any()),
             phase: state.phase(),
             moved: state.moved_this_turn(),
         }
@@ -61,7 +64,8 @@ pub struct PlayedTurn {
     /// The turn pair number, as in `12.` of a record.
     pub number: u32,
     pub turn: Turn,
-    /// Each move in canonical SAN (`#` on a mating last move).
+    /// Each move in canonical SAN (`#` on a mating last move); a doublestep
+    /// is one entry in long form (`Nb1-c3-e4`).
     pub sans: Vec<String>,
 }
 

@@ -333,7 +333,9 @@ pub fn parse_move(text: &str) -> Result<MoveSpec, NotationError> {
 /// piece, so it is ambiguous rather than a queen by default (in SAN too).
 /// Castling written as a king move (`e1g1`, `Ke1-g1`) or as the king taking
 /// its own rook (`e1h1`) matches the castling move, unless the same squares
-/// also name a plain move. Three-square coordinates never match here: the
+/// also name a plain move. Where the same squares name both a capture and a
+/// quiet move (an en passant capture of a doublestepper beside a quiet move
+/// onto the square it passed), the written capture sign decides. Three-square coordinates never match here: the
 /// doublestep variants resolve those themselves.
 #[must_use]
 pub fn resolve(spec: &MoveSpec, candidates: &MoveList) -> Resolution {
@@ -346,10 +348,13 @@ pub fn resolve(spec: &MoveSpec, candidates: &MoveList) -> Resolution {
         MoveSpec::Coordinates {
             role,
             squares,
+            captures,
             promotion,
-            ..
         } => match squares.as_slice() {
-            &[from, to] => coordinate_matches(*role, from, to, *promotion, candidates),
+            &[from, to] => {
+                let capture = captures.first().copied().unwrap_or(false);
+                coordinate_matches(*role, from, to, capture, *promotion, candidates)
+            }
             _ => Vec::new(),
         },
     };
@@ -444,12 +449,13 @@ fn coordinate_matches(
     role: Option<Role>,
     from: Square,
     to: Square,
+    capture: bool,
     promotion: Option<Role>,
     candidates: &MoveList,
 ) -> Vec<Move> {
     let role_fits = |moved: Role| role.is_none_or(|written| written == moved);
     // `Move::to` of a castling move is the rook's square: king takes own rook.
-    let literal: Vec<Move> = candidates
+    let mut literal: Vec<Move> = candidates
         .iter()
         .copied()
         .filter(|&m| {
@@ -459,6 +465,9 @@ fn coordinate_matches(
                 && promotion.is_none_or(|piece| m.promotion() == Some(piece))
         })
         .collect();
+    if literal.iter().any(|m| m.is_capture()) && literal.iter().any(|m| !m.is_capture()) {
+        literal.retain(|m| m.is_capture() == capture);
+    }
     if !literal.is_empty() || promotion.is_some() || !role_fits(Role::King) {
         return literal;
     }

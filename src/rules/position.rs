@@ -8,7 +8,15 @@
 //!
 //! * [`CheckRule::Fide`]: a move may not leave the mover's own king attacked,
 //!   and castling may not start in, pass through or land in check;
-//! * [`CheckRule::KingCapture`]: check does not exist; kings may be captured.
+//! * [`CheckRule::KingCapture`]: check does not exist; kings may be captured;
+//! * [`CheckRule::Doubletime`]: as FIDE, but a king is also in check when an
+//!   enemy doublestep could capture it and the defender could not undo that
+//!   capture by en passant (see [`doubletime_check`]).
+//!
+//! In the doublestep variants a piece that doublestepped may be taken en
+//! passant by any piece: [`Doublestep`] records such a doublestep, and the
+//! generator then offers the ordinary moves onto the square it passed as
+//! captures of it ([`Pos::set_doublestep`]).
 //!
 //! It implements shakmaty's [`Position`] trait, so shakmaty's SAN, UCI, FEN and
 //! perft work on it unchanged. The generator follows the classic design shared
@@ -29,6 +37,38 @@ pub enum CheckRule {
     Fide,
     /// Check is ignored; the game is won by capturing the enemy king.
     KingCapture,
+    /// Doubletime chess: a king is in check when an enemy move could capture
+    /// it, a doublestep capture included, unless the defender could take
+    /// that doublestep en passant with a piece other than the king. The own
+    /// king may never be left in check.
+    Doubletime,
+}
+
+/// A doublestep that the opponent may take en passant on the very next
+/// move, by an ordinary move of any piece onto the square it passed: two
+/// steps of one piece, or a pawn's two-square advance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Doublestep {
+    /// Where the first step landed (the square a pawn's advance passed).
+    pub passed: Square,
+    /// Where the doublestepper stands now.
+    pub landed: Square,
+    /// The doublestepper's kind now (after a promotion on its last step).
+    pub role: Role,
+    /// The piece its last step captured (doubletime): taking the
+    /// doublestepper en passant puts it back on `landed`.
+    pub held: Option<Role>,
+    /// Castling rights (by rook square) that the capture of `held` took
+    /// from its side; they return with it.
+    pub held_castling: Bitboard,
+}
+
+impl Doublestep {
+    /// Whether `m` takes this doublestepper en passant: a capture onto the
+    /// passed square, which stays empty while en passant is open.
+    pub fn is_taken_by(&self, m: Move) -> bool {
+        matches!(m, Move::Normal { capture: Some(_), to, .. } if to == self.passed)
+    }
 }
 
 /// Why a FEN or setup cannot be played.
@@ -55,6 +95,11 @@ pub struct Pos {
     check_rule: CheckRule,
     /// Whether unmoved pawns may advance two squares on this move.
     double_steps: bool,
+    /// The opponent's doublestep that any piece may take en passant now.
+    doublestep: Option<Doublestep>,
+    /// On the second step of a doublestep: the square of the only piece
+    /// that may move.
+    stepper: Option<Square>,
     halfmoves: u32,
     fullmoves: NonZeroU32,
 }
@@ -105,6 +150,8 @@ impl Pos {
             ep_targets,
             check_rule,
             double_steps: true,
+            doublestep: None,
+            stepper: None,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
         })
@@ -143,6 +190,28 @@ impl Pos {
         self.double_steps = allowed;
     }
 
+    /// The opponent's doublestep that any piece may take en passant now.
+    pub fn doublestep(&self) -> Option<Doublestep> {
+        self.doublestep
+    }
+
+    /// Opens (or closes) en passant by any piece against a doublestep of
+    /// the opponent, for the next move only.
+    pub fn set_doublestep(&mut self, doublestep: Option<Doublestep>) {
+        self.doublestep = doublestep;
+    }
+
+    /// Restricts the next move to the piece on `square` (`None`: any piece
+    /// may move), as on the second step of a doublestep.
+    pub fn set_stepper(&mut self, square: Option<Square>) {
+        self.stepper = square;
+    }
+
+    /// Whether `m` is an en passant capture: FIDE's, or of a doublestepper.
+    pub fn is_en_passant_capture(&self, m: Move) -> bool {
+        m.is_en_passant() || self.doublestep.is_some_and(|d| d.is_taken_by(m))
+    }
+
     /// Hands the move to the other side without moving (used between the
     /// moves of one player's turn, where the same side moves again).
     pub fn set_turn(&mut self, color: Color) {
@@ -163,12 +232,56 @@ impl Pos {
         match self.check_rule {
             CheckRule::Fide => self.gen_fide(moves),
             CheckRule::KingCapture => self.gen_king_capture(moves),
+            CheckRule::Doubletime => return self.gen_doubletime(moves),
+        }
+        if self.doublestep.is_some() || self.stepper.is_some() {
+            self.apply_doublestep_rules(moves);
+        }
+    }
+
+    /// Adds the legal en passant captures of a doublestepper and keeps only
+    /// the stepper's moves on a second step (the doublestep variants under
+    /// FIDE or king-capture rules; kept out of line of the hot path).
+    #[inline(never)]
+    fn apply_doublestep_rules(&self, moves: &mut MoveList) {
+        if let Some(doublestep) = self.doublestep {
+            let mut captures = MoveList::new();
+            self.gen_doublestep_captures(doublestep, &mut captures);
+            moves.extend(captures.into_iter().filter(|&m| self.is_legal_by_board(m)));
+        }
+        if let Some(stepper) = self.stepper {
+            moves.retain(|m| m.from() == Some(stepper));
         }
     }
 
     /// The king of `color`, if it is still on the board.
     pub fn king(&self, color: Color) -> Option<Square> {
         self.board.king_of(color)
+    }
+
+    /// Whether the king of `color` is in check under this position's check
+    /// rule (never under king capture, nor when the king is off the board).
+    pub fn is_checked(&self, color: Color) -> bool {
+        match self.check_rule {
+            CheckRule::Fide => self.is_king_attacked(color),
+            CheckRule::KingCapture => false,
+            CheckRule::Doubletime => doubletime_check(&self.board, color),
+        }
+    }
+
+    /// Whether a pawn of the side to move can move at all by the way pawns
+    /// move (one step forward, or a capture, en passant included); check is
+    /// not considered.
+    pub fn has_pawn_move(&self) -> bool {
+        let pawns = self.our(Role::Pawn);
+        let forward = self.turn.fold_wb(8, -8);
+        if (pawns.shift(forward) & !self.board.occupied()).any() {
+            return true;
+        }
+        let targets = self.them() | self.ep_targets;
+        pawns
+            .into_iter()
+            .any(|pawn| (attacks::pawn_attacks(self.turn, pawn) & targets).any())
     }
 
     /// Whether the king of `color` is attacked by the other side.
@@ -187,6 +300,9 @@ impl Pos {
     pub fn pseudo_legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
         self.gen_en_passant(&mut moves);
+        if let Some(doublestep) = self.doublestep {
+            self.gen_doublestep_captures(doublestep, &mut moves);
+        }
         let target = !self.us();
         self.gen_pieces(target, &mut moves);
         if let Some(king) = self.king(self.turn) {
@@ -329,7 +445,8 @@ impl Pos {
         }
     }
 
-    #[inline]
+    // Always inlined: it is the inner loop of pawn move generation.
+    #[inline(always)]
     fn push_pawn(&self, from: Square, to: Square, capture: Option<Role>, moves: &mut MoveList) {
         if Bitboard::BACKRANKS.contains(to) {
             for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
@@ -427,6 +544,87 @@ impl Pos {
             self.gen_castling(king, CastlingSide::KingSide, false, moves);
             self.gen_castling(king, CastlingSide::QueenSide, false, moves);
         }
+    }
+
+    /// The captures of a doublestepper en passant: every ordinary move of
+    /// the side to move onto the square it passed (legality not checked).
+    fn gen_doublestep_captures(&self, doublestep: Doublestep, moves: &mut MoveList) {
+        let passed = doublestep.passed;
+        if self.board.occupied().contains(passed) {
+            return;
+        }
+        let capture = Some(doublestep.role);
+        for from in self
+            .board
+            .attacks_to(passed, self.turn, self.board.occupied())
+        {
+            let Some(role) = self.board.role_at(from) else {
+                continue;
+            };
+            if role == Role::Pawn && Bitboard::BACKRANKS.contains(passed) {
+                self.push_pawn(from, passed, capture, moves);
+            } else {
+                moves.push(normal(role, from, capture, passed));
+            }
+        }
+    }
+
+    /// Doubletime: every move that leaves the own king out of check, by
+    /// making it on a copy of the board. A side whose king is held hostage
+    /// (taken by a doublestep) may only free it by en passant.
+    fn gen_doubletime(&self, moves: &mut MoveList) {
+        let mut candidates = MoveList::new();
+        if let Some(doublestep) = self.doublestep {
+            self.gen_doublestep_captures(doublestep, &mut candidates);
+        }
+        if let Some(king) = self.king(self.turn) {
+            let target = !self.us();
+            self.gen_pieces(target, &mut candidates);
+            for to in attacks::king_attacks(king) & target {
+                candidates.push(normal(Role::King, king, self.board.role_at(to), to));
+            }
+            self.gen_castling(king, CastlingSide::KingSide, false, &mut candidates);
+            self.gen_castling(king, CastlingSide::QueenSide, false, &mut candidates);
+        }
+        let stepper = self.stepper;
+        moves.extend(candidates.into_iter().filter(|&m| {
+            stepper.is_none_or(|square| m.from() == Some(square)) && self.is_legal_by_board(m)
+        }));
+    }
+
+    /// Whether `m` (a move the pieces can make) leaves the mover's king out
+    /// of check under the check rule, tested on a copy of the board. Castling
+    /// also may not start in check nor pass through check.
+    fn is_legal_by_board(&self, m: Move) -> bool {
+        let us = self.turn;
+        let in_check = |board: &Board| match self.check_rule {
+            CheckRule::KingCapture => false,
+            CheckRule::Fide => board
+                .king_of(us)
+                .is_some_and(|king| board.attacks_to(king, !us, board.occupied()).any()),
+            CheckRule::Doubletime => doubletime_check(board, us),
+        };
+        if let Move::Castle { king, rook } = m {
+            let side = CastlingSide::from_queen_side(rook < king);
+            let mut passing = self.board.clone();
+            passing.discard_piece_at(king);
+            for square in attacks::between(king, side.king_to(us)) {
+                passing.set_piece_at(square, us.king());
+                if in_check(&passing) {
+                    return false;
+                }
+                passing.discard_piece_at(square);
+            }
+            if in_check(&self.board) {
+                return false;
+            }
+        }
+        let mut after = self.board.clone();
+        if let Some(taken) = self.doublestep.filter(|d| d.is_taken_by(m)) {
+            take_doublestepper(&mut after, taken, us);
+        }
+        move_pieces(&mut after, us, m);
+        !in_check(&after)
     }
 
     /// Own pieces that alone stand between the king and an enemy slider.
@@ -531,6 +729,9 @@ impl Position for Pos {
             // bare king keeps a (help-)win possible.
             CheckRule::KingCapture => false,
             CheckRule::Fide => fide_insufficient_material(&self.board, color),
+            // A lone king can never give check: the enemy king threatens it
+            // back through the same passed square.
+            CheckRule::Doubletime => (self.board.by_color(color) & !self.board.kings()).is_empty(),
         }
     }
 
@@ -541,8 +742,16 @@ impl Position for Pos {
     /// Plays a move. After a double step the passed square becomes the
     /// opponent's en passant target, as in international chess; variants
     /// with other en passant rules reset it with [`Pos::set_ep_targets`].
+    /// An open [`Doublestep`] closes, and a capture onto its passed square
+    /// takes the doublestepper and frees the piece it held.
     fn play_unchecked(&mut self, m: Move) {
         let color = self.turn;
+        // First the doublestepper taken en passant, so that the capturing
+        // move's own loss of castling rights comes after the freed piece's
+        // rights are given back.
+        if let Some(taken) = self.doublestep.take().filter(|d| d.is_taken_by(m)) {
+            self.take_doublestepper(taken, color);
+        }
         self.ep_targets = Bitboard::EMPTY;
         self.halfmoves = if m.is_zeroing() {
             0
@@ -555,7 +764,7 @@ impl Position for Pos {
                 from,
                 capture,
                 to,
-                promotion,
+                ..
             } => {
                 if let Some(passed) = Pos::passed_square(m) {
                     self.ep_targets.add(passed);
@@ -571,31 +780,133 @@ impl Position for Pos {
                 if capture == Some(Role::King) {
                     self.castles.discard_color(!color);
                 }
-                self.board.discard_piece_at(from);
-                self.board
-                    .set_piece_at(to, promotion.unwrap_or(role).of(color));
             }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::from_queen_side(rook < king);
-                self.board.discard_piece_at(king);
-                self.board.discard_piece_at(rook);
-                self.board.set_piece_at(side.rook_to(color), color.rook());
-                self.board.set_piece_at(side.king_to(color), color.king());
-                self.castles.discard_color(color);
-            }
-            Move::EnPassant { from, to } => {
-                self.board
-                    .discard_piece_at(Square::from_coords(to.file(), from.rank()));
-                self.board.discard_piece_at(from);
-                self.board.set_piece_at(to, color.pawn());
-            }
-            Move::Put { role, to } => self.board.set_piece_at(to, Piece { color, role }),
+            Move::Castle { .. } => self.castles.discard_color(color),
+            Move::EnPassant { .. } | Move::Put { .. } => {}
         }
+        move_pieces(&mut self.board, color, m);
         if color.is_black() {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !color;
     }
+}
+
+impl Pos {
+    /// The en passant capture of a doublestepper by `color`, apart from the
+    /// capturing piece's own move: the doublestepper leaves the board, the
+    /// piece it held returns with the castling rights its capture took.
+    #[inline(never)]
+    fn take_doublestepper(&mut self, taken: Doublestep, color: Color) {
+        take_doublestepper(&mut self.board, taken, color);
+        if taken.held_castling.any() {
+            let mut setup = Setup::empty();
+            setup.board = self.board.clone();
+            setup.castling_rights = self.castles.castling_rights() | taken.held_castling;
+            self.castles = Castles::from_setup(&setup, CastlingMode::Standard)
+                .unwrap_or_else(|partial| partial);
+        }
+    }
+}
+
+/// Removes a doublestepper taken en passant by `color` from where it stands
+/// and puts back the piece of `color` it held.
+fn take_doublestepper(board: &mut Board, taken: Doublestep, color: Color) {
+    board.discard_piece_at(taken.landed);
+    if let Some(held) = taken.held {
+        board.set_piece_at(taken.landed, held.of(color));
+    }
+}
+
+/// Moves the pieces of `color` on `board` as `m` says.
+// Always inlined: `play_unchecked` is on the hot path of every perft.
+#[inline(always)]
+fn move_pieces(board: &mut Board, color: Color, m: Move) {
+    match m {
+        Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } => {
+            board.discard_piece_at(from);
+            board.set_piece_at(to, promotion.unwrap_or(role).of(color));
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_queen_side(rook < king);
+            board.discard_piece_at(king);
+            board.discard_piece_at(rook);
+            board.set_piece_at(side.rook_to(color), color.rook());
+            board.set_piece_at(side.king_to(color), color.king());
+        }
+        Move::EnPassant { from, to } => {
+            board.discard_piece_at(Square::from_coords(to.file(), from.rank()));
+            board.discard_piece_at(from);
+            board.set_piece_at(to, color.pawn());
+        }
+        Move::Put { role, to } => board.set_piece_at(to, Piece { color, role }),
+    }
+}
+
+/// Doubletime's check: whether an enemy move could capture the king of
+/// `color`, either an ordinary capture or the last step of a doublestep
+/// (first step quiet, pinned pieces and kings included), except a
+/// doublestep whose passed square a piece of `color` other than its king
+/// attacks once the doublestep is made: that capture can be undone by en
+/// passant. False when the king is off the board.
+pub fn doubletime_check(board: &Board, color: Color) -> bool {
+    let Some(king) = board.king_of(color) else {
+        return false;
+    };
+    let occupied = board.occupied();
+    let enemy = !color;
+    if board.attacks_to(king, enemy, occupied).any() {
+        return true;
+    }
+    let empty = !occupied;
+    let defenders = board.by_color(color) & !board.kings();
+    // After the doublestep from `from` via `passed`, can a defender take on `passed`?
+    let unanswered = |from: Square, passed: Square| {
+        (board.attacks_to(passed, color, occupied ^ from) & defenders).is_empty()
+    };
+    let theirs = board.by_color(enemy);
+    for from in theirs {
+        let Some(role) = board.role_at(from) else {
+            continue;
+        };
+        let vacated = occupied ^ from;
+        let passed = match role {
+            Role::Pawn => {
+                let push = from.offset(enemy.fold_wb(8, -8));
+                match push {
+                    Some(push)
+                        if empty.contains(push)
+                            && !Bitboard::BACKRANKS.contains(push)
+                            && attacks::pawn_attacks(color, king).contains(push) =>
+                    {
+                        Bitboard::from(push)
+                    }
+                    _ => Bitboard::EMPTY,
+                }
+            }
+            Role::Knight => attacks::knight_attacks(from) & attacks::knight_attacks(king),
+            Role::Bishop => {
+                attacks::bishop_attacks(from, occupied) & attacks::bishop_attacks(king, vacated)
+            }
+            Role::Rook => {
+                attacks::rook_attacks(from, occupied) & attacks::rook_attacks(king, vacated)
+            }
+            Role::Queen => {
+                attacks::queen_attacks(from, occupied) & attacks::queen_attacks(king, vacated)
+            }
+            Role::King => attacks::king_attacks(from) & attacks::king_attacks(king),
+        };
+        if (passed & empty).into_iter().any(|p| unanswered(from, p)) {
+            return true;
+        }
+    }
+    false
 }
 
 /// International chess: `color` cannot mate by any series of legal moves.

@@ -5,13 +5,19 @@
 //! need: the [`Phase`] of the turn, which pieces already moved in it, and the
 //! pawn double steps that en passant may still answer. The variant's
 //! [`Rules`] decide what each move does to the turn; this module applies it.
+//!
+//! In the doublestep variants a turn's two moves are the two steps of one
+//! piece's doublestep; when such a turn ends, the doublestep is handed to
+//! the position as an en passant chance for the opponent
+//! ([`Pos::set_doublestep`]), and a king taken by it is only lost if the
+//! opponent cannot free it.
 
 use std::num::NonZeroU32;
 
 use shakmaty::{Bitboard, Color, Move, MoveList, Position, Role, Square};
 
-use super::position::{CheckRule, Pos};
-use super::variant::{AfterFirstMove, EnPassantRule, Rules};
+use super::position::{Doublestep, Pos};
+use super::variant::{AfterFirstMove, EnPassantRule, Rules, SecondMover};
 
 /// Where the player to move stands within a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -117,6 +123,18 @@ impl State {
             .and_then(|target| target.offset(pos.turn().fold_wb(-8, 8)));
         let turn_number = pos.fullmoves().get();
         let quiet_turns = pos.halfmoves();
+        let mut pos = pos;
+        if rules.en_passant() == EnPassantRule::AnyDoublestepper {
+            pos.set_doublestep(last_double_step.and_then(|landed| {
+                Some(Doublestep {
+                    passed: pos.ep_targets().first()?,
+                    landed,
+                    role: Role::Pawn,
+                    held: None,
+                    held_castling: Bitboard::EMPTY,
+                })
+            }));
+        }
         let mut state = State {
             pos,
             phase,
@@ -175,9 +193,9 @@ impl State {
         self.phase == Phase::SecondMove && self.stop_gives.is_some()
     }
 
-    /// Whether the side to move has its king attacked (check-based variants).
+    /// Whether the side to move is in check (check-based variants).
     pub fn in_check(&self) -> bool {
-        self.pos.check_rule() == CheckRule::Fide && self.pos.is_king_attacked(self.turn())
+        self.pos.is_checked(self.turn())
     }
 
     /// The moves allowed as the next move: legal on the board under the
@@ -211,22 +229,27 @@ impl State {
             next.last_double_step = Some(m.to());
         }
         next.pos.play_unchecked(m);
-        if m.capture() == Some(Role::King) {
-            next.end = Some(GameEnd {
-                winner: Some(mover),
-                reason: EndReason::KingCaptured,
-            });
-            next.end_turn(rules, mover, Phase::TurnStart);
-            return next;
-        }
+        let king_taken = m.capture() == Some(Role::King);
         let step = match self.phase {
+            _ if king_taken => AfterFirstMove::TurnOver(Phase::TurnStart),
             Phase::TurnStart => rules.after_first_move(self, m, &next.pos),
             Phase::OpeningMove | Phase::Response | Phase::SecondMove => {
                 AfterFirstMove::TurnOver(Phase::TurnStart)
             }
         };
         match step {
-            AfterFirstMove::TurnOver(phase) => next.end_turn(rules, mover, phase),
+            AfterFirstMove::TurnOver(phase) => {
+                let doublestep = self
+                    .completed_doublestep(m, &next.pos)
+                    .filter(|_| rules.en_passant() == EnPassantRule::AnyDoublestepper);
+                next.end_turn(rules, mover, phase, doublestep);
+                if king_taken && !next.may_free_king(rules) {
+                    next.end = Some(GameEnd {
+                        winner: Some(mover),
+                        reason: EndReason::KingCaptured,
+                    });
+                }
+            }
             AfterFirstMove::MayContinue { stop_gives } => {
                 next.continue_turn(rules, mover, m, Some(stop_gives))
             }
@@ -235,12 +258,42 @@ impl State {
         next
     }
 
+    /// The doublestep that `m`, the last move of a turn, completes: the
+    /// second step of one (the first landed on the passed square), or a
+    /// pawn's two-square advance. `after` is the position after `m`.
+    #[inline]
+    fn completed_doublestep(&self, m: Move, after: &Pos) -> Option<Doublestep> {
+        let (passed, held) = match (self.phase, self.first_move) {
+            (Phase::SecondMove, Some(first)) => (first.to(), m.capture()),
+            _ => (Pos::passed_square(m)?, None),
+        };
+        let landed = m.to();
+        let victim = !self.turn();
+        let lost = self.pos.castles().castling_rights() & !after.castles().castling_rights();
+        Some(Doublestep {
+            passed,
+            landed,
+            role: after.board().role_at(landed)?,
+            held,
+            held_castling: lost & Bitboard::from_rank(victim.backrank()),
+        })
+    }
+
+    /// After a doublestep took the king of the side to move: whether that
+    /// side can free it by en passant now.
+    fn may_free_king(&self, rules: &dyn Rules) -> bool {
+        self.pos
+            .doublestep()
+            .is_some_and(|d| d.held == Some(Role::King))
+            && !self.next_moves(rules).is_empty()
+    }
+
     /// Ends the turn after its first move, where the rules allow that (an
     /// optional second move, or a compulsory one that does not exist).
     pub fn stop(&self, rules: &dyn Rules) -> State {
         let mut next = self.clone();
         let phase = self.stop_gives.unwrap_or(Phase::TurnStart);
-        next.end_turn(rules, self.turn(), phase);
+        next.end_turn(rules, self.turn(), phase, None);
         next
     }
 
@@ -262,14 +315,28 @@ impl State {
         stop_gives: Option<Phase>,
     ) {
         self.pos.set_turn(mover);
+        if rules.second_mover() == SecondMover::SamePiece {
+            self.pos.set_stepper(Some(first.to()));
+        }
         self.phase = Phase::SecondMove;
         self.first_move = Some(first);
         self.stop_gives = stop_gives;
         self.prepare(rules);
     }
 
-    fn end_turn(&mut self, rules: &dyn Rules, mover: Color, phase: Phase) {
+    /// Hands the move to the opponent, who starts in `phase`; `doublestep`
+    /// is the doublestep the turn made, open to en passant by any piece in
+    /// the variants where that rule applies.
+    fn end_turn(
+        &mut self,
+        rules: &dyn Rules,
+        mover: Color,
+        phase: Phase,
+        doublestep: Option<Doublestep>,
+    ) {
         self.pos.set_turn(!mover);
+        self.pos.set_doublestep(doublestep);
+        self.pos.set_stepper(None);
         self.phase = phase;
         self.first_move = None;
         self.stop_gives = None;
@@ -301,7 +368,7 @@ impl State {
                 .fold(Bitboard::EMPTY, |acc, sq| acc | Bitboard::from(sq))
         };
         let targets = match (rules.en_passant(), self.phase) {
-            (EnPassantRule::Never, _) => Bitboard::EMPTY,
+            (EnPassantRule::Never | EnPassantRule::AnyDoublestepper, _) => Bitboard::EMPTY,
             (EnPassantRule::NextMove, Phase::SecondMove) => Bitboard::EMPTY,
             (EnPassantRule::NextMove, _) => target_of(
                 self.last_double_step

@@ -1,18 +1,25 @@
 //! Whole turns: enumerating the legal ones, counting them (perft), and
 //! judging a turn a player wrote, with a reason a player understands when
 //! it is not legal.
+//!
+//! In the doublestep variants a turn is one written move, but a doublestep
+//! (`Nb1-c3-e4`) is judged, enumerated and stored as its two steps; it is
+//! written back in long form ([`State::turn_text`]).
 
 use std::fmt;
 
 use arrayvec::ArrayVec;
-use shakmaty::{CastlingSide, Move, MoveList, Position, Role, san::San};
+use shakmaty::{CastlingSide, Move, MoveList, Position, Rank, Role, Square, san::San};
 
 use super::notation::{self, MoveSpec, MoveText, Resolution};
-use super::position::{CheckRule, Pos};
+use super::position::Pos;
 use super::state::{Phase, State};
-use super::variant::{Forbidden, MovesPerTurn, NoSecondMove, Rules, Variant, role_name};
+use super::variant::{
+    EnPassantRule, Forbidden, MovesPerTurn, NoSecondMove, Rules, Variant, role_name,
+};
 
-/// One player's whole turn: one or two moves.
+/// One player's whole turn: one or two moves (in the doublestep variants,
+/// one move or the two steps of a doublestep).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Turn {
     moves: ArrayVec<Move, 2>,
@@ -188,14 +195,33 @@ impl State {
     pub fn san(&self, rules: &dyn Rules, m: Move) -> String {
         let candidates = self.next_moves(rules);
         let mut text = San::disambiguate(m, &candidates).to_string();
-        if self.pos().check_rule() == CheckRule::Fide {
-            let mut after = self.pos().clone();
-            after.play_unchecked(m);
-            if after.is_king_attacked(after.turn()) {
-                text.push('+');
-            }
+        let mut after = self.pos().clone();
+        after.play_unchecked(m);
+        if after.is_checked(after.turn()) {
+            text.push('+');
         }
         text
+    }
+
+    /// A whole legal turn in canonical notation, as a record writes it: SAN
+    /// per move joined by commas (`Nf3,Bb5+`), or a doublestep in long form
+    /// (`Nb1-c3-e4`, `Ne4-f6xe8`).
+    pub fn turn_text(&self, rules: &dyn Rules, turn: &Turn) -> String {
+        if let (MovesPerTurn::OneOrDoublestep, &[m1, m2]) = (rules.moves_per_turn(), turn.moves()) {
+            let end = self.play_move(rules, m1).play_move(rules, m2);
+            return doublestep_text(m1, m2, &end);
+        }
+        let mut current = self.clone();
+        let sans: Vec<String> = turn
+            .moves()
+            .iter()
+            .map(|&m| {
+                let san = current.san(rules, m);
+                current = current.play_move(rules, m);
+                san
+            })
+            .collect();
+        sans.join(",")
     }
 
     /// Judges a turn as written and, when it is legal, returns it with the
@@ -210,6 +236,9 @@ impl State {
         if written.is_empty() {
             return Err(whole(Illegal::EmptyTurn));
         }
+        if rules.moves_per_turn() == MovesPerTurn::OneOrDoublestep {
+            return self.judge_doublestep(rules, written);
+        }
         if written.len() > 2 {
             return Err(whole(Illegal::TooManyMoves));
         }
@@ -221,7 +250,7 @@ impl State {
         };
 
         let m1 = self
-            .resolve_move(rules, &written[0])
+            .resolve_move(rules, &written[0].spec)
             .map_err(|reason| at(0, reason))?;
         let san1 = self.san(rules, m1);
         let after = self.play_move(rules, m1);
@@ -253,7 +282,7 @@ impl State {
             };
         }
         let m2 = after
-            .resolve_move(rules, &written[1])
+            .resolve_move(rules, &written[1].spec)
             .map_err(|reason| at(1, reason))?;
         let san2 = after.san(rules, m2);
         let end = after.play_move(rules, m2);
@@ -262,6 +291,115 @@ impl State {
             sans: vec![san1, san2],
             states: vec![after, end],
         })
+    }
+
+    /// Judges a turn of a doublestep variant: one written move, which may be
+    /// a doublestep in long form, judged step by step.
+    fn judge_doublestep(
+        &self,
+        rules: &dyn Rules,
+        written: &[MoveText],
+    ) -> Result<JudgedTurn, TurnError> {
+        let [written] = written else {
+            return Err(TurnError {
+                index: None,
+                written: joined(written),
+                reason: Illegal::OneMovePerTurn,
+            });
+        };
+        let error = |reason| TurnError {
+            index: None,
+            written: written.text.clone(),
+            reason,
+        };
+        let (first, second) = self.doublestep_steps(&written.spec);
+        let Some(second) = second else {
+            let m = self.resolve_move(rules, &first).map_err(error)?;
+            let san = self.san(rules, m);
+            let mut after = self.play_move(rules, m);
+            if after.phase() == Phase::SecondMove {
+                after = after.stop(rules);
+            }
+            return Ok(JudgedTurn {
+                turn: Turn::one(m),
+                sans: vec![san],
+                states: vec![after],
+            });
+        };
+        let m1 = self
+            .resolve_move(rules, &first)
+            .map_err(|reason| error(self.first_step_error(reason, &first)))?;
+        let after = self.play_move(rules, m1);
+        if after.phase() != Phase::SecondMove {
+            let why = rules.why_turn_over(m1).unwrap_or("the move is over");
+            return Err(error(Illegal::NoSecondStep(why)));
+        }
+        let m2 = after
+            .resolve_move(rules, &second)
+            .map_err(|reason| error(Illegal::SecondStep(Box::new(reason))))?;
+        let end = after.play_move(rules, m2);
+        Ok(JudgedTurn {
+            turn: Turn::two(m1, m2),
+            sans: vec![doublestep_text(m1, m2, &end)],
+            states: vec![after, end],
+        })
+    }
+
+    /// Splits a written move into its steps: a doublestep `a-b-c` into
+    /// `a-b` and `b-c`, anything else into itself alone. A pawn stepping
+    /// twice from its starting square is its two-square advance `a-c`.
+    fn doublestep_steps(&self, spec: &MoveSpec) -> (MoveSpec, Option<MoveSpec>) {
+        let MoveSpec::Coordinates {
+            role,
+            squares,
+            captures,
+            promotion,
+        } = spec
+        else {
+            return (spec.clone(), None);
+        };
+        let &[from, via, to] = squares.as_slice() else {
+            return (spec.clone(), None);
+        };
+        let captured = |step: usize| captures.get(step).copied().unwrap_or(false);
+        let step = |squares: Vec<Square>, captures: bool, promotion| MoveSpec::Coordinates {
+            role: *role,
+            squares,
+            captures: vec![captures],
+            promotion,
+        };
+        let us = self.turn();
+        let forward = us.fold_wb(8, -8);
+        let pawn_advance = self.pos().board().piece_at(from) == Some(us.pawn())
+            && from.rank() == us.fold_wb(Rank::Second, Rank::Seventh)
+            && from.offset(forward) == Some(via)
+            && via.offset(forward) == Some(to);
+        if pawn_advance {
+            return (step(vec![from, to], false, *promotion), None);
+        }
+        (
+            step(vec![from, via], captured(0), None),
+            Some(step(vec![via, to], captured(1), *promotion)),
+        )
+    }
+
+    /// Why the first step of a written doublestep is not allowed: a king
+    /// that would be in check on it may not pass it.
+    fn first_step_error(&self, reason: Illegal, first: &MoveSpec) -> Illegal {
+        let king_passes = match (&reason, first) {
+            (
+                Illegal::LeavesKingInCheck | Illegal::DoesNotEscapeCheck,
+                MoveSpec::Coordinates { squares, .. },
+            ) => match squares.as_slice() {
+                &[from, via] if self.pos().board().role_at(from) == Some(Role::King) => Some(via),
+                _ => None,
+            },
+            _ => None,
+        };
+        match king_passes {
+            Some(square) => Illegal::KingPassesCheck { square },
+            None => Illegal::FirstStep(Box::new(reason)),
+        }
     }
 
     /// Why no second move may follow `m1` (it ended the turn).
@@ -274,12 +412,15 @@ impl State {
             Phase::Response => return "a response turn is a single move".into(),
             _ => {}
         }
+        if let Some(why) = rules.why_turn_over(m1) {
+            return why.into();
+        }
         if rules.moves_per_turn() == MovesPerTurn::One {
             return "a turn is one move".into();
         }
         let mut after_pos = self.pos().clone();
         after_pos.play_unchecked(m1);
-        if after_pos.is_king_attacked(after_pos.turn()) {
+        if after_pos.is_checked(after_pos.turn()) {
             return format!("{san1} gives check, which ends the turn");
         }
         let what = if m1.is_capture() {
@@ -296,9 +437,9 @@ impl State {
     }
 
     /// Finds the allowed move a written move means, or says why there is none.
-    fn resolve_move(&self, rules: &dyn Rules, written: &MoveText) -> Result<Move, Illegal> {
+    fn resolve_move(&self, rules: &dyn Rules, spec: &MoveSpec) -> Result<Move, Illegal> {
         let allowed = self.next_moves(rules);
-        match notation::resolve(&written.spec, &allowed) {
+        match notation::resolve(spec, &allowed) {
             Resolution::Unique(m) => return Ok(m),
             Resolution::Ambiguous(options) => {
                 return Err(Illegal::Ambiguous(
@@ -307,14 +448,26 @@ impl State {
             }
             Resolution::NoMatch => {}
         }
+        if let Some(taken) = self.pos().doublestep().filter(|taken| {
+            taken.held == Some(Role::King) && self.pos().king(self.turn()).is_none()
+        }) {
+            return Err(Illegal::KingHeld {
+                passed: taken.passed,
+            });
+        }
         let mut board_only = self.pos().clone();
         board_only.set_double_steps(true);
         let pseudo = board_only.pseudo_legal_moves();
-        let m = match notation::resolve(&written.spec, &pseudo) {
+        let m = match notation::resolve(spec, &pseudo) {
             Resolution::Unique(m) => m,
             Resolution::Ambiguous(options) => options[0],
             Resolution::NoMatch => {
-                return Err(Illegal::NoSuchMove(no_such_move(&written.spec, self.pos())));
+                let any_piece_en_passant = rules.en_passant() == EnPassantRule::AnyDoublestepper;
+                return Err(Illegal::NoSuchMove(no_such_move(
+                    spec,
+                    self.pos(),
+                    any_piece_en_passant,
+                )));
             }
         };
         if let Some(forbidden) = rules.forbids(self, m) {
@@ -339,7 +492,8 @@ impl State {
 }
 
 /// Says what is impossible about a move no piece can make at all.
-fn no_such_move(spec: &MoveSpec, pos: &Pos) -> String {
+/// `any_piece_en_passant`: every piece may capture en passant here.
+fn no_such_move(spec: &MoveSpec, pos: &Pos, any_piece_en_passant: bool) -> String {
     match spec {
         MoveSpec::San(San::Castle(side)) => {
             let side_name = match side {
@@ -357,13 +511,20 @@ fn no_such_move(spec: &MoveSpec, pos: &Pos) -> String {
             capture: true,
             to,
             ..
-        }) if *role == Role::Pawn && !pos.board().occupied().contains(*to) => {
+        }) if (*role == Role::Pawn || any_piece_en_passant)
+            && !pos.board().occupied().contains(*to) =>
+        {
             format!(
-                "no pawn can capture on {to}: the square is empty and en passant is not open now"
+                "no {} can capture on {to}: the square is empty and en passant is not open now",
+                role_name(*role)
             )
         }
         MoveSpec::San(San::Normal { role, to, .. }) => {
             format!("no {} can reach {to}", role_name(*role))
+        }
+        MoveSpec::Coordinates { squares, .. } if squares.len() > 2 => {
+            "a piece moves twice in one move (like Nb1-c3-e4) only in Doublestep and Doubletime chess"
+                .into()
         }
         MoveSpec::Coordinates { squares, .. } => match squares.first() {
             Some(&from) if !pos.us().contains(from) => format!("you have no piece on {from}"),
@@ -384,8 +545,35 @@ fn second_move_why(variant: Variant) -> &'static str {
         Variant::Chess2 | Variant::TwoMove => {
             "it neither checks, captures, promotes nor gives an en passant chance, so a second move must follow"
         }
+        Variant::Twinmove | Variant::TwinmoveFree => {
+            "a pawn move must be followed by a piece move while one exists"
+        }
         _ => "a turn is two moves here, so a second move must follow",
     }
+}
+
+/// A doublestep in long form, with `+` when it checks: `Nb1-c3-e4`,
+/// `Ne4-f6xe8`, `e6-e7-e8=Q`. `end` is the state after it.
+fn doublestep_text(m1: Move, m2: Move, end: &State) -> String {
+    let mut text = String::new();
+    if m1.role() != Role::Pawn {
+        text.push(m1.role().upper_char());
+    }
+    if let Some(from) = m1.from() {
+        text.push_str(&from.to_string());
+    }
+    text.push('-');
+    text.push_str(&m1.to().to_string());
+    text.push(if m2.is_capture() { 'x' } else { '-' });
+    text.push_str(&m2.to().to_string());
+    if let Some(piece) = m2.promotion() {
+        text.push('=');
+        text.push(piece.upper_char());
+    }
+    if end.in_check() {
+        text.push('+');
+    }
+    text
 }
 
 fn joined(written: &[MoveText]) -> String {
@@ -396,7 +584,8 @@ fn joined(written: &[MoveText]) -> String {
         .join(",")
 }
 
-/// A legal turn, its moves in canonical SAN, and the states after each move.
+/// A legal turn, its moves in canonical notation (SAN per move; a doublestep
+/// is one long-form entry, `Nb1-c3-e4`), and the states after each move.
 #[derive(Clone, Debug)]
 pub struct JudgedTurn {
     pub turn: Turn,
@@ -432,6 +621,23 @@ pub enum Illegal {
     SecondMoveRequired(&'static str),
     /// No allowed second move follows this first move.
     NoSecondMovePossible,
+    /// Doublestep variants: more than one move was written.
+    OneMovePerTurn,
+    /// Doublestep variants: the first step cannot go on into a doublestep.
+    NoSecondStep(&'static str),
+    /// The first step of a written doublestep is not allowed.
+    FirstStep(Box<Illegal>),
+    /// The second step of a written doublestep is not allowed.
+    SecondStep(Box<Illegal>),
+    /// A king may not doublestep through a square where it would be in check.
+    KingPassesCheck {
+        square: Square,
+    },
+    /// The king was taken by a doublestep: only en passant on `passed` can
+    /// free it.
+    KingHeld {
+        passed: Square,
+    },
 }
 
 impl fmt::Display for Illegal {
@@ -460,6 +666,20 @@ impl fmt::Display for Illegal {
             Illegal::NoSecondMovePossible => {
                 f.write_str("no legal second move can follow it, so it cannot start a turn")
             }
+            Illegal::OneMovePerTurn => f.write_str(
+                "a turn is one move; write a doublestep as one move in long form, like Nb1-c3-e4",
+            ),
+            Illegal::NoSecondStep(why) => write!(f, "no second step may follow: {why}"),
+            Illegal::FirstStep(reason) => write!(f, "first step: {reason}"),
+            Illegal::SecondStep(reason) => write!(f, "second step: {reason}"),
+            Illegal::KingPassesCheck { square } => write!(
+                f,
+                "the king may not doublestep through {square}: it would be in check there (it could be taken there en passant)"
+            ),
+            Illegal::KingHeld { passed } => write!(
+                f,
+                "your king was taken by a doublestep: the only legal moves free it by capturing en passant on {passed}"
+            ),
         }
     }
 }

@@ -29,6 +29,10 @@ pub enum EnPassantRule {
     /// Galvin's rule: a pawn that double-stepped in the opponent's last turn
     /// and did not move again, on the first move of the turn only.
     FirstMoveOfTurn,
+    /// Doublestep chess: any piece that doublestepped (a pawn's two-square
+    /// advance included) may be taken by any piece with an ordinary move
+    /// onto the square it passed, as the very next move.
+    AnyDoublestepper,
 }
 
 /// What the first move of an ordinary turn does to that turn.
@@ -47,6 +51,19 @@ pub enum AfterFirstMove {
 pub enum MovesPerTurn {
     One,
     UpToTwo,
+    /// One move, which may be a doublestep: one piece stepping twice,
+    /// played as two steps (two [`Move`]s) and written as one move.
+    OneOrDoublestep,
+}
+
+/// Which pieces may make the second move of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SecondMover {
+    /// Any piece the variant's other rules allow.
+    AnyPiece,
+    /// Only the piece the first move moved (the doublestep variants): the
+    /// generator leaves out every other piece before testing legality.
+    SamePiece,
 }
 
 /// What happens when a second move is compulsory but none is allowed.
@@ -71,6 +88,17 @@ pub enum Forbidden {
     /// A piece may not return to the square it left this turn unless the
     /// turn's first move captured.
     ReturnToStart { square: Square },
+    /// twinmove: a turn must start with a pawn move while one exists.
+    PawnMoveCompulsory,
+    /// twinmove: the second move of a turn is a piece move.
+    SecondPawnMove,
+    /// A doublestep may not end on the square it started from.
+    DoublestepReturns { square: Square },
+    /// doublestep: neither step of a doublestep may capture.
+    DoublestepCaptures,
+    /// A pawn stepping twice from its starting square makes its ordinary
+    /// two-square advance, which is written as one move.
+    PawnAdvanceInSteps { from: Square, to: Square },
 }
 
 impl fmt::Display for Forbidden {
@@ -87,6 +115,23 @@ impl fmt::Display for Forbidden {
             Forbidden::ReturnToStart { square } => write!(
                 f,
                 "a piece may not return to {square}, the square it left this turn, unless the first move captured"
+            ),
+            Forbidden::PawnMoveCompulsory => f.write_str(
+                "a pawn move is compulsory while one exists: start the turn with a pawn move",
+            ),
+            Forbidden::SecondPawnMove => f.write_str(
+                "never two pawn moves in one turn: the second move must be a piece move",
+            ),
+            Forbidden::DoublestepReturns { square } => write!(
+                f,
+                "a doublestep may not return to {square}, its starting square (that would be no move)"
+            ),
+            Forbidden::DoublestepCaptures => f.write_str(
+                "a doublestep may not capture in Doublestep chess (its second step may in Doubletime)",
+            ),
+            Forbidden::PawnAdvanceInSteps { from, to } => write!(
+                f,
+                "that is the pawn's ordinary two-square advance, written {from}-{to}"
             ),
         }
     }
@@ -140,6 +185,17 @@ pub trait Rules: Sync {
         None
     }
 
+    /// Which pieces may make the second move of a turn.
+    fn second_mover(&self) -> SecondMover {
+        SecondMover::AnyPiece
+    }
+
+    /// Why the first move `m` of an ordinary turn ends the turn, in words,
+    /// where the variant has a reason of its own.
+    fn why_turn_over(&self, _m: Move) -> Option<&'static str> {
+        None
+    }
+
     /// What the first move `m` of an ordinary turn does to the turn; `after`
     /// is the position after it (with the opponent nominally to move).
     fn after_first_move(&self, before: &State, m: Move, after: &Pos) -> AfterFirstMove;
@@ -150,7 +206,7 @@ pub trait Rules: Sync {
     /// turn), and in king-capture variants a king can always walk into
     /// capture, so nothing more is certain.
     fn dead_by_material(&self, pos: &Pos) -> bool {
-        self.check_rule() == CheckRule::Fide && pos.board().occupied() == pos.board().kings()
+        self.check_rule() != CheckRule::KingCapture && pos.board().occupied() == pos.board().kings()
     }
 
     /// What happens when a second move is compulsory but none is allowed.
@@ -170,10 +226,14 @@ pub enum Variant {
     Doublemove,
     DoublemoveClassic,
     Extramove,
+    Twinmove,
+    TwinmoveFree,
+    Doublestep,
+    Doubletime,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 8] = [
+    pub const ALL: [Variant; 12] = [
         Variant::Chess,
         Variant::Chess2,
         Variant::TwoMove,
@@ -182,6 +242,10 @@ impl Variant {
         Variant::Doublemove,
         Variant::DoublemoveClassic,
         Variant::Extramove,
+        Variant::Twinmove,
+        Variant::TwinmoveFree,
+        Variant::Doublestep,
+        Variant::Doubletime,
     ];
 
     /// The identifier used in commands and on the command line.
@@ -195,6 +259,10 @@ impl Variant {
             Variant::Doublemove => "doublemove",
             Variant::DoublemoveClassic => "doublemove-classic",
             Variant::Extramove => "extramove",
+            Variant::Twinmove => "twinmove",
+            Variant::TwinmoveFree => "twinmove-free",
+            Variant::Doublestep => "doublestep",
+            Variant::Doubletime => "doubletime",
         }
     }
 
@@ -209,6 +277,10 @@ impl Variant {
             Variant::Doublemove => "Doublemove",
             Variant::DoublemoveClassic => "DoublemoveClassic",
             Variant::Extramove => "Extramove",
+            Variant::Twinmove => "Twinmove",
+            Variant::TwinmoveFree => "TwinmoveFree",
+            Variant::Doublestep => "Doublestep",
+            Variant::Doubletime => "Doubletime",
         }
     }
 
@@ -236,6 +308,18 @@ impl Variant {
             }
             Variant::Extramove => {
                 "Extra Move Chess: an optional second move that may not capture or move the same piece"
+            }
+            Variant::Twinmove => {
+                "Twinmove Chess (compulsory): a pawn move then a piece move each turn, capture the king to win"
+            }
+            Variant::TwinmoveFree => {
+                "Twinmove Chess (uncompelled): as twinmove, but the pawn move (and so the double move) is optional"
+            }
+            Variant::Doublestep => {
+                "Doublestep Chess: any piece may step twice in one move (Nb1-c3-e4) and be taken en passant"
+            }
+            Variant::Doubletime => {
+                "Doubletime Chess: as doublestep, but the second step may capture, and en passant frees the piece taken"
             }
         }
     }

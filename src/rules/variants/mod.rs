@@ -3,9 +3,14 @@
 
 mod chess;
 mod doublemove;
+mod doublestep;
 mod extramove;
 mod marseillais;
+mod twinmove;
 mod twomove;
+
+use doublestep::{Doublestep, SecondStep};
+use twinmove::{PawnMove, Twinmove};
 
 use super::variant::{Rules, Variant};
 
@@ -19,6 +24,18 @@ pub(super) fn rules(variant: Variant) -> &'static dyn Rules {
         Variant::Doublemove => &doublemove::Doublemove { classic: false },
         Variant::DoublemoveClassic => &doublemove::Doublemove { classic: true },
         Variant::Extramove => &extramove::Extramove,
+        Variant::Twinmove => &Twinmove {
+            pawn_move: PawnMove::Compulsory,
+        },
+        Variant::TwinmoveFree => &Twinmove {
+            pawn_move: PawnMove::Optional,
+        },
+        Variant::Doublestep => &Doublestep {
+            second_step: SecondStep::Quiet,
+        },
+        Variant::Doubletime => &Doublestep {
+            second_step: SecondStep::MayCapture,
+        },
     }
 }
 
@@ -32,5 +49,9 @@ pub(super) fn help(variant: Variant) -> &'static str {
         Variant::Doublemove => doublemove::HELP,
         Variant::DoublemoveClassic => doublemove::HELP_CLASSIC,
         Variant::Extramove => extramove::HELP,
+        Variant::Twinmove => twinmove::HELP,
+        Variant::TwinmoveFree => twinmove::HELP_FREE,
+        Variant::Doublestep => doublestep::HELP,
+        Variant::Doubletime => doublestep::HELP_DOUBLETIME,
     }
 }

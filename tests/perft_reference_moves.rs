@@ -1,0 +1,271 @@
+//! Cross-checks the engine's perft (sequences of whole turns) for twinmove,
+//! twinmove-free, doublestep and doubletime against the independent slow
+//! reference in `reference_moves/`, from the start position and from
+//! positions chosen to exercise the tricky rules. When the counts differ,
+//! the test walks down both trees to the first position whose legal turns
+//! differ and reports the turn sequence.
+//!
+//! Depths keep each test within a few seconds in a debug build (the
+//! twinmove start position to depth 3, about three million turn sequences
+//! each, is the slowest: about two seconds). `pbem perft` itself is checked
+//! to print the same numbers.
+
+mod reference_moves;
+
+use std::collections::BTreeMap;
+use std::process::Command;
+use std::time::Instant;
+
+use pbem::rules::{Game, Rules, State, Turn, Variant};
+use reference_moves as reference;
+use shakmaty::CastlingMode;
+
+/// The doubletime K+P endgame of the seed page.
+const KP_ENDGAME: &str = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+/// The same after `1.Ke1-d2-d3 Ke8-d7-d6 2.e2-e3-e4+ Kd6-e6 3.Kd3-c4+`.
+const KP_CHECK: &str = "8/8/4k3/8/2K1P3/8/8/8 b - - 5 3";
+/// After `1.Nb1-c3-e4 a7-a6`: `Ne4-f6xe8` takes the king, which three
+/// black pieces could free by en passant on f6.
+const KNIGHT_ON_E4: &str = "rnbqkbnr/1ppppppp/p7/8/4N3/8/PPPPPPPP/R1BQKBNR w KQkq - 0 2";
+/// Rh1-h7xh8 (doubletime) takes the h8 rook, which had castling rights;
+/// the knight on f8 can free it by en passant on h7.
+const HELD_ROOK: &str = "r3kn1r/ppp2pp1/8/8/8/8/PPP2PP1/R3K2R w KQkq - 0 10";
+/// Ne4-f6xe8 (doubletime) takes the king, and the only piece attacking f6,
+/// the knight on g8, may not free it: the rook on h8 would then attack it.
+/// After Ne4-d6xe8, c7xd6 frees it.
+const PINNED_RESCUER: &str = "4k1nR/2p5/8/8/4N3/8/8/4K3 w - - 0 10";
+/// Castling both ways beside attacked squares, rooks facing each other.
+const CASTLING: &str = "r3k2r/p6p/8/8/2b5/8/P2R3P/R3K2R w KQkq - 0 10";
+/// A rook doublestepping along the eighth rank passes c8, which the pawn
+/// on b7 attacks: en passant with promotion.
+const PROMOTING_EP: &str = "7r/1P6/8/7k/8/8/5PPP/6K1 b - - 0 10";
+/// A pawn that stepped off its starting square may capture on its second
+/// step (doubletime), but not step on (that is the two-square advance).
+const PAWN_STEPS: &str = "4k3/8/8/8/2bp4/8/4P3/4K3 w - - 0 10";
+/// The black pawn on d4 may take e3 en passant after e2-e4 (FEN square).
+const FEN_EP: &str = "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 10";
+/// Busy middlegame ("Kiwipete").
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10";
+/// twinmove: a pawn promotes and the new queen makes the piece move.
+const PROMOTE_AND_MOVE: &str = "7k/P7/8/8/8/8/1p6/K7 w - - 0 10";
+/// twinmove: the pawns are blocked, so a turn is a single piece move.
+const BLOCKED: &str = "4k3/4p3/4P3/8/8/8/8/R3K3 w Q - 0 10";
+/// twinmove: a pawn can take the king with the first move of the turn.
+const PAWN_TAKES_KING: &str = "8/8/8/3k4/4P3/8/8/R3K3 w Q - 0 10";
+
+/// The moves of a turn in UCI (castling as the king's move `e1g1`), an en
+/// passant capture of a doublestepper marked `ep`.
+fn engine_turn_text(state: &State, turn: &Turn) -> String {
+    let moves: Vec<String> = turn
+        .moves()
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| {
+            let ep = i == 0 && state.pos().is_en_passant_capture(m);
+            let uci = m.to_uci(CastlingMode::Standard).to_string();
+            if ep { uci + "ep" } else { uci }
+        })
+        .collect();
+    moves.join(",")
+}
+
+fn reference_turn_text(moves: &[reference::Step]) -> String {
+    let moves: Vec<String> = moves.iter().map(reference::Step::uci).collect();
+    moves.join(",")
+}
+
+/// Walks down both trees from a position whose perft differs at `depth`
+/// and describes the first difference found.
+fn locate(
+    state: &State,
+    rules: &dyn Rules,
+    reference: &reference::Game,
+    depth: u32,
+    path: &mut Vec<String>,
+) -> String {
+    let mut engine = BTreeMap::new();
+    state.visit_turns(rules, &mut |turn, after| {
+        engine.insert(engine_turn_text(state, turn), after.clone());
+    });
+    let reference: BTreeMap<String, reference::Game> = reference
+        .turns()
+        .into_iter()
+        .map(|(moves, after)| (reference_turn_text(&moves), after))
+        .collect();
+    let only_engine: Vec<&String> = engine
+        .keys()
+        .filter(|t| !reference.contains_key(*t))
+        .collect();
+    let only_reference: Vec<&String> = reference
+        .keys()
+        .filter(|t| !engine.contains_key(*t))
+        .collect();
+    let here = path.join(" ");
+    if !only_engine.is_empty() || !only_reference.is_empty() {
+        return format!(
+            "after [{here}]: turns only the engine allows: {only_engine:?}; turns only the reference allows: {only_reference:?}"
+        );
+    }
+    for (turn, after) in &engine {
+        let expected = &reference[turn];
+        let engine_over = after.end().is_some();
+        if engine_over != expected.is_over() {
+            return format!(
+                "after [{here} {turn}]: the engine says the game is over: {engine_over}, the reference: {}",
+                expected.is_over()
+            );
+        }
+        if depth > 1 && !engine_over && after.perft(rules, depth - 1) != expected.perft(depth - 1) {
+            path.push(turn.clone());
+            return locate(after, rules, expected, depth - 1, path);
+        }
+    }
+    format!("after [{here}]: no difference found")
+}
+
+/// Compares engine and reference perft of `variant` from `fen` (None: the
+/// start position) and returns the count.
+fn compare(variant: &'static str, fen: Option<&str>, depth: u32) -> u64 {
+    let engine_variant: Variant = variant.parse().expect("a known variant");
+    let (game, reference) = match fen {
+        None => (Game::new(engine_variant), reference::Game::new(variant)),
+        Some(fen) => (
+            Game::from_fen(engine_variant, fen).expect("a valid FEN"),
+            reference::Game::from_fen(variant, fen),
+        ),
+    };
+    let clock = Instant::now();
+    let engine = game.state().perft(game.rules(), depth);
+    let engine_time = clock.elapsed();
+    let clock = Instant::now();
+    let expected = reference.perft(depth);
+    let reference_time = clock.elapsed();
+    eprintln!(
+        "{variant} {} depth {depth}: {engine} ({engine_time:.2?} engine, {reference_time:.2?} reference)",
+        fen.unwrap_or("start")
+    );
+    if engine != expected {
+        let mut path = Vec::new();
+        let at = locate(game.state(), game.rules(), &reference, depth, &mut path);
+        panic!(
+            "{variant} {} depth {depth}: engine {engine}, reference {expected}; {at}",
+            fen.unwrap_or("start")
+        );
+    }
+    engine
+}
+
+#[test]
+fn twinmove_start_position_to_depth_2() {
+    assert_eq!(compare("twinmove", None, 1), 121);
+    assert_eq!(compare("twinmove", None, 2), 14_549);
+}
+
+#[test]
+fn twinmove_free_start_position_to_depth_2() {
+    assert_eq!(compare("twinmove-free", None, 1), 125);
+    assert_eq!(compare("twinmove-free", None, 2), 15_533);
+}
+
+#[test]
+fn twinmove_start_position_depth_3() {
+    assert_eq!(compare("twinmove", None, 3), 2_949_594);
+    assert_eq!(compare("twinmove-free", None, 3), 3_312_369);
+}
+
+#[test]
+fn doublestep_start_position_to_depth_3() {
+    assert_eq!(compare("doublestep", None, 1), 32);
+    assert_eq!(compare("doublestep", None, 2), 1_008);
+    assert_eq!(compare("doublestep", None, 3), 50_629);
+}
+
+#[test]
+fn doubletime_start_position_to_depth_3() {
+    assert_eq!(compare("doubletime", None, 1), 32);
+    assert_eq!(compare("doubletime", None, 2), 1_018);
+    assert_eq!(compare("doubletime", None, 3), 53_803);
+}
+
+#[test]
+fn twinmove_tricky_positions() {
+    for variant in ["twinmove", "twinmove-free"] {
+        for (fen, depth) in [
+            (PROMOTE_AND_MOVE, 3),
+            (BLOCKED, 3),
+            (PAWN_TAKES_KING, 3),
+            (CASTLING, 2),
+            (KIWIPETE, 1),
+        ] {
+            compare(variant, Some(fen), depth);
+        }
+    }
+}
+
+#[test]
+fn doublestep_tricky_positions() {
+    for (variant, fen, depth) in [
+        ("doublestep", KP_ENDGAME, 4),
+        ("doubletime", KP_ENDGAME, 4),
+        ("doublestep", KP_CHECK, 3),
+        ("doubletime", KP_CHECK, 3),
+        ("doublestep", KNIGHT_ON_E4, 2),
+        ("doubletime", KNIGHT_ON_E4, 2),
+        ("doublestep", HELD_ROOK, 2),
+        ("doubletime", HELD_ROOK, 3),
+        ("doublestep", PINNED_RESCUER, 2),
+        ("doubletime", PINNED_RESCUER, 3),
+        ("doublestep", CASTLING, 2),
+        ("doubletime", CASTLING, 2),
+        ("doublestep", PROMOTING_EP, 3),
+        ("doubletime", PROMOTING_EP, 3),
+        ("doublestep", PAWN_STEPS, 3),
+        ("doubletime", PAWN_STEPS, 3),
+        ("doublestep", FEN_EP, 3),
+        ("doubletime", FEN_EP, 3),
+        ("doublestep", KIWIPETE, 2),
+        ("doubletime", KIWIPETE, 2),
+    ] {
+        compare(variant, Some(fen), depth);
+    }
+}
+
+/// `pbem perft --variant <v> <depth>` prints the same counts (a doublestep
+/// is one turn).
+#[test]
+fn the_command_line_perft_agrees() {
+    for (variant, counts) in [
+        ("doublestep", [32, 1_008, 50_629]),
+        ("doubletime", [32, 1_018, 53_803]),
+        ("twinmove", [121, 14_549, 2_949_594]),
+        ("twinmove-free", [125, 15_533, 3_312_369]),
+    ] {
+        for (depth, count) in (1..).zip(counts) {
+            let output = Command::new(env!("CARGO_BIN_EXE_pbem"))
+                .args(["perft", "--variant", variant, &depth.to_string()])
+                .output()
+                .expect("pbem runs");
+            let text = String::from_utf8_lossy(&output.stdout);
+            assert!(
+                text.ends_with(&format!("turns({depth}) = {count}\n")),
+                "{variant} {depth}: {}",
+                text.lines().last().unwrap_or("")
+            );
+        }
+    }
+    // A turn that ends the game counts at its own depth only.
+    let output = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args([
+            "perft",
+            "--variant",
+            "doubletime",
+            "--fen",
+            PINNED_RESCUER,
+            "3",
+        ])
+        .output()
+        .expect("pbem runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("Ne4-f6xe8 0\n"), "{text}");
+    assert!(text.ends_with("turns(3) = 74153\n"), "{text}");
+}
