@@ -141,7 +141,7 @@ fn a_checking_move_is_a_single_move_turn() {
         forbids(
             &position,
             "Kd2",
-            "it neither checks, captures, promotes nor gives an en passant chance, so a second move must follow",
+            "it neither checks, captures, promotes nor gives the opponent a legal en passant capture, so a second move must follow",
         );
     }
 }
@@ -186,7 +186,7 @@ fn a_legal_en_passant_chance_allows_a_single_move_turn() {
         forbids(
             &no_chance,
             "e4",
-            "it neither checks, captures, promotes nor gives an en passant chance",
+            "it neither checks, captures, promotes nor gives the opponent a legal en passant capture",
         );
     }
     // A double step next to no pawn is no chance at all.
@@ -418,7 +418,7 @@ fn twomove_a_qualifying_first_move_ends_the_turn() {
         (
             "4k3/8/8/8/3p4/8/4P2P/4K3 w - - 0 10",
             "e4,h3",
-            "e4 gives an en passant chance, which ends the turn in TwoMove",
+            "e4 gives the opponent a legal en passant capture, which ends the turn in TwoMove",
         ),
         (
             "4k3/8/8/8/8/8/7P/R3K3 w - - 0 10",

@@ -88,7 +88,7 @@ fn castling_not_out_of_through_or_into_attack() {
     );
     assert_eq!(error.reason, Illegal::CastlingThroughCheck);
 
-    let into = start(Variant::Chess, Some("k5r1/8/8/8/8/8/8/R3K2R w KQ - 0 10"));
+    let into = start(Variant::Chess, Some("1k4r1/8/8/8/8/8/8/R3K2R w KQ - 0 10"));
     allows(&into, "0-0-0");
     forbids(
         &into,
@@ -305,7 +305,7 @@ fn repetition_tells_a_response_turn_from_a_turn_start() {
     forbids(
         &turn_start,
         "Kh7",
-        "neither checks, captures, promotes nor gives an en passant chance",
+        "neither checks, captures, promotes nor gives the opponent a legal en passant capture",
     );
 }
 
@@ -329,7 +329,7 @@ fn repetition_tells_a_half_way_position_from_a_turn_start() {
 
 /// "fivefold (automatic), where a position includes ... half-way through a two-move turn".
 #[test]
-#[ignore = "engine bug: a position half-way through a turn is counted but never ends the game"]
+
 fn fivefold_repetition_of_a_half_way_position_ends_the_game() {
     // Every White turn begins with a knight move to f3, from g1 or from h4,
     // so the position after it (White to play the second move) recurs every
@@ -511,9 +511,9 @@ fn a_record_turn_is_a_whole_turn() {
     let failure = play_record(&mut chess2, "1.e4 c5").unwrap_err();
     assert_eq!((failure.number, failure.side), (1, Color::Black));
     assert!(
-        failure
-            .to_string()
-            .contains("neither checks, captures, promotes nor gives an en passant chance"),
+        failure.to_string().contains(
+            "neither checks, captures, promotes nor gives the opponent a legal en passant capture"
+        ),
         "{failure}"
     );
     assert_eq!(game(Variant::Chess2, None, "1.e4 c5,d6").turns().len(), 2);
@@ -549,4 +549,47 @@ fn chess_is_one_move_per_turn() {
     let game = game(Variant::Chess, None, "1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.O-O");
     assert_eq!(game.record(), "1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.O-O");
     forbids(&game, "Nf6,Be7", "a turn is one move");
+}
+
+/// A FEN whose side not to move is in check cannot arise where check exists.
+#[test]
+fn a_position_with_the_side_not_to_move_in_check_is_refused() {
+    let fen = "4k3/8/8/8/8/8/6PP/4R2K w - - 0 10";
+    for variant in [
+        Variant::Chess,
+        Variant::Chess2,
+        Variant::Marseillais,
+        Variant::Extramove,
+    ] {
+        let error = Game::from_fen(variant, fen).expect_err("no legal game reaches it");
+        assert!(
+            error
+                .to_string()
+                .contains("black is in check with white to move"),
+            "{error}"
+        );
+    }
+    assert!(
+        Game::from_fen(Variant::Doublemove, fen).is_ok(),
+        "king capture: the king may be en prise"
+    );
+}
+
+/// `+` marks a move that gives check; a quiet second move after a checking
+/// first one carries none, and `#` goes on the move that mated.
+#[test]
+fn check_and_mate_signs_go_on_the_moves_that_give_them() {
+    let checking = game(
+        Variant::Extramove,
+        Some("4k3/8/8/8/8/8/7P/R3K3 w - - 0 10"),
+        "Ra8+,h3",
+    );
+    assert_eq!(checking.record(), "10.Ra8+,h3");
+    let mating = game(
+        Variant::Extramove,
+        Some("6k1/5ppp/8/8/8/8/7P/R3K3 w - - 0 10"),
+        "Ra8,h3",
+    );
+    assert_eq!(mating.record(), "10.Ra8#,h3");
+    assert_end(&mating, Some(Color::White), EndReason::Checkmate);
 }

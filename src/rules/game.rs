@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Bitboard, Color, EnPassantMode, Position, Setup};
+use shakmaty::{Bitboard, Color, EnPassantMode, Move, Position, Setup};
 
 use super::notation::MoveText;
 use super::position::{Doublestep, Pos, SetupError};
@@ -30,7 +30,9 @@ pub struct PositionKey {
     en_passant: Bitboard,
     doublestep: Option<Doublestep>,
     phase: Phase,
-    moved: Bitboard,
+    /// Mid-turn, where the variant forbids second moves by what the first
+    /// did: the squares of the pieces that moved, and the first move.
+    turn_so_far: Option<(Bitboard, Option<Move>)>,
 }
 
 impl PositionKey {
@@ -52,7 +54,9 @@ impl PositionKey {
             en_passant,
             doublestep: state.pos().doublestep().filter(|_| en_passant.any()),
             phase: state.phase(),
-            moved: state.moved_this_turn(),
+            turn_so_far: rules
+                .has_move_restrictions(state)
+                .then(|| (state.moved_this_turn(), state.first_move())),
         }
     }
 }
@@ -101,6 +105,8 @@ pub struct Game {
     played: Vec<PlayedTurn>,
     state: State,
     seen: HashMap<PositionKey, u32>,
+    /// The highest repetition count among the positions of the last turn.
+    peak_repetitions: u32,
     end: Option<GameEnd>,
 }
 
@@ -135,6 +141,7 @@ impl Game {
             initial,
             played: Vec::new(),
             seen: HashMap::new(),
+            peak_repetitions: 0,
             end: None,
         };
         game.record_position(&game.state.clone());
@@ -182,8 +189,10 @@ impl Game {
     fn commit(&mut self, judged: JudgedTurn) -> &PlayedTurn {
         let mover = self.state.turn();
         let number = self.state.turn_number();
+        self.peak_repetitions = 0;
         for state in &judged.states {
-            self.record_position(state);
+            let count = self.record_position(state);
+            self.peak_repetitions = self.peak_repetitions.max(count);
         }
         self.state = judged.after().clone();
         let mut sans = judged.sans;
@@ -191,9 +200,8 @@ impl Game {
         if self
             .end
             .is_some_and(|end| end.reason == EndReason::Checkmate)
-            && let Some(last) = sans.last_mut()
         {
-            *last = format!("{}#", last.trim_end_matches('+'));
+            mark_mate(&mut sans);
         }
         self.played.push(PlayedTurn {
             mover,
@@ -204,11 +212,14 @@ impl Game {
         self.played.last().expect("just pushed")
     }
 
-    fn record_position(&mut self, state: &State) {
-        *self
+    /// Counts a position reached; returns how often it has occurred.
+    fn record_position(&mut self, state: &State) -> u32 {
+        let count = self
             .seen
             .entry(PositionKey::of(state, self.rules()))
-            .or_insert(0) += 1;
+            .or_insert(0);
+        *count += 1;
+        *count
     }
 
     /// Decides whether the game ended with the last turn.
@@ -229,7 +240,7 @@ impl Game {
                     reason: EndReason::Stalemate,
                 }
             })
-        } else if self.repetitions() >= 5 {
+        } else if self.peak_repetitions() >= 5 {
             Some(GameEnd {
                 winner: None,
                 reason: EndReason::FivefoldRepetition,
@@ -250,6 +261,9 @@ impl Game {
     }
 
     /// How often the current position has occurred.
+    ///
+    /// Positions half-way through a turn count too: see
+    /// [`Game::peak_repetitions`].
     pub fn repetitions(&self) -> u32 {
         self.seen
             .get(&PositionKey::of(&self.state, self.rules()))
@@ -257,11 +271,17 @@ impl Game {
             .unwrap_or(0)
     }
 
+    /// The most often any position reached during the last turn (half-way
+    /// positions included) has occurred: what the repetition rules judge.
+    pub fn peak_repetitions(&self) -> u32 {
+        self.peak_repetitions.max(self.repetitions())
+    }
+
     /// A draw the player to move may claim now, if any.
     pub fn draw_claim(&self) -> Option<DrawClaim> {
         if self.end.is_some() {
             None
-        } else if self.repetitions() >= 3 {
+        } else if self.peak_repetitions() >= 3 {
             Some(DrawClaim::ThreefoldRepetition)
         } else if self.state.quiet_turns() >= CLAIMABLE_QUIET_TURNS {
             Some(DrawClaim::FiftyTurnRule)
@@ -290,6 +310,18 @@ impl Game {
     /// of FEN; see [`State::phase`]).
     pub fn fen(&self) -> String {
         Fen::from_position(self.state.pos(), EnPassantMode::Legal).to_string()
+    }
+}
+
+/// Marks checkmate on the move that gave the mating check (the last move
+/// with `+`), or on the last move when no move carries a check sign.
+fn mark_mate(sans: &mut [String]) {
+    let index = sans
+        .iter()
+        .rposition(|san| san.ends_with('+'))
+        .unwrap_or(sans.len().saturating_sub(1));
+    if let Some(san) = sans.get_mut(index) {
+        *san = format!("{}#", san.trim_end_matches('+'));
     }
 }
 

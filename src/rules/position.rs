@@ -143,7 +143,7 @@ impl Pos {
             }
             ep_targets.add(target);
         }
-        Ok(Pos {
+        let pos = Pos {
             board: setup.board.clone(),
             turn: setup.turn,
             castles,
@@ -154,7 +154,14 @@ impl Pos {
             stepper: None,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
-        })
+        };
+        if check_rule == CheckRule::Fide && pos.is_king_attacked(!setup.turn) {
+            return Err(SetupError(format!(
+                "{} is in check with {} to move: no legal game reaches this position",
+                !setup.turn, setup.turn
+            )));
+        }
+        Ok(pos)
     }
 
     pub fn check_rule(&self) -> CheckRule {
@@ -282,6 +289,13 @@ impl Pos {
         pawns
             .into_iter()
             .any(|pawn| (attacks::pawn_attacks(self.turn, pawn) & targets).any())
+    }
+
+    /// The enemy pieces that attack the king of `color` by ordinary moves.
+    pub fn checkers_of(&self, color: Color) -> Bitboard {
+        self.king(color).map_or(Bitboard::EMPTY, |king| {
+            self.board.attacks_to(king, !color, self.board.occupied())
+        })
     }
 
     /// Whether the king of `color` is attacked by the other side.

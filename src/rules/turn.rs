@@ -197,7 +197,13 @@ impl State {
         let mut text = San::disambiguate(m, &candidates).to_string();
         let mut after = self.pos().clone();
         after.play_unchecked(m);
-        if after.is_checked(after.turn()) {
+        // `+` marks a move that gives check, not a check that merely goes on
+        // (extramove allows a quiet second move after a checking first).
+        let opponent = after.turn();
+        let new_check = after.is_checked(opponent)
+            && (!self.pos().is_checked(opponent)
+                || after.checkers_of(opponent) != self.pos().checkers_of(opponent));
+        if new_check {
             text.push('+');
         }
         text
@@ -428,7 +434,7 @@ impl State {
         } else if m1.is_promotion() {
             "promotes"
         } else {
-            "gives an en passant chance"
+            "gives the opponent a legal en passant capture"
         };
         format!(
             "{san1} {what}, which ends the turn in {}",
@@ -543,7 +549,7 @@ fn no_such_move(spec: &MoveSpec, pos: &Pos, any_piece_en_passant: bool) -> Strin
 fn second_move_why(variant: Variant) -> &'static str {
     match variant {
         Variant::Chess2 | Variant::TwoMove => {
-            "it neither checks, captures, promotes nor gives an en passant chance, so a second move must follow"
+            "it neither checks, captures, promotes nor gives the opponent a legal en passant capture, so a second move must follow"
         }
         Variant::Twinmove | Variant::TwinmoveFree => {
             "a pawn move must be followed by a piece move while one exists"

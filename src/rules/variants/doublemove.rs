@@ -41,7 +41,9 @@ Doublemove Chess, Fred Galvin's original regulations.
   draw. If it leaves no second move at all, the turn ends after it.
 - En passant: when a pawn double-stepped and did not move again that turn,
   the opponent may capture it en passant with the first move of the next
-  turn, provided the passed square is empty.";
+  turn, provided the passed square is empty.
+- Insufficient material never ends the game: a king can always walk into
+  capture.";
 
 impl Rules for Doublemove {
     fn variant(&self) -> Variant {

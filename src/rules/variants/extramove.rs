@@ -21,7 +21,9 @@ Extra Move Chess (Fergus Duniho).
 - A player in check must escape with the first move; if he cannot, he is
   mated. Having no legal second move is not stalemate: the turn ends.
 - Stalemate: no legal move at the start of the turn, not in check.
-- Send one move to play a single-move turn, or two joined by a comma.";
+- Send one move to play a single-move turn, or two joined by a comma.
+- Insufficient material: only bare kings draw at once; with several moves
+  per turn a lone king can be mated even by a single minor piece.";
 
 impl Rules for Extramove {
     fn variant(&self) -> Variant {

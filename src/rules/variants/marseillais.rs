@@ -27,7 +27,9 @@ Marseillais Chess.
   in check, otherwise stalemated.
 - Repetition counts positions with the phase of the turn; the 50/75-move
   rules count whole turns.
-- Write the two moves joined by a comma (e4,Nf3) or a slash.";
+- Write the two moves joined by a comma (e4,Nf3) or a slash.
+- Insufficient material: only bare kings draw at once; with several moves
+  per turn a lone king can be mated even by a single minor piece.";
 
 pub const HELP_BALANCED: &str = "\
 Balanced Marseillais Chess.
@@ -38,7 +40,9 @@ Balanced Marseillais Chess.
 - En passant as in Marseillais: a pawn that double-stepped in the
   opponent's last turn (and did not move again) on the first move; a second
   such pawn on the second move.
-- A first move with no legal second move after it is not allowed.";
+- A first move with no legal second move after it is not allowed.
+- Insufficient material: only bare kings draw at once; with several moves
+  per turn a lone king can be mated even by a single minor piece.";
 
 impl Rules for Marseillais {
     fn variant(&self) -> Variant {

@@ -32,7 +32,9 @@ Chess2 (Revised Double Move Chess, by Ted Larson Freeman).
   not in check and no legal turn (for a response: no legal move).
 - Repetition counts positions with the phase of the turn; the 50/75-move
   rules count whole turns (100/150 turns without capture or pawn move).
-- Write the moves of a turn joined by a comma (Nf3,Bb5+) or a slash.";
+- Write the moves of a turn joined by a comma (Nf3,Bb5+) or a slash.
+- Insufficient material: only bare kings draw at once; with several moves
+  per turn a lone king can be mated even by a single minor piece.";
 
 pub const HELP_TWOMOVE: &str = "\
 TwoMove (Two Move Chess, the inventor's current revision of Chess2).
@@ -46,7 +48,9 @@ TwoMove (Two Move Chess, the inventor's current revision of Chess2).
 - En passant only as the very next move after the double step.
 - Checkmate: in check and no legal turn; stalemate: not in check and no
   legal turn. Repetition counts positions with the phase of the turn; the
-  50/75-move rules count whole turns.";
+  50/75-move rules count whole turns.
+- Insufficient material: only bare kings draw at once; with several moves
+  per turn a lone king can be mated even by a single minor piece.";
 
 /// Why a first move may (chess2) or must (twomove) end the turn, if it does.
 fn single_move_reason(m: Move, after: &Pos) -> Option<SingleMoveReason> {
