@@ -10,6 +10,7 @@
 //! * [`store`]: everything kept, in SQLite;
 //! * [`render`]: what players read: boards, summaries, mail templates;
 //! * [`mail`]: inbound mail, reply tokens, the Maildir and outbound transports;
+//! * [`schedule`]: deadlines (reminders, losses on time) and their cron schedule;
 //! * [`server`] and [`config`]: wiring the transports to the service;
 //! * [`cli`]: the `pbem` command line.
 
@@ -19,6 +20,7 @@ pub mod config;
 pub mod mail;
 pub mod render;
 pub mod rules;
+pub mod schedule;
 pub mod server;
 pub mod service;
 pub mod store;

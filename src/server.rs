@@ -13,7 +13,7 @@ use time::OffsetDateTime;
 use crate::config::{Config, Inbound, Outbound};
 use crate::mail::maildir::Maildir;
 use crate::mail::transport::{self, FileSender, MailSender, SendError, SendmailSender};
-use crate::service::{Handled, Service, ServiceError};
+use crate::service::{Handled, Service, ServiceError, SweepReport};
 use crate::store::{Store, StoreError};
 
 /// Where the time comes from: the system clock, or a fixed time for tests.
@@ -155,6 +155,18 @@ impl Server {
         }
         pass.sent = self.drain(clock)?;
         Ok(pass)
+    }
+
+    /// Runs the deadline sweep as of the clock's time, then sends its mails.
+    pub fn sweep(&mut self, clock: Clock) -> Result<(SweepReport, usize), ServerError> {
+        let report = self.service.sweep(clock.now())?;
+        Ok((report, self.drain(clock)?))
+    }
+
+    /// Sends the daily digest (once a day at most), then the outbox.
+    pub fn digest(&mut self, clock: Clock) -> Result<(usize, usize), ServerError> {
+        let digests = self.service.digest(clock.now())?;
+        Ok((digests, self.drain(clock)?))
     }
 
     /// Sends what is in the outbox.

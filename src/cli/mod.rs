@@ -45,6 +45,12 @@ enum Command {
     },
     /// Process one mail from standard input (for .forward or procmail).
     Process,
+    /// Run one deadline sweep (reminders, losses on time) as of now or --now.
+    Tick {
+        /// Also send the daily digest (once a day at most).
+        #[arg(long)]
+        digest: bool,
+    },
     /// Play a short chess2 game by mail through the real pipeline and show the last mail.
     Demo,
     /// List the variants: one line each, `<id>  <description>`.
@@ -127,6 +133,12 @@ pub fn main() -> ExitCode {
         Command::Process => {
             serve::process(&cli.data_dir, cli.config.as_deref(), cli.now.as_deref())
         }
+        Command::Tick { digest } => serve::tick(
+            &cli.data_dir,
+            cli.config.as_deref(),
+            cli.now.as_deref(),
+            digest,
+        ),
         Command::Demo => demo::run(&cli.data_dir),
         Command::Variants => variants::run(),
         Command::Replay { start, file } => replay::run(&start, file.as_deref()),

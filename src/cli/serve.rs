@@ -60,3 +60,28 @@ pub fn process(data_dir: &Path, file: Option<&Path>, now: Option<&str>) -> Resul
         .map_err(|e| CliError::Server(e.to_string()))?;
     Ok(())
 }
+
+pub fn tick(
+    data_dir: &Path,
+    file: Option<&Path>,
+    now: Option<&str>,
+    digest: bool,
+) -> Result<(), CliError> {
+    let config = config(data_dir, file)?;
+    let clock = clock(now)?;
+    let mut server = Server::open(&config).map_err(|e| CliError::Server(e.to_string()))?;
+    let (report, sent) = server
+        .sweep(clock)
+        .map_err(|e| CliError::Server(e.to_string()))?;
+    println!(
+        "sweep: {} reminders, {} losses on time, {} draws by timeout; sent {sent} mails",
+        report.reminders, report.losses_on_time, report.draws_by_timeout
+    );
+    if digest {
+        let (digests, sent) = server
+            .digest(clock)
+            .map_err(|e| CliError::Server(e.to_string()))?;
+        println!("digest: {digests} digests; sent {sent} mails");
+    }
+    Ok(())
+}

@@ -8,8 +8,8 @@ use super::{Ctx, Failure, passwords, refuse};
 use crate::command::{Games, GamesFilter, HelpTopic, Password, SetAddresses, Signup, Vacation};
 use crate::mail::outgoing::Outgoing;
 use crate::rules::Variant;
-use crate::store::boards;
 use crate::store::players::{self, PlayerId};
+use crate::store::{boards, deadlines};
 
 /// Userids: letters, digits, `_`, `-` and `.`, 2 to 24 of them.
 fn valid_userid(userid: &str) -> bool {
@@ -152,6 +152,14 @@ pub(super) fn vacation(ctx: &mut Ctx<'_>, command: &Vacation) -> Result<Vec<Outg
     }
     let until = ctx.now + Duration::days(i64::from(command.days));
     players::set_vacation(ctx.conn, player.id, until, used + command.days, year)?;
+    deadlines::add_vacation(
+        ctx.conn,
+        player.id,
+        deadlines::Vacation {
+            starts_at: ctx.now,
+            ends_at: until,
+        },
+    )?;
     let text = format!(
         "{} is on vacation for {} days, until {}; the clocks of their boards stop meanwhile.",
         player.userid,

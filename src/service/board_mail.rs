@@ -16,7 +16,7 @@ use crate::store::boards::{self, Board, OfferKind, StoredTurn};
 use crate::store::players::{self, Player};
 
 /// Why a board mail goes out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Occasion {
     /// A new board (`New ...` subject).
     New,
@@ -24,6 +24,16 @@ pub enum Occasion {
     Update,
     /// A comment without a move: to everyone but its author.
     Comment,
+    /// A reminder to the player to move (`Nag: ...` subject), with its text.
+    Nag(String),
+}
+
+/// How a board mail's subject begins, and any reminder it carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Heading {
+    Plain,
+    New,
+    Nag(String),
 }
 
 /// A board with its game replayed.
@@ -68,6 +78,7 @@ struct CommentView {
 #[derive(Serialize)]
 struct BoardView {
     new: bool,
+    nag: Option<String>,
     variant: &'static str,
     board: u32,
     headline: String,
@@ -102,7 +113,7 @@ pub fn render_board(
     loaded: &Loaded,
     reader: Reader<'_>,
     style: BoardStyle,
-    new: bool,
+    heading: &Heading,
 ) -> Result<(String, String), ServiceError> {
     let Loaded { board, game, turns } = loaded;
     let white = players::by_id(ctx.conn, board.white)?;
@@ -171,7 +182,11 @@ pub fn render_board(
 
     let record = game.record();
     let view = BoardView {
-        new,
+        new: *heading == Heading::New,
+        nag: match heading {
+            Heading::Nag(text) => Some(text.clone()),
+            _ => None,
+        },
         variant: board.variant.display_name(),
         board: board.number,
         headline: match &board.result {
@@ -223,11 +238,22 @@ pub fn board_mails(
         Err(Failure::Refused(_)) => return Ok(Vec::new()),
     };
     let thread = format!("board-{number}@{}", ctx.config.address.domain);
+    let heading = match &occasion {
+        Occasion::New => Heading::New,
+        Occasion::Nag(text) => Heading::Nag(text.clone()),
+        Occasion::Update | Occasion::Comment => Heading::Plain,
+    };
+    let to_move = loaded.board.player(loaded.game.state().turn());
     let mut mails = Vec::new();
     for id in [loaded.board.white, loaded.board.black] {
         let player = players::by_id(ctx.conn, id)?;
         let is_sender = player.owns_address(ctx.sender);
-        if occasion == Occasion::Comment && is_sender {
+        let skip = match occasion {
+            Occasion::Comment => is_sender,
+            Occasion::Nag(_) => player.id != to_move,
+            Occasion::New | Occasion::Update => false,
+        };
+        if skip {
             continue;
         }
         let (subject, body) = render_board(
@@ -235,7 +261,7 @@ pub fn board_mails(
             &loaded,
             Reader::Player(&player),
             BoardStyle::Full,
-            occasion == Occasion::New,
+            &heading,
         )?;
         mails.push(Outgoing {
             to: vec![player.mail_address().to_string()],
@@ -257,16 +283,16 @@ pub fn board_mails(
         }
     }
     for address in boards::observers(ctx.conn, number)? {
-        if occasion == Occasion::Comment && address.eq_ignore_ascii_case(ctx.sender) {
+        let skip = match occasion {
+            Occasion::Comment => address.eq_ignore_ascii_case(ctx.sender),
+            Occasion::Nag(_) => true,
+            Occasion::New | Occasion::Update => false,
+        };
+        if skip {
             continue;
         }
-        let (subject, body) = render_board(
-            ctx,
-            &loaded,
-            Reader::Observer,
-            BoardStyle::Full,
-            occasion == Occasion::New,
-        )?;
+        let (subject, body) =
+            render_board(ctx, &loaded, Reader::Observer, BoardStyle::Full, &heading)?;
         mails.push(Outgoing {
             to: vec![address],
             subject,
@@ -305,7 +331,7 @@ pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceE
         let reader = players::by_address(ctx.conn, ctx.sender)?
             .filter(|p| loaded.board.color_of(p.id).is_some());
         let reader = reader.as_ref().map_or(Reader::Observer, Reader::Player);
-        let (_, body) = render_board(ctx, &loaded, reader, BoardStyle::Full, false)?;
+        let (_, body) = render_board(ctx, &loaded, reader, BoardStyle::Full, &Heading::Plain)?;
         board_text = body;
     }
     let board = (!variant.is_empty()).then_some(refusal.board).flatten();

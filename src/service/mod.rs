@@ -11,6 +11,7 @@
 
 mod account;
 mod board_mail;
+mod deadlines;
 mod passwords;
 mod play;
 
@@ -29,6 +30,7 @@ use crate::rules::notation::parse_turn;
 use crate::store::players::{self, Player, PlayerId};
 use crate::store::{self, Store, StoreError, boards, mailbox};
 
+pub use deadlines::SweepReport;
 pub use passwords::PasswordCheck;
 
 /// Settings of the service.
@@ -150,13 +152,15 @@ impl Service {
             Some(secret) => TokenKey::from_text(secret).ok_or(ServiceError::WeakSecret)?,
             None => stored_key(&mut store)?,
         };
-        Ok(Service {
+        let mut service = Service {
             templates: Templates::new(config.templates_dir.as_deref()),
             store,
             config,
             key,
             passwords: PasswordCheck::default(),
-        })
+        };
+        service.backfill_to_move()?;
+        Ok(service)
     }
 
     pub fn store(&self) -> &Store {
@@ -224,15 +228,26 @@ impl Service {
         }
         let replies = ctx.out.len();
         let outgoing = std::mem::take(&mut ctx.out);
-        for reply in outgoing {
-            let message_id = outgoing::new_message_id(&self.config.address);
-            let bytes = outgoing::build(&self.config.address, &reply, &message_id, now)?;
-            mailbox::enqueue(&tx, &message_id, &reply.to, &bytes, now)?;
-        }
+        queue_all(&tx, &self.config, outgoing, now)?;
         mailbox::mark_processed(&tx, &mail.message_id, &sender, now)?;
         tx.commit()?;
         Ok(Handled::Processed { replies })
     }
+}
+
+/// Builds each reply and puts it in the outbox.
+fn queue_all(
+    conn: &Connection,
+    config: &ServiceConfig,
+    mails: Vec<Outgoing>,
+    now: OffsetDateTime,
+) -> Result<(), ServiceError> {
+    for mail in mails {
+        let message_id = outgoing::new_message_id(&config.address);
+        let bytes = outgoing::build(&config.address, &mail, &message_id, now)?;
+        mailbox::enqueue(conn, &message_id, &mail.to, &bytes, now)?;
+    }
+    Ok(())
 }
 
 /// The reply-token key kept in the database, created on first use.

@@ -4,7 +4,7 @@
 
 use shakmaty::Color;
 
-use super::board_mail::{self, Loaded, Occasion, Reader, load, render_board};
+use super::board_mail::{self, Heading, Loaded, Occasion, Reader, load, render_board};
 use super::{Ctx, Failure, refuse};
 use crate::command::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Subscription,
@@ -14,6 +14,7 @@ use crate::render::board::BoardStyle;
 use crate::rules::notation::parse_turn;
 use crate::rules::{PlayError, Variant};
 use crate::store::boards::{self, BoardOptions, OfferKind};
+use crate::store::deadlines;
 use crate::store::players::{self, Player, PlayerId};
 
 pub(super) fn challenge(
@@ -45,10 +46,22 @@ pub(super) fn challenge(
     } else {
         (opponent.id, challenger.id)
     };
-    let nag_days = command.nag_days.unwrap_or(ctx.config.default_nag_days);
-    let forfeit_days = command
-        .forfeit_days
-        .unwrap_or(ctx.config.default_forfeit_days);
+    // --days=N is the per-turn allowance: a turn that takes longer loses on
+    // time, as --forfeit=N says; the reminders then come at a third of it.
+    let forfeit_days = match (command.forfeit_days, command.days_per_turn) {
+        (Some(_), Some(_)) => {
+            return Err(refuse(
+                "give --days or --forfeit, not both: they both set the time for a turn",
+                None,
+            ));
+        }
+        (Some(days), None) | (None, Some(days)) => days,
+        (None, None) => ctx.config.default_forfeit_days,
+    };
+    let nag_days = command.nag_days.unwrap_or(match command.days_per_turn {
+        Some(days) => (days / 3).max(1),
+        None => ctx.config.default_nag_days,
+    });
     if forfeit_days < nag_days {
         return Err(refuse(
             format!(
@@ -65,6 +78,7 @@ pub(super) fn challenge(
     };
     let variant = variant.unwrap_or(Variant::Chess);
     let number = boards::insert(ctx.conn, variant, white, black, options, ctx.now)?;
+    deadlines::set_to_move(ctx.conn, number, white)?;
     Ok(board_mail::board_mails(ctx, number, Occasion::New)?)
 }
 
@@ -154,6 +168,11 @@ fn play_turn(
         ctx.now,
     )?;
     loaded.turns = boards::turns(ctx.conn, number)?;
+    deadlines::set_to_move(
+        ctx.conn,
+        number,
+        loaded.board.player(loaded.game.state().turn()),
+    )?;
     if let Some(end) = loaded.game.end() {
         boards::set_result(
             ctx.conn,
@@ -325,6 +344,8 @@ pub(super) fn action(
                     OfferKind::Undo => {
                         boards::remove_last_turn(ctx.conn, number, ctx.now)?;
                         loaded = load(ctx, number)?;
+                        let to_move = loaded.board.player(loaded.game.state().turn());
+                        deadlines::set_to_move(ctx.conn, number, to_move)?;
                     }
                 }
             }
@@ -378,7 +399,7 @@ pub(super) fn show(ctx: &mut Ctx<'_>, command: &Show) -> Result<Vec<Outgoing>, F
         &loaded,
         reader.as_ref().map_or(Reader::Observer, Reader::Player),
         style,
-        false,
+        &Heading::Plain,
     )?;
     Ok(vec![Outgoing {
         to: vec![ctx.sender.to_string()],

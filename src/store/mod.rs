@@ -8,6 +8,7 @@
 //! together or not at all.
 
 pub mod boards;
+pub mod deadlines;
 pub mod mailbox;
 pub mod players;
 
@@ -19,7 +20,10 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 /// The schema, oldest first. Never edit a released migration: add one.
-const MIGRATIONS: &[M<'static>] = &[M::up(include_str!("../../migrations/0001_initial.sql"))];
+const MIGRATIONS: &[M<'static>] = &[
+    M::up(include_str!("../../migrations/0001_initial.sql")),
+    M::up(include_str!("../../migrations/0002_deadlines.sql")),
+];
 
 /// A failure of the database.
 #[derive(Debug, thiserror::Error)]

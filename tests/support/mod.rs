@@ -79,6 +79,27 @@ impl Harness {
             .expect("the server pass succeeds")
     }
 
+    /// Runs the deadline sweep as if at `at`; returns the new outbox mails.
+    pub fn sweep(&mut self, at: OffsetDateTime) -> Vec<Sent> {
+        self.server
+            .sweep(Clock::Fixed(at))
+            .expect("the sweep succeeds");
+        self.new_mails()
+    }
+
+    /// Sends the daily digest as if at `at`; returns the new outbox mails.
+    pub fn digest(&mut self, at: OffsetDateTime) -> Vec<Sent> {
+        self.server
+            .digest(Clock::Fixed(at))
+            .expect("the digest succeeds");
+        self.new_mails()
+    }
+
+    /// Stops the server and starts a new one on the same data directory.
+    pub fn restart(&mut self) {
+        self.server = Server::open(&self.config).expect("the server opens again");
+    }
+
     /// A fresh Message-ID.
     pub fn message_id(&mut self) -> String {
         self.sequence += 1;

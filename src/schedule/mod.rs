@@ -1,0 +1,175 @@
+//! Deadlines: when a board's player to move is reminded ("nagged"), when the
+//! game is lost on time, and when an unanswered draw offer counts as
+//! accepted. Pure arithmetic on times; the service applies the results
+//! (`service::deadlines`), and [`cron`] runs the sweep on a schedule.
+//!
+//! A board's clock runs from its last turn (or its creation) while it is a
+//! player's turn, and stops during that player's vacations. Reminders come
+//! every `nag_days` of running clock (one per sweep at most, never twice for
+//! the same interval); the loss on time comes after `forfeit_days`.
+
+pub mod cron;
+
+use time::{Duration, OffsetDateTime};
+
+use crate::store::deadlines::{Clock, Vacation};
+
+/// What a board's deadlines call for now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Due {
+    Nothing,
+    /// Send a reminder: `n` reminders are due by now (1 for the first). Only
+    /// one mail goes out even when a sweep was missed; the count is kept.
+    Nag(u32),
+    /// The player to move lost on time.
+    LossOnTime,
+    /// A draw offer stood unanswered until the forfeit time: it is accepted.
+    DrawByTimeout,
+}
+
+/// How long the clock of a turn started at `since` has run by `now`, with
+/// the vacations of the player to move taken out.
+pub fn running_time(
+    since: OffsetDateTime,
+    now: OffsetDateTime,
+    vacations: &[Vacation],
+) -> Duration {
+    if now <= since {
+        return Duration::ZERO;
+    }
+    let mut paused = Duration::ZERO;
+    // Overlapping vacations must not be subtracted twice: walk them in order.
+    let mut sorted: Vec<&Vacation> = vacations.iter().collect();
+    sorted.sort_by_key(|v| v.starts_at);
+    let mut covered_until = since;
+    for vacation in sorted {
+        let start = vacation.starts_at.max(covered_until);
+        let end = vacation.ends_at.min(now);
+        if end > start {
+            paused += end - start;
+            covered_until = end;
+        }
+    }
+    (now - since) - paused
+}
+
+/// What the deadlines of `clock` call for at `now`.
+pub fn due(clock: &Clock, now: OffsetDateTime, vacations: &[Vacation]) -> Due {
+    if let Some(offered) = clock.draw_offered_at
+        && now - offered >= days(clock.forfeit_days)
+    {
+        return Due::DrawByTimeout;
+    }
+    let running = running_time(clock.last_turn_at, now, vacations);
+    if running >= days(clock.forfeit_days) {
+        return Due::LossOnTime;
+    }
+    let nag_every = days(clock.nag_days.max(1));
+    let reminders_due =
+        u32::try_from(running.whole_seconds() / nag_every.whole_seconds()).unwrap_or(u32::MAX);
+    if reminders_due > clock.nags_sent {
+        Due::Nag(reminders_due)
+    } else {
+        Due::Nothing
+    }
+}
+
+/// When the loss on time comes if nobody moves and no new vacation starts.
+pub fn forfeit_at(clock: &Clock, vacations: &[Vacation], now: OffsetDateTime) -> OffsetDateTime {
+    let remaining = days(clock.forfeit_days) - running_time(clock.last_turn_at, now, vacations);
+    let mut at = now + remaining.max(Duration::ZERO);
+    // Vacation time still ahead pushes the deadline back.
+    for vacation in vacations {
+        let start = vacation.starts_at.max(now);
+        if vacation.ends_at > start && start < at {
+            at += vacation.ends_at - start;
+        }
+    }
+    at
+}
+
+fn days(n: u32) -> Duration {
+    Duration::days(i64::from(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    use super::*;
+    use crate::store::players::PlayerId;
+
+    fn clock(nags_sent: u32) -> Clock {
+        Clock {
+            board: 101,
+            to_move: Some(PlayerId(1)),
+            last_turn_at: datetime!(2026-03-01 12:00 UTC),
+            nag_days: 7,
+            forfeit_days: 21,
+            nags_sent,
+            draw_offered_at: None,
+        }
+    }
+
+    #[test]
+    fn reminders_every_nag_interval_then_the_loss_on_time() {
+        let start = datetime!(2026-03-01 12:00 UTC);
+        assert_eq!(due(&clock(0), start + Duration::days(6), &[]), Due::Nothing);
+        assert_eq!(due(&clock(0), start + Duration::days(8), &[]), Due::Nag(1));
+        assert_eq!(
+            due(&clock(1), start + Duration::days(8), &[]),
+            Due::Nothing,
+            "never twice"
+        );
+        assert_eq!(due(&clock(1), start + Duration::days(14), &[]), Due::Nag(2));
+        assert_eq!(
+            due(&clock(2), start + Duration::days(22), &[]),
+            Due::LossOnTime
+        );
+    }
+
+    #[test]
+    fn a_vacation_stops_the_clock() {
+        let start = datetime!(2026-03-01 12:00 UTC);
+        let away = Vacation {
+            starts_at: start + Duration::days(2),
+            ends_at: start + Duration::days(12),
+        };
+        assert_eq!(
+            running_time(start, start + Duration::days(15), &[away]),
+            Duration::days(5)
+        );
+        assert_eq!(
+            due(&clock(0), start + Duration::days(15), &[away]),
+            Due::Nothing,
+            "5 days of clock"
+        );
+        assert_eq!(
+            due(&clock(0), start + Duration::days(18), &[away]),
+            Due::Nag(1)
+        );
+        assert_eq!(
+            forfeit_at(&clock(0), &[away], start + Duration::days(1)),
+            start + Duration::days(31)
+        );
+        // Overlapping vacations count once.
+        let again = Vacation {
+            starts_at: start + Duration::days(10),
+            ends_at: start + Duration::days(14),
+        };
+        assert_eq!(
+            running_time(start, start + Duration::days(15), &[away, again]),
+            Duration::days(3)
+        );
+    }
+
+    #[test]
+    fn an_unanswered_draw_offer_is_accepted_at_the_forfeit_time() {
+        let mut offered = clock(0);
+        offered.draw_offered_at = Some(datetime!(2026-03-02 12:00 UTC));
+        assert_eq!(
+            due(&offered, datetime!(2026-03-23 12:00 UTC), &[]),
+            Due::DrawByTimeout
+        );
+    }
+}

@@ -1,0 +1,131 @@
+//! What the deadline sweep reads and writes: the clocks of active boards,
+//! reminders sent, and vacations.
+
+use rusqlite::{Connection, params};
+use time::OffsetDateTime;
+
+use super::players::PlayerId;
+use super::{StoreError, parse_time, time_text};
+
+/// The clock of one active board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub board: u32,
+    /// Who is to move; `None` for a board not yet migrated (filled in at start).
+    pub to_move: Option<PlayerId>,
+    pub last_turn_at: OffsetDateTime,
+    pub nag_days: u32,
+    pub forfeit_days: u32,
+    pub nags_sent: u32,
+    /// When a standing draw offer was made, if one stands.
+    pub draw_offered_at: Option<OffsetDateTime>,
+}
+
+/// The clocks of every board still being played.
+pub fn active_clocks(conn: &Connection) -> Result<Vec<Clock>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT b.number, b.to_move_id, b.last_turn_at, b.nag_days, b.forfeit_days, b.nags_sent, o.created_at
+         FROM boards b LEFT JOIN offers o ON o.board = b.number AND o.kind = 'draw'
+         WHERE b.result IS NULL ORDER BY b.number",
+    )?;
+    let rows = statement.query_map([], |row| {
+        Ok((
+            row.get::<_, u32>(0)?,
+            row.get::<_, Option<i64>>(1)?,
+            row.get::<_, String>(2)?,
+            row.get::<_, u32>(3)?,
+            row.get::<_, u32>(4)?,
+            row.get::<_, u32>(5)?,
+            row.get::<_, Option<String>>(6)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (board, to_move, last, nag_days, forfeit_days, nags_sent, offered) = row?;
+        Ok(Clock {
+            board,
+            to_move: to_move.map(PlayerId),
+            last_turn_at: parse_time(&last)?,
+            nag_days,
+            forfeit_days,
+            nags_sent,
+            draw_offered_at: offered.as_deref().map(parse_time).transpose()?,
+        })
+    })
+    .collect()
+}
+
+/// Records who is to move now, and restarts the reminder count.
+pub fn set_to_move(conn: &Connection, board: u32, player: PlayerId) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE boards SET to_move_id = ?2, nags_sent = 0 WHERE number = ?1",
+        params![board, player.0],
+    )?;
+    Ok(())
+}
+
+pub fn set_nags_sent(conn: &Connection, board: u32, nags: u32) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE boards SET nags_sent = ?2 WHERE number = ?1",
+        params![board, nags],
+    )?;
+    Ok(())
+}
+
+/// Active boards whose player to move is not recorded yet.
+pub fn boards_without_to_move(conn: &Connection) -> Result<Vec<u32>, StoreError> {
+    let mut statement = conn
+        .prepare_cached("SELECT number FROM boards WHERE result IS NULL AND to_move_id IS NULL")?;
+    let rows = statement.query_map([], |row| row.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A vacation: the player's clocks stop from `starts_at` to `ends_at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vacation {
+    pub starts_at: OffsetDateTime,
+    pub ends_at: OffsetDateTime,
+}
+
+pub fn add_vacation(
+    conn: &Connection,
+    player: PlayerId,
+    vacation: Vacation,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO vacations (player_id, starts_at, ends_at) VALUES (?1, ?2, ?3)",
+        params![
+            player.0,
+            time_text(vacation.starts_at),
+            time_text(vacation.ends_at)
+        ],
+    )?;
+    Ok(())
+}
+
+/// Every vacation that ends after `after`, by player.
+pub fn vacations_ending_after(
+    conn: &Connection,
+    after: OffsetDateTime,
+) -> Result<Vec<(PlayerId, Vacation)>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT player_id, starts_at, ends_at FROM vacations WHERE ends_at > ?1 ORDER BY player_id, starts_at",
+    )?;
+    let rows = statement.query_map([time_text(after)], |row| {
+        Ok((
+            PlayerId(row.get(0)?),
+            row.get::<_, String>(1)?,
+            row.get::<_, String>(2)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (player, starts, ends) = row?;
+        Ok((
+            player,
+            Vacation {
+                starts_at: parse_time(&starts)?,
+                ends_at: parse_time(&ends)?,
+            },
+        ))
+    })
+    .collect()
+}

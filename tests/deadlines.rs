@@ -1,0 +1,281 @@
+//! Deadlines with the testable clock: reminders after the nag interval
+//! (never twice for one interval, whatever the restarts and repeated
+//! sweeps), the loss on time, vacations that stop the clock, unanswered
+//! draw offers, and the daily digest; plus `pbem --now ... tick` as a process.
+
+mod support;
+
+use support::{Harness, to};
+use time::{Duration, OffsetDateTime};
+
+const ALICE: &str = "alice@example.org";
+const BOB: &str = "bob@example.org";
+
+/// A chess board 101 with Alice (White) to move, created at the harness
+/// clock; returns that time.
+fn board(h: &mut Harness) -> OffsetDateTime {
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    let mails = h.send(
+        ALICE,
+        "new game",
+        "chess challenge alice alice-pw bob --white",
+    );
+    assert_eq!(mails.len(), 2);
+    h.now
+}
+
+fn days(n: i64) -> Duration {
+    Duration::days(n)
+}
+
+#[test]
+fn reminders_at_8_and_14_days_then_a_loss_on_time_at_22() {
+    let mut h = Harness::new();
+    let start = board(&mut h);
+    assert!(h.sweep(start + days(6)).is_empty(), "nothing before 7 days");
+
+    let nag = h.sweep(start + days(8));
+    assert_eq!(
+        nag.len(),
+        1,
+        "exactly one reminder, to the player to move: {nag:#?}"
+    );
+    assert_eq!(nag[0].to, ALICE);
+    assert_eq!(nag[0].subject, "Nag: Chess Board 101 alice");
+    assert!(
+        nag[0]
+            .body
+            .contains("Reminder: alice has not moved on board 101 for 8 days."),
+        "{}",
+        nag[0].body
+    );
+    assert!(
+        nag[0].body.contains("Legal turns: 20"),
+        "the board and summary:\n{}",
+        nag[0].body
+    );
+    assert!(
+        nag[0].reply_to.is_some(),
+        "a reply to the reminder plays the turn"
+    );
+
+    assert!(
+        h.sweep(start + days(8)).is_empty(),
+        "two sweeps at the same time send nothing twice"
+    );
+    h.restart();
+    assert!(
+        h.sweep(start + days(9)).is_empty(),
+        "a restart between sweeps changes nothing"
+    );
+
+    let second = h.sweep(start + days(14));
+    assert_eq!(second.len(), 1);
+    assert_eq!(second[0].subject, "Nag: Chess Board 101 alice");
+
+    let lost = h.sweep(start + days(22));
+    assert_eq!(lost.len(), 2, "both players hear the result: {lost:#?}");
+    for mail in &lost {
+        assert_eq!(mail.subject, "Chess Board 101 0-1");
+        assert!(
+            mail.body
+                .contains("lost on time: alice did not move within 21 days"),
+            "{}",
+            mail.body
+        );
+    }
+    assert!(
+        h.sweep(start + days(40)).is_empty(),
+        "a finished game has no deadlines"
+    );
+}
+
+#[test]
+fn a_move_restarts_the_clock_for_the_other_player() {
+    let mut h = Harness::new();
+    let start = board(&mut h);
+    h.now = start + days(5);
+    h.send(ALICE, "turn", "move 101 alice alice-pw e4");
+    let moved = h.now;
+    assert!(
+        h.sweep(start + days(9)).is_empty(),
+        "Bob's clock started at Alice's move"
+    );
+    let nag = h.sweep(moved + days(7) + Duration::minutes(1));
+    assert_eq!(nag.len(), 1);
+    assert_eq!(nag[0].to, BOB);
+    assert_eq!(nag[0].subject, "Nag: Chess Board 101 bob");
+}
+
+#[test]
+fn a_vacation_shifts_every_deadline() {
+    let mut h = Harness::new();
+    let start = board(&mut h);
+    h.now = start + days(1);
+    let announced = h.send(ALICE, "away", "vacation alice alice-pw 10");
+    assert_eq!(
+        announced.len(),
+        2,
+        "the player and the opponent hear of it: {announced:#?}"
+    );
+    assert!(
+        to(&announced, BOB)
+            .body
+            .contains("alice is on vacation for 10 days")
+    );
+
+    assert!(
+        h.sweep(start + days(8)).is_empty(),
+        "the clock stopped on day 1"
+    );
+    assert!(
+        h.sweep(start + days(16)).is_empty(),
+        "6 days of clock at day 16"
+    );
+    let nag = h.sweep(start + days(17) + Duration::minutes(2));
+    assert_eq!(nag.len(), 1, "{nag:#?}");
+    assert!(
+        nag[0]
+            .body
+            .contains("2026-04-01 12:03 UTC unless alice moves"),
+        "{}",
+        nag[0].body
+    );
+    assert!(
+        h.sweep(start + days(30))
+            .iter()
+            .all(|m| m.subject.starts_with("Nag:"))
+    );
+    let lost = h.sweep(start + days(32));
+    assert_eq!(lost.len(), 2);
+    assert!(lost[0].subject.ends_with("0-1"));
+
+    let refused = h.send(ALICE, "away", "vacation alice alice-pw 25");
+    assert!(
+        refused[0]
+            .body
+            .contains("you have 20 vacation days left this year"),
+        "{}",
+        refused[0].body
+    );
+}
+
+#[test]
+fn an_unanswered_draw_offer_counts_as_accepted_at_the_forfeit_time() {
+    let mut h = Harness::new();
+    let start = board(&mut h);
+    h.send(ALICE, "turn", "move 101 alice alice-pw e4");
+    h.send(BOB, "turn", "move 101 bob bob-pw e5");
+    h.send(ALICE, "draw?", "draw 101 alice alice-pw");
+    // Bob keeps playing... no: it is Alice's turn, and Bob never answers.
+    let ended = h.sweep(start + days(21) + Duration::hours(1));
+    let results: Vec<&str> = ended
+        .iter()
+        .map(|m| m.subject.as_str())
+        .filter(|s| !s.starts_with("Nag:"))
+        .collect();
+    assert_eq!(
+        results,
+        ["Chess Board 101 1/2-1/2", "Chess Board 101 1/2-1/2"],
+        "{ended:#?}"
+    );
+    assert!(
+        ended
+            .iter()
+            .any(|m| m.body.contains("the offer was not answered within 21 days"))
+    );
+}
+
+#[test]
+fn the_daily_digest_lists_the_boards_waiting_and_comes_once_a_day() {
+    let mut h = Harness::new();
+    let start = board(&mut h);
+    let digest = h.digest(start + days(2));
+    assert_eq!(
+        digest.len(),
+        1,
+        "only Alice has a board waiting: {digest:#?}"
+    );
+    assert_eq!(digest[0].subject, "pbem digest for alice");
+    assert!(
+        digest[0]
+            .body
+            .contains("Board 101 (Chess against bob): your turn for 2 days"),
+        "{}",
+        digest[0].body
+    );
+    assert!(
+        h.digest(start + days(2) + Duration::hours(1)).is_empty(),
+        "once a day"
+    );
+    assert_eq!(h.digest(start + days(3)).len(), 1);
+}
+
+#[test]
+fn tick_with_a_testable_clock_runs_as_a_process() {
+    let mut h = Harness::new();
+    let start = board(&mut h);
+    let at = start + days(8);
+    let at = at
+        .format(&time::format_description::well_known::Rfc3339)
+        .expect("formats");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("--data-dir")
+        .arg(h.dir.path())
+        .args(["--now", &at, "tick"])
+        .output()
+        .expect("pbem runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "sweep: 1 reminders, 0 losses on time, 0 draws by timeout; sent 1 mails\n"
+    );
+    let nag = h.new_mails();
+    assert_eq!(nag.len(), 1);
+    assert_eq!(nag[0].subject, "Nag: Chess Board 101 alice");
+}
+
+#[test]
+fn days_per_turn_sets_the_time_for_each_turn() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    let mails = h.send(
+        ALICE,
+        "new game",
+        "chess challenge alice alice-pw bob --white --days=3",
+    );
+    assert!(
+        to(&mails, BOB)
+            .body
+            .contains("a reminder after 1 days without a move,\na loss on time after 3 days."),
+        "{}",
+        to(&mails, BOB).body
+    );
+    let start = h.now;
+    assert_eq!(
+        h.sweep(start + days(1) + Duration::minutes(1)).len(),
+        1,
+        "a reminder after a day"
+    );
+    assert_eq!(
+        h.sweep(start + days(3) + Duration::minutes(1)).len(),
+        2,
+        "lost on time after three days"
+    );
+    let both = h.send(
+        ALICE,
+        "again",
+        "chess challenge alice alice-pw bob --days=3 --forfeit=5",
+    );
+    assert!(
+        both[0].body.contains("give --days or --forfeit, not both"),
+        "{}",
+        both[0].body
+    );
+}
