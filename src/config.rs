@@ -1,23 +1,37 @@
 //! Configuration: embedded defaults that need no file, optionally
-//! overridden by a TOML file (`pbem --config FILE`). Unknown keys and bad
-//! values are errors at start, naming the key.
+//! overridden by a TOML file (`pbem --config FILE`). Unknown keys, keys of
+//! another transport kind, missing values and bad values are errors at
+//! start, naming the key and what to do.
 //!
 //! Defaults, all under the data directory (`./pbem-data`): the database
 //! `pbem.sqlite3`, the inbound Maildir `inbox/`, the outbound directory
 //! `outbox/` (one `.eml` per mail), and the server address `pbem@localhost`.
+//! `deploy/pbem.example.toml` shows every key.
+//!
+//! Secrets (the token secret and the IMAP and SMTP passwords) may be given
+//! in the file, or by name of an environment variable (`*_env`), or by a
+//! file holding them (`*_file`); they are read once, at start.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::mail::ServerAddress;
+use crate::mail::imap::{AfterProcessing, ImapConfig};
+use crate::mail::smtp::SmtpConfig;
+use crate::mail::{Endpoint, Secret, Security, ServerAddress, is_loopback_host};
 use crate::service::ServiceConfig;
 
 /// Where mail comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Inbound {
+    /// A Maildir that `serve` watches.
     Maildir(PathBuf),
+    /// One mail at a time on standard input (`pbem process`, from
+    /// `.forward` or procmail); `serve` then only sends the outbox.
+    Stdin,
+    /// A mailbox on an IMAP server.
+    Imap(Box<ImapConfig>),
 }
 
 /// Where mail goes.
@@ -27,6 +41,8 @@ pub enum Outbound {
     Directory(PathBuf),
     /// The local `sendmail` (the given binary, or the system's).
     Sendmail(Option<String>),
+    /// An SMTP submission server.
+    Smtp(Box<SmtpConfig>),
 }
 
 /// Everything `pbem` needs to run.
@@ -36,7 +52,7 @@ pub struct Config {
     pub database: PathBuf,
     pub inbound: Inbound,
     pub outbound: Outbound,
-    /// How often `serve` looks for new mail.
+    /// How often `serve` looks for new mail in a Maildir.
     pub poll_interval: Duration,
     pub service: ServiceConfig,
 }
@@ -73,33 +89,33 @@ impl Config {
             path: path.to_path_buf(),
             error,
         })?;
-        let invalid = |message: String| ConfigError::Invalid {
+        let env = |name: &str| std::env::var(name).ok();
+        Config::parse(&text, data_dir, &env).map_err(|message| ConfigError::Invalid {
             path: path.to_path_buf(),
             message,
-        };
-        let file: FileConfig = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+        })
+    }
+
+    /// The defaults, overridden by the TOML `text`; `env` reads the
+    /// environment variables that secrets may be given in.
+    fn parse(text: &str, data_dir: &Path, env: &Env) -> Result<Config, String> {
+        let file: FileConfig = toml::from_str(text).map_err(|e| e.to_string())?;
         let mut config = Config::defaults(data_dir);
         let resolve = |p: PathBuf| if p.is_absolute() { p } else { data_dir.join(p) };
         if let Some(server) = file.server {
             if let Some(address) = server.address {
-                config.service.address = ServerAddress::parse(&address)
-                    .ok_or_else(|| invalid(format!("server.address \"{address}\" is not an address like pbem@example.org (without '+')")))?;
+                config.service.address = ServerAddress::parse(&address).ok_or_else(|| {
+                    format!("server.address \"{address}\" is not an address like pbem@example.org (without '+')")
+                })?;
             }
-            config.service.token_secret = match (server.token_secret, server.token_secret_file) {
-                (Some(_), Some(_)) => {
-                    return Err(invalid(
-                        "give server.token_secret or server.token_secret_file, not both".into(),
-                    ));
-                }
-                (Some(secret), None) => Some(secret),
-                (None, Some(file)) => {
-                    let file = resolve(file);
-                    Some(std::fs::read_to_string(&file).map_err(|e| {
-                        invalid(format!("server.token_secret_file {}: {e}", file.display()))
-                    })?)
-                }
-                (None, None) => None,
-            };
+            config.service.token_secret = secret(
+                env,
+                "server.token_secret",
+                server.token_secret,
+                server.token_secret_env,
+                server.token_secret_file.map(resolve),
+            )?
+            .map(|secret| secret.expose().trim().to_string());
             if let Some(dir) = server.templates {
                 config.service.templates_dir = Some(resolve(dir));
             }
@@ -108,34 +124,10 @@ impl Config {
             config.database = resolve(database);
         }
         if let Some(inbound) = file.inbound {
-            match inbound.kind.as_str() {
-                "maildir" => {
-                    if let Some(dir) = inbound.maildir {
-                        config.inbound = Inbound::Maildir(resolve(dir));
-                    }
-                }
-                other => {
-                    return Err(invalid(format!(
-                        "inbound.kind \"{other}\" is not known; use \"maildir\""
-                    )));
-                }
-            }
-            if let Some(seconds) = inbound.poll_seconds {
-                config.poll_interval = Duration::from_secs(seconds.max(1));
-            }
+            config.inbound = inbound_from(inbound, &resolve, env, &mut config.poll_interval)?;
         }
         if let Some(outbound) = file.outbound {
-            config.outbound = match outbound.kind.as_str() {
-                "file" => {
-                    Outbound::Directory(resolve(outbound.dir.unwrap_or_else(|| "outbox".into())))
-                }
-                "sendmail" => Outbound::Sendmail(outbound.sendmail),
-                other => {
-                    return Err(invalid(format!(
-                        "outbound.kind \"{other}\" is not known; use \"file\" or \"sendmail\""
-                    )));
-                }
-            };
+            config.outbound = outbound_from(outbound, &resolve, env)?;
         }
         if let Some(limits) = file.limits {
             if let Some(bytes) = limits.max_mail_bytes {
@@ -146,6 +138,291 @@ impl Config {
             }
         }
         Ok(config)
+    }
+}
+
+/// Reads an environment variable.
+type Env = dyn Fn(&str) -> Option<String>;
+
+/// A secret given inline, by environment variable or by file: at most one
+/// of the three; `None` when none is given.
+fn secret(
+    env: &Env,
+    key: &str,
+    inline: Option<String>,
+    variable: Option<String>,
+    file: Option<PathBuf>,
+) -> Result<Option<Secret>, String> {
+    match (inline, variable, file) {
+        (None, None, None) => Ok(None),
+        (Some(text), None, None) => Ok(Some(Secret::new(text))),
+        (None, Some(name), None) => match env(&name) {
+            Some(value) if !value.is_empty() => Ok(Some(Secret::new(value))),
+            Some(_) => Err(format!(
+                "{key}_env names the environment variable {name}, which is empty: set it (for systemd, Environment= or EnvironmentFile=) or use {key}_file"
+            )),
+            None => Err(format!(
+                "{key}_env names the environment variable {name}, which is not set: set it (for systemd, Environment= or EnvironmentFile=) or use {key}_file"
+            )),
+        },
+        (None, None, Some(file)) => match std::fs::read_to_string(&file) {
+            Ok(text) if !text.trim().is_empty() => {
+                Ok(Some(Secret::new(text.trim_end_matches(['\r', '\n']))))
+            }
+            Ok(_) => Err(format!("{key}_file {} is empty", file.display())),
+            Err(e) => Err(format!(
+                "{key}_file {}: {e}; check the path and that pbem's user may read it",
+                file.display()
+            )),
+        },
+        _ => Err(format!("give only one of {key}, {key}_env and {key}_file")),
+    }
+}
+
+/// Fails naming the first key that is set but does not belong to `kind`.
+fn only_for(section: &str, kind: &str, keys: &[(&str, bool)]) -> Result<(), String> {
+    match keys.iter().find(|(_, set)| *set) {
+        Some((key, _)) => Err(format!(
+            "{section}.{key} does not apply to {section}.kind = \"{kind}\"; remove it or change the kind"
+        )),
+        None => Ok(()),
+    }
+}
+
+fn security(section: &str, word: Option<&str>, host: &str) -> Result<Security, String> {
+    let word = word.unwrap_or("tls");
+    let security = Security::parse(word).ok_or_else(|| {
+        format!(
+            "{section}.security \"{word}\" is not known; use \"tls\", \"starttls\" or \"plain\""
+        )
+    })?;
+    if security == Security::Plain && !is_loopback_host(host) {
+        return Err(format!(
+            "{section}.security = \"plain\" sends the password unencrypted, so it is only allowed to this machine (localhost, 127.0.0.1, ::1), not to {host}; use \"tls\" or \"starttls\""
+        ));
+    }
+    Ok(security)
+}
+
+fn required<T>(section: &str, kind: &str, key: &str, value: Option<T>) -> Result<T, String> {
+    value.ok_or_else(|| format!("{section}.{key} is missing; {section}.kind = \"{kind}\" needs it"))
+}
+
+/// The keys that say where a mail server is.
+struct EndpointKeys {
+    host: Option<String>,
+    port: Option<u16>,
+    security: Option<String>,
+    ca_file: Option<PathBuf>,
+    timeout_seconds: Option<u64>,
+}
+
+fn endpoint(
+    section: &str,
+    kind: &str,
+    keys: EndpointKeys,
+    default_port: impl Fn(Security) -> u16,
+) -> Result<Endpoint, String> {
+    let host = required(section, kind, "host", keys.host)?;
+    if host.trim().is_empty() {
+        return Err(format!("{section}.host is empty"));
+    }
+    let security = security(section, keys.security.as_deref(), &host)?;
+    let ca_file = keys.ca_file;
+    if let Some(ca) = &ca_file
+        && !ca.is_file()
+    {
+        return Err(format!(
+            "{section}.ca_file {} is not a readable file; give the PEM file of the certificate authority that signed the server's certificate",
+            ca.display()
+        ));
+    }
+    Ok(Endpoint {
+        host,
+        port: keys.port.unwrap_or_else(|| default_port(security)),
+        security,
+        ca_file,
+        timeout: Duration::from_secs(keys.timeout_seconds.unwrap_or(60).max(1)),
+    })
+}
+
+fn inbound_from(
+    section: InboundSection,
+    resolve: &dyn Fn(PathBuf) -> PathBuf,
+    env: &Env,
+    poll_interval: &mut Duration,
+) -> Result<Inbound, String> {
+    let s = section;
+    let imap_keys = [
+        ("host", s.host.is_some()),
+        ("port", s.port.is_some()),
+        ("security", s.security.is_some()),
+        ("ca_file", s.ca_file.is_some()),
+        ("timeout_seconds", s.timeout_seconds.is_some()),
+        ("user", s.user.is_some()),
+        ("password", s.password.is_some()),
+        ("password_env", s.password_env.is_some()),
+        ("password_file", s.password_file.is_some()),
+        ("mailbox", s.mailbox.is_some()),
+        ("processed_folder", s.processed_folder.is_some()),
+        ("delete", s.delete.is_some()),
+        ("idle", s.idle.is_some()),
+    ];
+    let poll = s
+        .poll_seconds
+        .map(|seconds| Duration::from_secs(seconds.max(1)));
+    match s.kind.as_str() {
+        "maildir" => {
+            only_for("inbound", "maildir", &imap_keys)?;
+            if let Some(poll) = poll {
+                *poll_interval = poll;
+            }
+            Ok(Inbound::Maildir(resolve(
+                s.maildir.unwrap_or_else(|| "inbox".into()),
+            )))
+        }
+        "stdin" => {
+            only_for("inbound", "stdin", &imap_keys)?;
+            only_for(
+                "inbound",
+                "stdin",
+                &[
+                    ("maildir", s.maildir.is_some()),
+                    ("poll_seconds", poll.is_some()),
+                ],
+            )?;
+            Ok(Inbound::Stdin)
+        }
+        "imap" => {
+            only_for("inbound", "imap", &[("maildir", s.maildir.is_some())])?;
+            let keys = EndpointKeys {
+                host: s.host,
+                port: s.port,
+                security: s.security,
+                ca_file: s.ca_file.map(resolve),
+                timeout_seconds: s.timeout_seconds,
+            };
+            let endpoint = endpoint("inbound", "imap", keys, |security| {
+                if security == Security::Tls { 993 } else { 143 }
+            })?;
+            let user = required("inbound", "imap", "user", s.user)?;
+            let password = secret(
+                env,
+                "inbound.password",
+                s.password,
+                s.password_env,
+                s.password_file.map(resolve),
+            )?
+            .ok_or_else(|| {
+                "inbound.password is missing: give inbound.password, inbound.password_env or inbound.password_file".to_string()
+            })?;
+            let mailbox = s.mailbox.unwrap_or_else(|| "INBOX".into());
+            let after = match (s.delete.unwrap_or(false), s.processed_folder) {
+                (true, Some(_)) => {
+                    return Err("inbound.delete = true and inbound.processed_folder exclude each other: processed mail is either deleted or moved".into());
+                }
+                (true, None) => AfterProcessing::Delete,
+                (false, folder) => {
+                    let folder = folder.unwrap_or_else(|| "processed".into());
+                    if folder.eq_ignore_ascii_case(&mailbox) {
+                        return Err(format!(
+                            "inbound.processed_folder \"{folder}\" is the mailbox pbem reads; name another folder"
+                        ));
+                    }
+                    AfterProcessing::Move(folder)
+                }
+            };
+            Ok(Inbound::Imap(Box::new(ImapConfig {
+                endpoint,
+                user,
+                password,
+                mailbox,
+                after,
+                poll_interval: poll.unwrap_or(Duration::from_secs(60)),
+                idle: s.idle.unwrap_or(true),
+            })))
+        }
+        other => Err(format!(
+            "inbound.kind \"{other}\" is not known; use \"maildir\", \"stdin\" or \"imap\""
+        )),
+    }
+}
+
+fn outbound_from(
+    section: OutboundSection,
+    resolve: &dyn Fn(PathBuf) -> PathBuf,
+    env: &Env,
+) -> Result<Outbound, String> {
+    let s = section;
+    let smtp_keys = [
+        ("host", s.host.is_some()),
+        ("port", s.port.is_some()),
+        ("security", s.security.is_some()),
+        ("ca_file", s.ca_file.is_some()),
+        ("timeout_seconds", s.timeout_seconds.is_some()),
+        ("user", s.user.is_some()),
+        ("password", s.password.is_some()),
+        ("password_env", s.password_env.is_some()),
+        ("password_file", s.password_file.is_some()),
+        ("reuse_connection", s.reuse_connection.is_some()),
+    ];
+    match s.kind.as_str() {
+        "file" => {
+            only_for("outbound", "file", &smtp_keys)?;
+            only_for("outbound", "file", &[("sendmail", s.sendmail.is_some())])?;
+            Ok(Outbound::Directory(resolve(
+                s.dir.unwrap_or_else(|| "outbox".into()),
+            )))
+        }
+        "sendmail" => {
+            only_for("outbound", "sendmail", &smtp_keys)?;
+            only_for("outbound", "sendmail", &[("dir", s.dir.is_some())])?;
+            Ok(Outbound::Sendmail(s.sendmail))
+        }
+        "smtp" => {
+            only_for(
+                "outbound",
+                "smtp",
+                &[("dir", s.dir.is_some()), ("sendmail", s.sendmail.is_some())],
+            )?;
+            let keys = EndpointKeys {
+                host: s.host,
+                port: s.port,
+                security: s.security,
+                ca_file: s.ca_file.map(resolve),
+                timeout_seconds: s.timeout_seconds,
+            };
+            let endpoint = endpoint("outbound", "smtp", keys, |security| match security {
+                Security::Tls => 465,
+                Security::StartTls => 587,
+                Security::Plain => 25,
+            })?;
+            let password = secret(
+                env,
+                "outbound.password",
+                s.password,
+                s.password_env,
+                s.password_file.map(resolve),
+            )?;
+            let login = match (s.user, password) {
+                (Some(user), Some(password)) => Some((user, password)),
+                (None, None) => None,
+                (Some(_), None) => {
+                    return Err("outbound.user is given but no password: give outbound.password, outbound.password_env or outbound.password_file".into());
+                }
+                (None, Some(_)) => {
+                    return Err("outbound has a password but no outbound.user to log in as".into());
+                }
+            };
+            Ok(Outbound::Smtp(Box::new(SmtpConfig {
+                endpoint,
+                login,
+                reuse_connection: s.reuse_connection.unwrap_or(true),
+            })))
+        }
+        other => Err(format!(
+            "outbound.kind \"{other}\" is not known; use \"file\", \"sendmail\" or \"smtp\""
+        )),
     }
 }
 
@@ -164,6 +441,7 @@ struct FileConfig {
 struct ServerSection {
     address: Option<String>,
     token_secret: Option<String>,
+    token_secret_env: Option<String>,
     token_secret_file: Option<PathBuf>,
     templates: Option<PathBuf>,
 }
@@ -174,6 +452,19 @@ struct InboundSection {
     kind: String,
     maildir: Option<PathBuf>,
     poll_seconds: Option<u64>,
+    host: Option<String>,
+    port: Option<u16>,
+    security: Option<String>,
+    ca_file: Option<PathBuf>,
+    timeout_seconds: Option<u64>,
+    user: Option<String>,
+    password: Option<String>,
+    password_env: Option<String>,
+    password_file: Option<PathBuf>,
+    mailbox: Option<String>,
+    processed_folder: Option<String>,
+    delete: Option<bool>,
+    idle: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -182,6 +473,16 @@ struct OutboundSection {
     kind: String,
     dir: Option<PathBuf>,
     sendmail: Option<String>,
+    host: Option<String>,
+    port: Option<u16>,
+    security: Option<String>,
+    ca_file: Option<PathBuf>,
+    timeout_seconds: Option<u64>,
+    user: Option<String>,
+    password: Option<String>,
+    password_env: Option<String>,
+    password_file: Option<PathBuf>,
+    reuse_connection: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -206,6 +507,18 @@ mod tests {
         config
     }
 
+    /// Parses with a made-up environment.
+    fn parse(text: &str) -> Result<Config, String> {
+        let env = |name: &str| match name {
+            "PBEM_IMAP_PASSWORD" => Some("imap-secret".to_string()),
+            "PBEM_SMTP_PASSWORD" => Some("smtp-secret".to_string()),
+            "PBEM_TOKEN_SECRET" => Some("0123456789abcdef0123456789abcdef".to_string()),
+            "EMPTY" => Some(String::new()),
+            _ => None,
+        };
+        Config::parse(text, Path::new("/var/lib/pbem"), &env)
+    }
+
     #[test]
     fn a_file_overrides_the_defaults() {
         let config =
@@ -221,5 +534,135 @@ mod tests {
         assert!(unknown.to_string().contains("adress"), "{unknown}");
         let bad = load("[server]\naddress = \"nobody\"\n").expect_err("bad address");
         assert!(bad.to_string().contains("server.address"), "{bad}");
+    }
+
+    #[test]
+    fn the_example_config_loads_with_every_transport_setting() {
+        let config =
+            parse(include_str!("../deploy/pbem.example.toml")).expect("the example is valid");
+        assert_eq!(config.service.address.to_string(), "pbem@example.org");
+        assert_eq!(
+            config.service.token_secret.as_deref(),
+            Some("0123456789abcdef0123456789abcdef")
+        );
+        let Inbound::Imap(imap) = &config.inbound else {
+            panic!("the example reads IMAP: {:?}", config.inbound);
+        };
+        assert_eq!(imap.endpoint.host, "imap.example.org");
+        assert_eq!(imap.endpoint.port, 993);
+        assert_eq!(imap.endpoint.security, Security::Tls);
+        assert_eq!(imap.password.expose(), "imap-secret");
+        assert_eq!(imap.mailbox, "INBOX");
+        assert_eq!(imap.after, AfterProcessing::Move("processed".into()));
+        assert!(imap.idle);
+        let Outbound::Smtp(smtp) = &config.outbound else {
+            panic!("the example sends by SMTP: {:?}", config.outbound);
+        };
+        assert_eq!(smtp.endpoint.port, 587);
+        assert_eq!(smtp.endpoint.security, Security::StartTls);
+        let (user, password) = smtp.login.as_ref().expect("the example logs in");
+        assert_eq!(
+            (user.as_str(), password.expose()),
+            ("pbem@example.org", "smtp-secret")
+        );
+        assert!(smtp.reuse_connection);
+        assert_eq!(config.database, PathBuf::from("/var/lib/pbem/pbem.sqlite3"));
+    }
+
+    #[test]
+    fn imap_and_smtp_settings_are_read_with_their_defaults() {
+        let config = parse(
+            "[inbound]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nsecurity = \"plain\"\nuser = \"pbem\"\npassword = \"pw\"\ndelete = true\nidle = false\npoll_seconds = 3\n\
+             [outbound]\nkind = \"smtp\"\nhost = \"localhost\"\nsecurity = \"plain\"\nreuse_connection = false\n",
+        )
+        .expect("valid");
+        let Inbound::Imap(imap) = config.inbound else {
+            panic!("imap");
+        };
+        assert_eq!(
+            (imap.endpoint.port, imap.endpoint.security),
+            (143, Security::Plain)
+        );
+        assert_eq!(imap.after, AfterProcessing::Delete);
+        assert_eq!(imap.poll_interval, Duration::from_secs(3));
+        assert!(!imap.idle);
+        let Outbound::Smtp(smtp) = config.outbound else {
+            panic!("smtp");
+        };
+        assert_eq!((smtp.endpoint.port, smtp.login.is_none()), (25, true));
+        assert!(!smtp.reuse_connection);
+        let stdin = parse("[inbound]\nkind = \"stdin\"\n").expect("valid");
+        assert_eq!(stdin.inbound, Inbound::Stdin);
+    }
+
+    #[test]
+    fn missing_and_misplaced_transport_settings_are_clear_errors() {
+        let cases = [
+            (
+                "[inbound]\nkind = \"imap\"\nuser = \"u\"\npassword = \"p\"\n",
+                "inbound.host is missing",
+            ),
+            (
+                "[inbound]\nkind = \"imap\"\nhost = \"h\"\npassword = \"p\"\n",
+                "inbound.user is missing",
+            ),
+            (
+                "[inbound]\nkind = \"imap\"\nhost = \"h\"\nuser = \"u\"\n",
+                "inbound.password is missing",
+            ),
+            (
+                "[inbound]\nkind = \"imap\"\nhost = \"h\"\nuser = \"u\"\npassword_env = \"PBEM_NOT_SET\"\n",
+                "PBEM_NOT_SET, which is not set",
+            ),
+            (
+                "[inbound]\nkind = \"imap\"\nhost = \"h\"\nuser = \"u\"\npassword_env = \"EMPTY\"\n",
+                "EMPTY, which is empty",
+            ),
+            (
+                "[inbound]\nkind = \"imap\"\nhost = \"h\"\nuser = \"u\"\npassword = \"p\"\npassword_env = \"PBEM_IMAP_PASSWORD\"\n",
+                "only one of inbound.password",
+            ),
+            (
+                "[inbound]\nkind = \"imap\"\nhost = \"imap.example.org\"\nsecurity = \"plain\"\nuser = \"u\"\npassword = \"p\"\n",
+                "only allowed to this machine",
+            ),
+            (
+                "[inbound]\nkind = \"imap\"\nhost = \"h\"\nsecurity = \"ssl\"\nuser = \"u\"\npassword = \"p\"\n",
+                "inbound.security \"ssl\" is not known",
+            ),
+            (
+                "[inbound]\nkind = \"imap\"\nhost = \"h\"\nuser = \"u\"\npassword = \"p\"\ndelete = true\nprocessed_folder = \"done\"\n",
+                "exclude each other",
+            ),
+            (
+                "[inbound]\nkind = \"maildir\"\nhost = \"h\"\n",
+                "inbound.host does not apply",
+            ),
+            (
+                "[inbound]\nkind = \"pop3\"\n",
+                "inbound.kind \"pop3\" is not known",
+            ),
+            ("[outbound]\nkind = \"smtp\"\n", "outbound.host is missing"),
+            (
+                "[outbound]\nkind = \"smtp\"\nhost = \"h\"\nuser = \"u\"\n",
+                "no password",
+            ),
+            (
+                "[outbound]\nkind = \"file\"\nport = 25\n",
+                "outbound.port does not apply",
+            ),
+            (
+                "[outbound]\nkind = \"smtp\"\nhost = \"h\"\nca_file = \"/nonexistent/ca.pem\"\n",
+                "outbound.ca_file /nonexistent/ca.pem is not a readable file",
+            ),
+            (
+                "[outbound]\nkind = \"smtp\"\nhost = \"h\"\nreuse = true\n",
+                "unknown field `reuse`",
+            ),
+        ];
+        for (text, expected) in cases {
+            let error = parse(text).expect_err(text);
+            assert!(error.contains(expected), "{text}: {error}");
+        }
     }
 }

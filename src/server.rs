@@ -2,17 +2,29 @@
 //! to the service. Mail in, service, outbox, mail out; a mail leaves the
 //! inbox only after its result is committed, and an outbox mail is marked
 //! sent only after the transport accepted it.
+//!
+//! `pbem serve` runs two loops: the inbound loop (a Maildir polled, an IMAP
+//! mailbox, or none for MDA mode, where `pbem process` brings mail in) on
+//! one thread, and the outbox sender ([`transport::run_sender`]) on another,
+//! each with its own database connection. The inbound loop wakes the sender
+//! after each mail that queued replies. SIGINT or SIGTERM stops both after
+//! the mail in hand. `serve --once` takes what is waiting, sends the outbox
+//! once, and exits.
 
 use std::fs;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use time::OffsetDateTime;
 
 use crate::config::{Config, Inbound, Outbound};
+use crate::mail::imap::{self, ImapError};
 use crate::mail::maildir::Maildir;
-use crate::mail::transport::{self, FileSender, MailSender, SendError, SendmailSender};
+use crate::mail::smtp::SmtpSender;
+use crate::mail::stop::Stop;
+use crate::mail::transport::{self, FileSender, MailSender, Outbox, SendError, SendmailSender};
 use crate::service::{Handled, Service, ServiceError, SweepReport};
 use crate::store::{Store, StoreError};
 
@@ -40,13 +52,17 @@ pub enum ServerError {
         path: PathBuf,
         error: std::io::Error,
     },
-    #[error("cannot open the database {path}: {error}")]
+    #[error(
+        "cannot open the database {path}: {error}; check that its directory exists and that pbem may write there"
+    )]
     Database { path: PathBuf, error: StoreError },
     #[error("inbox {path}: {error}")]
     Inbox {
         path: PathBuf,
         error: std::io::Error,
     },
+    #[error(transparent)]
+    Imap(#[from] ImapError),
     #[error(transparent)]
     Service(#[from] ServiceError),
     #[error("sending mail: {0}")]
@@ -65,41 +81,31 @@ pub struct Pass {
     pub sent: usize,
 }
 
-/// The server: service, inbox and outbound transport.
+/// The server on a Maildir inbox: service, inbox and outbox.
 pub struct Server {
     service: Service,
     inbox: Maildir,
-    sender: Box<dyn MailSender + Send>,
+    outbox: Outbox,
 }
 
 impl Server {
-    /// Opens everything the configuration names, creating what is missing.
+    /// Opens everything the configuration names, creating what is
+    /// missing. With another inbound than a Maildir (IMAP, standard input)
+    /// the local Maildir is `<data dir>/inbox`, which `serve` leaves alone.
     pub fn open(config: &Config) -> Result<Server, ServerError> {
-        fs::create_dir_all(&config.data_dir).map_err(|error| ServerError::DataDir {
-            path: config.data_dir.clone(),
-            error,
-        })?;
-        let store = Store::open(&config.database).map_err(|error| ServerError::Database {
-            path: config.database.clone(),
-            error,
-        })?;
-        let service = Service::new(store, config.service.clone())?;
-        let Inbound::Maildir(dir) = &config.inbound;
-        let inbox = Maildir::create(dir).map_err(|error| ServerError::Inbox {
+        let dir = match &config.inbound {
+            Inbound::Maildir(dir) => dir.clone(),
+            Inbound::Imap(_) | Inbound::Stdin => config.data_dir.join("inbox"),
+        };
+        let service = open_service(config)?;
+        let inbox = Maildir::create(&dir).map_err(|error| ServerError::Inbox {
             path: dir.clone(),
             error,
         })?;
-        let sender: Box<dyn MailSender + Send> = match &config.outbound {
-            Outbound::Directory(dir) => Box::new(FileSender::new(dir).map_err(SendError::from)?),
-            Outbound::Sendmail(command) => Box::new(SendmailSender::new(
-                command.as_deref(),
-                &config.service.address,
-            )?),
-        };
         Ok(Server {
             service,
             inbox,
-            sender,
+            outbox: open_outbox(config)?,
         })
     }
 
@@ -126,33 +132,7 @@ impl Server {
         clock: Clock,
         stop: &AtomicBool,
     ) -> Result<Pass, ServerError> {
-        let mut pass = Pass::default();
-        let waiting = self.inbox.waiting().map_err(|error| ServerError::Inbox {
-            path: self.inbox.root().to_path_buf(),
-            error,
-        })?;
-        let total = waiting.len();
-        for path in waiting {
-            if stop.load(Ordering::SeqCst) {
-                break;
-            }
-            let raw = match fs::read(&path) {
-                Ok(raw) => raw,
-                // Taken away meanwhile (another process): nothing to do.
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(error) => return Err(ServerError::Inbox { path, error }),
-            };
-            pass.count(self.service.handle(&raw, clock.now())?);
-            self.inbox
-                .mark_handled(&path)
-                .map_err(|error| ServerError::Inbox {
-                    path: path.clone(),
-                    error,
-                })?;
-            if total >= 1000 && pass.mails % 1000 == 0 {
-                tracing::info!("processed {} of {total} mails", pass.mails);
-            }
-        }
+        let mut pass = handle_waiting(&mut self.service, &self.inbox, clock, stop, &mut |_| {})?;
         pass.sent = self.drain(clock)?;
         Ok(pass)
     }
@@ -171,12 +151,77 @@ impl Server {
 
     /// Sends what is in the outbox.
     pub fn drain(&mut self, clock: Clock) -> Result<usize, ServerError> {
-        Ok(transport::drain(
-            self.service.store(),
-            self.sender.as_mut(),
-            clock.now(),
-        )?)
+        Ok(self.outbox.drain(self.service.store(), clock.now())?)
     }
+}
+
+fn open_store(config: &Config) -> Result<Store, ServerError> {
+    fs::create_dir_all(&config.data_dir).map_err(|error| ServerError::DataDir {
+        path: config.data_dir.clone(),
+        error,
+    })?;
+    Store::open(&config.database).map_err(|error| ServerError::Database {
+        path: config.database.clone(),
+        error,
+    })
+}
+
+fn open_service(config: &Config) -> Result<Service, ServerError> {
+    Ok(Service::new(open_store(config)?, config.service.clone())?)
+}
+
+/// The configured outbound transport and the outbox it empties.
+fn open_outbox(config: &Config) -> Result<Outbox, ServerError> {
+    let sender: Box<dyn MailSender + Send> = match &config.outbound {
+        Outbound::Directory(dir) => Box::new(FileSender::new(dir).map_err(SendError::from)?),
+        Outbound::Sendmail(command) => Box::new(SendmailSender::new(
+            command.as_deref(),
+            &config.service.address,
+        )?),
+        Outbound::Smtp(smtp) => Box::new(SmtpSender::new(smtp, &config.service.address)?),
+    };
+    Ok(Outbox::new(sender, &config.database))
+}
+
+/// Handles every mail waiting in a Maildir, oldest first, until `stop`;
+/// calls `handled` after each commit.
+fn handle_waiting(
+    service: &mut Service,
+    inbox: &Maildir,
+    clock: Clock,
+    stop: &AtomicBool,
+    handled: &mut dyn FnMut(Handled),
+) -> Result<Pass, ServerError> {
+    let mut pass = Pass::default();
+    let waiting = inbox.waiting().map_err(|error| ServerError::Inbox {
+        path: inbox.root().to_path_buf(),
+        error,
+    })?;
+    let total = waiting.len();
+    for path in waiting {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let raw = match fs::read(&path) {
+            Ok(raw) => raw,
+            // Taken away meanwhile (another process): nothing to do.
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(error) => return Err(ServerError::Inbox { path, error }),
+        };
+        let result = service.handle(&raw, clock.now())?;
+        pass.count(result);
+        inbox
+            .mark_handled(&path)
+            .map_err(|error| ServerError::Inbox {
+                path: path.clone(),
+                error,
+            })?;
+        handled(result);
+        if total >= 1000 && pass.mails % 1000 == 0 {
+            tracing::info!("processed {} of {total} mails", pass.mails);
+        }
+    }
+    Ok(pass)
 }
 
 impl Pass {
@@ -198,58 +243,144 @@ impl Pass {
     }
 }
 
-/// Runs the server: with `once`, one pass over the inbox; otherwise it
-/// watches the inbox until SIGINT or SIGTERM, finishing the mail in hand.
+/// Runs the server: with `once`, one pass over the inbound and one over
+/// the outbox; otherwise the inbound loop and the outbox sender until
+/// SIGINT or SIGTERM, finishing the mail in hand.
 pub fn serve(config: &Config, once: bool, clock: Clock) -> Result<Pass, ServerError> {
-    let mut server = Server::open(config)?;
-    let stop = Arc::new(AtomicBool::new(false));
     if once {
-        return server.process_waiting(clock, &stop);
+        return serve_once(config, clock);
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(ServerError::Runtime)?;
-    let interval = config.poll_interval;
+    let config = config.clone();
     runtime.block_on(async move {
-        let shutdown = Arc::new(tokio::sync::Notify::new());
-        spawn_signal_watch(stop.clone(), shutdown.clone()).map_err(ServerError::Runtime)?;
-        tracing::info!(inbox = %server.inbox().root().display(), "pbem is serving");
-        let mut total = Pass::default();
-        while !stop.load(Ordering::SeqCst) {
-            let flag = stop.clone();
-            let (returned, pass) = tokio::task::spawn_blocking(move || {
-                let pass = server.process_waiting(clock, &flag);
-                (server, pass)
-            })
+        let stop = Arc::new(Stop::default());
+        spawn_signal_watch(stop.clone()).map_err(ServerError::Runtime)?;
+        tokio::task::spawn_blocking(move || run(&config, clock, &stop))
             .await
-            .map_err(|e| ServerError::Runtime(std::io::Error::other(e)))?;
-            server = returned;
-            let pass = pass?;
-            if pass.mails > 0 {
-                tracing::info!(
-                    mails = pass.mails,
-                    replies = pass.replies,
-                    sent = pass.sent,
-                    "inbox pass"
-                );
-            }
-            total.add(pass);
-            tokio::select! {
-                _ = tokio::time::sleep(interval) => {}
-                _ = shutdown.notified() => {}
-            }
-        }
-        tracing::info!("pbem stopped");
-        Ok(total)
+            .map_err(|e| ServerError::Runtime(std::io::Error::other(e)))?
     })
 }
 
-/// Sets `stop` and wakes the loop on SIGINT or SIGTERM.
-fn spawn_signal_watch(
-    stop: Arc<AtomicBool>,
-    shutdown: Arc<tokio::sync::Notify>,
-) -> std::io::Result<()> {
+fn serve_once(config: &Config, clock: Clock) -> Result<Pass, ServerError> {
+    match &config.inbound {
+        Inbound::Maildir(_) => {
+            Server::open(config)?.process_waiting(clock, &AtomicBool::new(false))
+        }
+        Inbound::Imap(settings) => {
+            let mut server = Server::open(config)?;
+            let mut pass = Pass::default();
+            imap::run_once(
+                settings,
+                &mut server.service,
+                &|| clock.now(),
+                &mut |handled| pass.count(handled),
+            )?;
+            pass.sent = server.drain(clock)?;
+            Ok(pass)
+        }
+        Inbound::Stdin => {
+            let sent = Server::open(config)?.drain(clock)?;
+            Ok(Pass {
+                sent,
+                ..Pass::default()
+            })
+        }
+    }
+}
+
+/// The inbound loop on this thread and the outbox sender on another, until
+/// `stop` (or a failure of the Maildir loop, which stops the sender too).
+fn run(config: &Config, clock: Clock, stop: &Stop) -> Result<Pass, ServerError> {
+    let mut service = open_service(config)?;
+    let outbox = open_outbox(config)?;
+    let sender_store = open_store(config)?;
+    let inbox = match &config.inbound {
+        Inbound::Maildir(dir) => {
+            Some(Maildir::create(dir).map_err(|error| ServerError::Inbox {
+                path: dir.clone(),
+                error,
+            })?)
+        }
+        Inbound::Imap(_) | Inbound::Stdin => None,
+    };
+    tracing::info!(inbound = %describe(&config.inbound), "pbem is serving");
+    std::thread::scope(|scope| {
+        let sender = scope.spawn(move || {
+            let mut outbox = outbox;
+            transport::run_sender(&sender_store, &mut outbox, &|| clock.now(), stop)
+        });
+        let mut total = Pass::default();
+        let mut handled = |result: Handled| {
+            if matches!(result, Handled::Processed { replies } if replies > 0) {
+                stop.wake();
+            }
+        };
+        let result = match (&config.inbound, &inbox) {
+            (Inbound::Imap(settings), _) => {
+                imap::run(
+                    settings,
+                    &mut service,
+                    &|| clock.now(),
+                    stop,
+                    &mut |result| {
+                        total.count(result);
+                        handled(result);
+                    },
+                );
+                Ok(())
+            }
+            (_, Some(inbox)) => loop {
+                if stop.is_stopping() {
+                    break Ok(());
+                }
+                match handle_waiting(&mut service, inbox, clock, stop.flag(), &mut handled) {
+                    Ok(pass) => {
+                        if pass.mails > 0 {
+                            tracing::info!(
+                                mails = pass.mails,
+                                replies = pass.replies,
+                                "inbox pass"
+                            );
+                        }
+                        total.add(pass);
+                    }
+                    Err(error) => break Err(error),
+                }
+                stop.sleep(config.poll_interval);
+            },
+            // MDA mode: `pbem process` brings the mail; only send here.
+            _ => {
+                while !stop.sleep(Duration::from_secs(3600)) {}
+                Ok(())
+            }
+        };
+        stop.stop();
+        match sender.join() {
+            Ok(sent) => total.sent = sent,
+            Err(_) => {
+                return Err(ServerError::Runtime(std::io::Error::other(
+                    "the outbox sender stopped unexpectedly",
+                )));
+            }
+        }
+        tracing::info!("pbem stopped");
+        result.map(|()| total)
+    })
+}
+
+fn describe(inbound: &Inbound) -> String {
+    match inbound {
+        Inbound::Maildir(dir) => format!("Maildir {}", dir.display()),
+        Inbound::Stdin => "none (mail comes in by `pbem process`)".into(),
+        Inbound::Imap(settings) => format!("IMAP {} {}", settings.endpoint, settings.mailbox),
+    }
+}
+
+/// Stops the server on SIGINT or SIGTERM.
+fn spawn_signal_watch(stop: Arc<Stop>) -> std::io::Result<()> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
@@ -260,15 +391,14 @@ fn spawn_signal_watch(
                 _ = interrupt.recv() => {}
                 _ = terminate.recv() => {}
             }
-            stop.store(true, Ordering::SeqCst);
-            shutdown.notify_one();
+            tracing::info!("stopping after the mail in hand");
+            stop.stop();
         });
     }
     #[cfg(not(unix))]
     tokio::spawn(async move {
         tokio::signal::ctrl_c().await.ok();
-        stop.store(true, Ordering::SeqCst);
-        shutdown.notify_one();
+        stop.stop();
     });
     Ok(())
 }

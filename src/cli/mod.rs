@@ -1,6 +1,7 @@
 //! The `pbem` command line. Each subcommand has its own file; this module
 //! parses the arguments and maps failures to exit codes and messages.
 
+mod backup;
 mod demo;
 mod legal;
 mod perft;
@@ -53,6 +54,11 @@ enum Command {
     },
     /// Play a short chess2 game by mail through the real pipeline and show the last mail.
     Demo,
+    /// Copy the database to FILE, consistently, while the server runs.
+    Backup {
+        /// Where the copy goes (replaced if it exists).
+        file: PathBuf,
+    },
     /// List the variants: one line each, `<id>  <description>`.
     Variants,
     /// Replay a game record, printing each turn, the final FEN and the result.
@@ -140,6 +146,7 @@ pub fn main() -> ExitCode {
             digest,
         ),
         Command::Demo => demo::run(&cli.data_dir),
+        Command::Backup { file } => backup::run(&cli.data_dir, cli.config.as_deref(), &file),
         Command::Variants => variants::run(),
         Command::Replay { start, file } => replay::run(&start, file.as_deref()),
         Command::Perft {

@@ -7,15 +7,25 @@
 //! * [`outgoing`]: building the mails the server sends (lettre);
 //! * [`maildir`]: the inbound Maildir;
 //! * [`transport`]: outbound transports behind the small [`transport::MailSender`]
-//!   trait (a directory of `.eml` files, `sendmail`).
+//!   trait (a directory of `.eml` files, `sendmail`, [`smtp`]), and the
+//!   outbox sender loop;
+//! * [`imap`]: the IMAP inbound loop (IDLE or polling, by UID, reconnecting);
+//! * [`smtp`]: SMTP submission (lettre) with TLS, STARTTLS, authentication
+//!   and connection reuse;
+//! * [`stop`]: the stop signal and wake-ups shared by the server's threads.
 
+pub mod imap;
 pub mod inbound;
 pub mod maildir;
 pub mod outgoing;
+pub mod smtp;
+pub mod stop;
 pub mod token;
 pub mod transport;
 
 use std::fmt;
+use std::net::IpAddr;
+use std::path::PathBuf;
 
 /// The server's own mail address, split so reply-token addresses
 /// (`local+token@domain`) can be built and recognised.
@@ -61,4 +71,72 @@ impl fmt::Display for ServerAddress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}@{}", self.local, self.domain)
     }
+}
+
+/// How a connection to a mail server is protected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Security {
+    /// TLS from the first byte (IMAPS 993, SMTPS 465).
+    Tls,
+    /// Plain first, then upgraded with STARTTLS before logging in.
+    StartTls,
+    /// No encryption at all: only allowed to a loopback address.
+    Plain,
+}
+
+impl Security {
+    /// The configuration word: `tls`, `starttls` or `plain`.
+    pub fn parse(word: &str) -> Option<Security> {
+        match word {
+            "tls" => Some(Security::Tls),
+            "starttls" => Some(Security::StartTls),
+            "plain" => Some(Security::Plain),
+            _ => None,
+        }
+    }
+}
+
+/// A password: never shown in logs or debug output.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(text: impl Into<String>) -> Secret {
+        Secret(text.into())
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(..)")
+    }
+}
+
+/// Where and how to reach a mail server (IMAP or SMTP).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Endpoint {
+    pub host: String,
+    pub port: u16,
+    pub security: Security,
+    /// Extra trusted certificate authorities (PEM), besides the system's.
+    pub ca_file: Option<PathBuf>,
+    /// How long a connection attempt or a read may take.
+    pub timeout: std::time::Duration,
+}
+
+impl fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.host, self.port)
+    }
+}
+
+/// Whether `host` names this machine: `localhost` or a loopback address.
+pub fn is_loopback_host(host: &str) -> bool {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || bare.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }

@@ -1,16 +1,31 @@
 //! Outbound transports. The outbox table holds complete messages; a
-//! [`MailSender`] hands one to the world, and [`drain`] marks each sent once
-//! the transport accepted it.
+//! [`MailSender`] hands one to the world, and [`Outbox::drain`] marks each
+//! sent once the transport accepted it. [`run_sender`] is the sender loop of
+//! `pbem serve`: it drains the outbox whenever woken (and every
+//! [`CHECK_INTERVAL`]), and retries with backoff while the transport fails.
+//!
+//! Only one process sends at a time: a drain holds an exclusive lock on the
+//! file `<database>.send-lock`, and a drain that finds it taken leaves the
+//! outbox to the process holding it, so two senders never send one mail
+//! twice.
+//!
+//! A mail is marked sent right after the transport accepted it. A crash in
+//! between (a few milliseconds) sends that one mail again after the restart,
+//! with the same Message-ID: SMTP cannot tell a sender whether a mail
+//! whose acceptance it did not record was accepted (RFC 1047).
 
-use std::fs;
+use std::collections::HashMap;
+use std::fs::{self, File, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use lettre::address::Envelope;
 use lettre::{Address, SendmailTransport, Transport};
 use time::OffsetDateTime;
 
 use super::ServerAddress;
+use super::stop::{Backoff, Stop};
 use crate::store::{Store, StoreError, mailbox};
 
 /// Why a mail could not be handed on; it stays in the outbox.
@@ -22,6 +37,13 @@ pub enum SendError {
     Address(String),
     #[error("sendmail failed: {0}")]
     Sendmail(String),
+    #[error("{0}")]
+    Smtp(String),
+    /// The server refused this one mail for good (a 5xx answer).
+    #[error("the SMTP server refused the mail: {0}")]
+    Rejected(String),
+    #[error("cannot lock {path} (only one pbem process sends at a time): {error}")]
+    Lock { path: PathBuf, error: io::Error },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -116,23 +138,235 @@ impl MailSender for SendmailSender {
     }
 }
 
-/// Sends every unsent mail in the outbox, oldest first; stops at the first
-/// failure (the mail stays for the next try). Returns how many were sent.
-pub fn drain(
+/// How often the sender looks at the outbox without being woken (for
+/// mail queued by other processes, such as `pbem process`).
+pub const CHECK_INTERVAL: Duration = Duration::from_secs(30);
+
+/// A refused mail is tried again after this long, doubling up to a day.
+const REFUSED_RETRY: (Duration, Duration) =
+    (Duration::from_secs(60), Duration::from_secs(24 * 3600));
+
+/// The outbox and the transport that empties it.
+pub struct Outbox {
+    sender: Box<dyn MailSender + Send>,
+    lock_path: PathBuf,
+    /// Mails the server refused, held back until their next try.
+    refused: HashMap<i64, (Instant, Backoff)>,
+}
+
+impl Outbox {
+    /// An outbox of the database at `database`, sent with `sender`.
+    pub fn new(sender: Box<dyn MailSender + Send>, database: &Path) -> Outbox {
+        let mut lock_path = database.as_os_str().to_owned();
+        lock_path.push(".send-lock");
+        Outbox {
+            sender,
+            lock_path: lock_path.into(),
+            refused: HashMap::new(),
+        }
+    }
+
+    /// Sends every unsent mail, oldest first, and marks each sent once the
+    /// transport took it. Stops at the first failure of the transport (the
+    /// mail stays for the next try). A mail the server refuses for good, or
+    /// whose address no transport can take, stays in the outbox too, is
+    /// logged, and is tried again later without holding up the others.
+    /// Returns how many were sent; 0 when another process is sending.
+    pub fn drain(&mut self, store: &Store, now: OffsetDateTime) -> Result<usize, SendError> {
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&self.lock_path)
+            .map_err(|error| SendError::Lock {
+                path: self.lock_path.clone(),
+                error,
+            })?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                tracing::debug!("another pbem process is sending the outbox");
+                return Ok(0);
+            }
+            Err(TryLockError::Error(error)) => {
+                return Err(SendError::Lock {
+                    path: self.lock_path.clone(),
+                    error,
+                });
+            }
+        }
+        let mut sent = 0;
+        loop {
+            let held = self.refused.len() as u32;
+            let batch: Vec<_> = mailbox::unsent(store.conn(), 100 + held)?
+                .into_iter()
+                .filter(|mail| {
+                    self.refused
+                        .get(&mail.id)
+                        .is_none_or(|(until, _)| *until <= Instant::now())
+                })
+                .collect();
+            if batch.is_empty() {
+                return Ok(sent);
+            }
+            for mail in batch {
+                match self.sender.send(mail.id, &mail.recipients, &mail.message) {
+                    Ok(()) => {
+                        mailbox::mark_sent(store.conn(), mail.id, now)?;
+                        self.refused.remove(&mail.id);
+                        sent += 1;
+                    }
+                    // A refusal, or an address no transport can take:
+                    // that mail waits, the others go on.
+                    Err(SendError::Rejected(reason) | SendError::Address(reason)) => {
+                        let (until, backoff) = self.refused.entry(mail.id).or_insert_with(|| {
+                            (
+                                Instant::now(),
+                                Backoff::new(REFUSED_RETRY.0, REFUSED_RETRY.1),
+                            )
+                        });
+                        let delay = backoff.next_delay();
+                        *until = Instant::now() + delay;
+                        tracing::error!(
+                            outbox_id = mail.id,
+                            message_id = %mail.message_id,
+                            recipients = %mail.recipients.join(", "),
+                            retry_in_seconds = delay.as_secs(),
+                            "the mail server refused this mail: {reason}; it stays in the outbox (check the recipient addresses and the server's relay settings)"
+                        );
+                    }
+                    Err(error) => return Err(error),
+                }
+            }
+        }
+    }
+}
+
+/// The sender loop of `pbem serve`: drains the outbox whenever `stop` is
+/// woken and every [`CHECK_INTERVAL`]; after a failure waits with backoff
+/// (1 s doubling to 5 minutes) and tries again, until stopped. Returns how
+/// many mails it sent.
+pub fn run_sender(
     store: &Store,
-    sender: &mut dyn MailSender,
-    now: OffsetDateTime,
-) -> Result<usize, SendError> {
-    let mut sent = 0;
-    loop {
-        let batch = mailbox::unsent(store.conn(), 100)?;
-        if batch.is_empty() {
-            return Ok(sent);
+    outbox: &mut Outbox,
+    now: &dyn Fn() -> OffsetDateTime,
+    stop: &Stop,
+) -> usize {
+    let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
+    let mut total = 0;
+    let mut failing = false;
+    while !stop.is_stopping() {
+        match outbox.drain(store, now()) {
+            Ok(sent) => {
+                if failing {
+                    tracing::info!("sending works again");
+                    failing = false;
+                }
+                if sent > 0 {
+                    tracing::info!(sent, "outbox sent");
+                }
+                total += sent;
+                backoff.reset();
+                if stop.wait_for_wake(CHECK_INTERVAL) {
+                    break;
+                }
+            }
+            Err(error) => {
+                failing = true;
+                let delay = backoff.next_delay();
+                tracing::warn!(
+                    retry_in_ms = delay.as_millis() as u64,
+                    "cannot send the outbox: {error}"
+                );
+                if stop.sleep(delay) {
+                    break;
+                }
+            }
         }
-        for mail in batch {
-            sender.send(mail.id, &mail.recipients, &mail.message)?;
-            mailbox::mark_sent(store.conn(), mail.id, now)?;
-            sent += 1;
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    /// Records what it sent; refuses the mail ids in `refuse`.
+    struct Recorder {
+        sent: std::sync::Arc<std::sync::Mutex<Vec<i64>>>,
+        refuse: Vec<i64>,
+    }
+
+    impl MailSender for Recorder {
+        fn send(&mut self, id: i64, _: &[String], _: &[u8]) -> Result<(), SendError> {
+            if self.refuse.contains(&id) {
+                return Err(SendError::Rejected("550 no such user".into()));
+            }
+            self.sent.lock().expect("lock").push(id);
+            Ok(())
         }
+    }
+
+    fn outbox_with(mails: usize) -> (Store, tempfile::TempDir) {
+        let store = Store::open_in_memory().expect("store");
+        let now = datetime!(2026-03-01 12:00 UTC);
+        for i in 0..mails {
+            mailbox::enqueue(
+                store.conn(),
+                &format!("<m{i}@x>"),
+                &["a@b.c".into()],
+                b"hi",
+                now,
+            )
+            .expect("enqueue");
+        }
+        (store, tempfile::tempdir().expect("temp dir"))
+    }
+
+    fn unsent(store: &Store) -> Vec<i64> {
+        mailbox::unsent(store.conn(), 100)
+            .expect("unsent")
+            .into_iter()
+            .map(|mail| mail.id)
+            .collect()
+    }
+
+    #[test]
+    fn a_refused_mail_stays_queued_without_holding_up_the_others() {
+        let (store, dir) = outbox_with(3);
+        let sent = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let recorder = Recorder {
+            sent: sent.clone(),
+            refuse: vec![2],
+        };
+        let mut outbox = Outbox::new(Box::new(recorder), &dir.path().join("pbem.sqlite3"));
+        let now = datetime!(2026-03-01 12:01 UTC);
+        assert_eq!(outbox.drain(&store, now).expect("drain"), 2);
+        assert_eq!(*sent.lock().expect("lock"), vec![1, 3]);
+        assert_eq!(unsent(&store), vec![2]);
+        // Held back until its retry time: the next drain does not try it.
+        assert_eq!(outbox.drain(&store, now).expect("drain"), 0);
+        assert_eq!(*sent.lock().expect("lock"), vec![1, 3]);
+    }
+
+    #[test]
+    fn only_one_process_sends_at_a_time() {
+        let (store, dir) = outbox_with(1);
+        let database = dir.path().join("pbem.sqlite3");
+        let other = File::create(dir.path().join("pbem.sqlite3.send-lock")).expect("lock file");
+        other.lock().expect("the other process's lock");
+        let sent = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let recorder = Recorder {
+            sent: sent.clone(),
+            refuse: Vec::new(),
+        };
+        let mut outbox = Outbox::new(Box::new(recorder), &database);
+        let now = datetime!(2026-03-01 12:01 UTC);
+        assert_eq!(outbox.drain(&store, now).expect("drain"), 0);
+        assert_eq!(unsent(&store), vec![1]);
+        drop(other);
+        assert_eq!(outbox.drain(&store, now).expect("drain"), 1);
+        assert!(unsent(&store).is_empty());
     }
 }

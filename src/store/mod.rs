@@ -67,9 +67,15 @@ impl Store {
         &self.conn
     }
 
-    /// Starts a transaction; it rolls back unless committed.
+    /// Starts a transaction; it rolls back unless committed. It takes the
+    /// write lock at once (`BEGIN IMMEDIATE`, waiting up to the busy
+    /// timeout): a deferred transaction that read first would fail outright
+    /// when another connection (the outbox sender, `pbem process`) wrote
+    /// in between.
     pub fn transaction(&mut self) -> Result<rusqlite::Transaction<'_>, StoreError> {
-        Ok(self.conn.transaction()?)
+        Ok(self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
     }
 }
 
