@@ -20,6 +20,7 @@ use serde::Deserialize;
 use crate::mail::imap::{AfterProcessing, ImapConfig};
 use crate::mail::smtp::SmtpConfig;
 use crate::mail::{Endpoint, Secret, Security, ServerAddress, is_loopback_host};
+use crate::schedule::cron::{self, Schedule};
 use crate::service::ServiceConfig;
 
 /// Where mail comes from.
@@ -55,6 +56,8 @@ pub struct Config {
     /// How often `serve` looks for new mail in a Maildir.
     pub poll_interval: Duration,
     pub service: ServiceConfig,
+    /// When `serve` runs the deadline sweep and the daily digest.
+    pub schedule: Schedule,
 }
 
 /// A configuration that cannot be used.
@@ -79,6 +82,7 @@ impl Config {
             outbound: Outbound::Directory(data_dir.join("outbox")),
             poll_interval: Duration::from_secs(5),
             service: ServiceConfig::default(),
+            schedule: Schedule::default(),
         }
     }
 
@@ -128,6 +132,16 @@ impl Config {
         }
         if let Some(outbound) = file.outbound {
             config.outbound = outbound_from(outbound, &resolve, env)?;
+        }
+        if let Some(schedule) = file.schedule {
+            if let Some(sweep) = schedule.sweep {
+                cron::validate(&sweep).map_err(|e| format!("schedule.sweep: {e}"))?;
+                config.schedule.sweep = sweep;
+            }
+            if let Some(digest) = schedule.digest {
+                cron::validate(&digest).map_err(|e| format!("schedule.digest: {e}"))?;
+                config.schedule.digest = Some(digest);
+            }
         }
         if let Some(limits) = file.limits {
             if let Some(bytes) = limits.max_mail_bytes {
@@ -433,7 +447,15 @@ struct FileConfig {
     database: Option<PathBuf>,
     inbound: Option<InboundSection>,
     outbound: Option<OutboundSection>,
+    schedule: Option<ScheduleSection>,
     limits: Option<LimitsSection>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScheduleSection {
+    sweep: Option<String>,
+    digest: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -490,6 +512,28 @@ struct OutboundSection {
 struct LimitsSection {
     max_mail_bytes: Option<usize>,
     mails_per_sender_per_hour: Option<u32>,
+}
+
+#[cfg(test)]
+mod schedule_tests {
+    use super::*;
+
+    #[test]
+    fn the_schedule_is_read_and_checked() {
+        let env = |_: &str| None;
+        let dir = Path::new("/tmp");
+        let config = Config::parse(
+            "[schedule]\nsweep = \"0 * * * * *\"\ndigest = \"0 0 8 * * *\"\n",
+            dir,
+            &env,
+        )
+        .expect("valid");
+        assert_eq!(config.schedule.sweep, "0 * * * * *");
+        assert_eq!(config.schedule.digest.as_deref(), Some("0 0 8 * * *"));
+        let bad =
+            Config::parse("[schedule]\nsweep = \"often\"\n", dir, &env).expect_err("not cron");
+        assert!(bad.contains("schedule.sweep"), "{bad}");
+    }
 }
 
 #[cfg(test)]

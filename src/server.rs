@@ -19,12 +19,15 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+
 use crate::config::{Config, Inbound, Outbound};
 use crate::mail::imap::{self, ImapError};
 use crate::mail::maildir::Maildir;
 use crate::mail::smtp::SmtpSender;
 use crate::mail::stop::Stop;
 use crate::mail::transport::{self, FileSender, MailSender, Outbox, SendError, SendmailSender};
+use crate::schedule::cron;
 use crate::service::{Handled, Service, ServiceError, SweepReport};
 use crate::store::{Store, StoreError};
 
@@ -258,7 +261,15 @@ pub fn serve(config: &Config, once: bool, clock: Clock) -> Result<Pass, ServerEr
     runtime.block_on(async move {
         let stop = Arc::new(Stop::default());
         spawn_signal_watch(stop.clone()).map_err(ServerError::Runtime)?;
-        tokio::task::spawn_blocking(move || run(&config, clock, &stop))
+        // The cron jobs run on this runtime and only queue events; a full
+        // queue means the same work is already pending.
+        let (events, deadline_events) = std::sync::mpsc::sync_channel(4);
+        // Catch up at start: deadlines may have passed while pbem was down.
+        let _ = events.try_send(cron::Event::Sweep);
+        let _scheduler = cron::start(&config.schedule, events)
+            .await
+            .map_err(|e| ServerError::Runtime(std::io::Error::other(e)))?;
+        tokio::task::spawn_blocking(move || run(&config, clock, &stop, deadline_events))
             .await
             .map_err(|e| ServerError::Runtime(std::io::Error::other(e)))?
     })
@@ -291,9 +302,16 @@ fn serve_once(config: &Config, clock: Clock) -> Result<Pass, ServerError> {
     }
 }
 
-/// The inbound loop on this thread and the outbox sender on another, until
-/// `stop` (or a failure of the Maildir loop, which stops the sender too).
-fn run(config: &Config, clock: Clock, stop: &Stop) -> Result<Pass, ServerError> {
+/// The inbound loop on this thread, the outbox sender on another and the
+/// deadline sweeps on a third, until `stop` (or a failure of the Maildir
+/// loop, which stops the others too).
+fn run(
+    config: &Config,
+    clock: Clock,
+    stop: &Stop,
+    deadline_events: Receiver<cron::Event>,
+) -> Result<Pass, ServerError> {
+    let mut deadline_service = open_service(config)?;
     let mut service = open_service(config)?;
     let outbox = open_outbox(config)?;
     let sender_store = open_store(config)?;
@@ -308,6 +326,7 @@ fn run(config: &Config, clock: Clock, stop: &Stop) -> Result<Pass, ServerError> 
     };
     tracing::info!(inbound = %describe(&config.inbound), "pbem is serving");
     std::thread::scope(|scope| {
+        scope.spawn(move || run_deadlines(&mut deadline_service, clock, stop, &deadline_events));
         let sender = scope.spawn(move || {
             let mut outbox = outbox;
             transport::run_sender(&sender_store, &mut outbox, &|| clock.now(), stop)
@@ -369,6 +388,40 @@ fn run(config: &Config, clock: Clock, stop: &Stop) -> Result<Pass, ServerError> 
         tracing::info!("pbem stopped");
         result.map(|()| total)
     })
+}
+
+/// Runs the deadline sweep and the digest when the schedule says so, with
+/// its own database connection; a failure is logged and tried again at the
+/// next event.
+fn run_deadlines(service: &mut Service, clock: Clock, stop: &Stop, events: &Receiver<cron::Event>) {
+    while !stop.is_stopping() {
+        let event = match events.recv_timeout(Duration::from_secs(1)) {
+            Ok(event) => event,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return,
+        };
+        let result = match event {
+            cron::Event::Sweep => service.sweep(clock.now()).map(|report| {
+                tracing::info!(
+                    reminders = report.reminders,
+                    losses_on_time = report.losses_on_time,
+                    draws_by_timeout = report.draws_by_timeout,
+                    "deadline sweep"
+                );
+                report.reminders + report.losses_on_time + report.draws_by_timeout
+            }),
+            cron::Event::Digest => service.digest(clock.now()).inspect(|digests| {
+                tracing::info!(digests, "daily digest");
+            }),
+        };
+        match result {
+            Ok(0) => {}
+            Ok(_) => stop.wake(),
+            Err(error) => {
+                tracing::error!(%error, ?event, "deadline work failed; it runs again at the next event")
+            }
+        }
+    }
 }
 
 fn describe(inbound: &Inbound) -> String {

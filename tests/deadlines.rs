@@ -279,3 +279,51 @@ fn days_per_turn_sets_the_time_for_each_turn() {
         both[0].body
     );
 }
+
+/// `serve` runs the sweep at start and then on the cron schedule of its
+/// configuration (here every second); repeated sweeps send nothing twice.
+#[test]
+fn serve_runs_the_sweep_on_its_cron_schedule() {
+    let mut h = Harness::new();
+    let start = board(&mut h);
+    let config = h.dir.path().join("pbem.toml");
+    std::fs::write(&config, "[schedule]\nsweep = \"* * * * * *\"\n").expect("config file");
+    let at = (start + days(8))
+        .format(&time::format_description::well_known::Rfc3339)
+        .expect("formats");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("--data-dir")
+        .arg(h.dir.path())
+        .arg("--config")
+        .arg(&config)
+        .args(["--now", &at, "serve"])
+        .env("RUST_LOG", "info")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("pbem serve starts");
+    let mut nags = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while nags.is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        nags.extend(h.new_mails());
+    }
+    // Let the schedule fire a few more times.
+    std::thread::sleep(std::time::Duration::from_millis(3500));
+    nags.extend(h.new_mails());
+    let stopped = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(stopped.success());
+    let output = child.wait_with_output().expect("pbem serve stops");
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{log}");
+    assert_eq!(
+        nags.len(),
+        1,
+        "one reminder, however often the sweep runs: {nags:#?}\n{log}"
+    );
+    assert_eq!(nags[0].subject, "Nag: Chess Board 101 alice");
+    let sweeps = log.matches("deadline sweep").count();
+    assert!(sweeps >= 3, "the sweep ran {sweeps} times:\n{log}");
+}

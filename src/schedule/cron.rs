@@ -1,8 +1,9 @@
 //! Runs the deadline sweep and the daily digest on cron schedules
-//! (tokio-cron-scheduler). The jobs only send an [`Event`]; the server loop
-//! that owns the service does the work, so there is one writer at a time.
+//! (tokio-cron-scheduler). The jobs only send an [`Event`] on a channel; the
+//! server's deadline thread does the work with its own database connection.
 
-use tokio::sync::mpsc;
+use std::sync::mpsc::SyncSender;
+
 use tokio_cron_scheduler::{Job, JobScheduler};
 
 /// Something the schedule asks the server to do.
@@ -40,10 +41,7 @@ pub fn validate(expression: &str) -> Result<(), String> {
 }
 
 /// Starts the scheduler; events arrive on `events` until it is dropped.
-pub async fn start(
-    schedule: &Schedule,
-    events: mpsc::Sender<Event>,
-) -> Result<JobScheduler, String> {
+pub async fn start(schedule: &Schedule, events: SyncSender<Event>) -> Result<JobScheduler, String> {
     let scheduler = JobScheduler::new()
         .await
         .map_err(|e| format!("cannot start the scheduler: {e:?}"))?;
