@@ -404,7 +404,7 @@ pub fn blank_passwords(line: &str) -> String {
 }
 
 /// Wraps a move list at `width` columns, breaking between turns.
-fn wrap(text: &str, width: usize) -> String {
+pub fn wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
     let mut column = 0;
     for word in text.split(' ') {

@@ -471,27 +471,11 @@ pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failu
     } else {
         format!("{record} {result}")
     };
-    pgn.push_str(&board_mail_wrap(&movetext));
+    // PGN export format keeps lines under 80 characters.
+    pgn.push_str(&board_mail::wrap(&movetext, 79));
     pgn.push('\n');
     let subject = format!("{} Board {number} pgn", loaded.board.variant.display_name());
     Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
-}
-
-fn board_mail_wrap(text: &str) -> String {
-    let mut out = String::new();
-    let mut column = 0;
-    for word in text.split(' ') {
-        if column > 0 && column + 1 + word.len() > 79 {
-            out.push('\n');
-            column = 0;
-        } else if column > 0 {
-            out.push(' ');
-            column += 1;
-        }
-        out.push_str(word);
-        column += word.len();
-    }
-    out
 }
 
 pub(super) fn subscription(
