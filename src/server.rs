@@ -188,6 +188,10 @@ fn open_outbox(config: &Config) -> Result<Outbox, ServerError> {
 
 /// Handles every mail waiting in a Maildir, oldest first, until `stop`;
 /// calls `handled` after each commit.
+/// Mails handled in one transaction: a batch costs one disk flush, and a
+/// stop request waits for at most this many mails.
+const BATCH: usize = 64;
+
 fn handle_waiting(
     service: &mut Service,
     inbox: &Maildir,
@@ -201,27 +205,45 @@ fn handle_waiting(
         error,
     })?;
     let total = waiting.len();
-    for path in waiting {
+    let mut next_report = 1000;
+    for chunk in waiting.chunks(BATCH) {
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let raw = match fs::read(&path) {
-            Ok(raw) => raw,
-            // Taken away meanwhile (another process): nothing to do.
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(error) => return Err(ServerError::Inbox { path, error }),
-        };
-        let result = service.handle(&raw, clock.now())?;
-        pass.count(result);
-        inbox
-            .mark_handled(&path)
-            .map_err(|error| ServerError::Inbox {
-                path: path.clone(),
-                error,
-            })?;
-        handled(result);
-        if total >= 1000 && pass.mails % 1000 == 0 {
+        let mut paths = Vec::with_capacity(chunk.len());
+        let mut raws = Vec::with_capacity(chunk.len());
+        for path in chunk {
+            match fs::read(path) {
+                Ok(raw) => {
+                    paths.push(path);
+                    raws.push(raw);
+                }
+                // Taken away meanwhile (another process): nothing to do.
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(error) => {
+                    return Err(ServerError::Inbox {
+                        path: path.clone(),
+                        error,
+                    });
+                }
+            }
+        }
+        let raws: Vec<&[u8]> = raws.iter().map(Vec::as_slice).collect();
+        // One commit for the batch; the mails leave new/ only after it.
+        let results = service.handle_batch(&raws, clock.now())?;
+        for (path, result) in paths.into_iter().zip(results) {
+            pass.count(result);
+            inbox
+                .mark_handled(path)
+                .map_err(|error| ServerError::Inbox {
+                    path: path.clone(),
+                    error,
+                })?;
+            handled(result);
+        }
+        if pass.mails >= next_report {
             tracing::info!("processed {} of {total} mails", pass.mails);
+            next_report += 1000;
         }
     }
     Ok(pass)

@@ -59,6 +59,18 @@ pub trait MailSender {
         recipients: &[String],
         message: &[u8],
     ) -> Result<(), SendError>;
+
+    /// Whether sending a mail again is harmless (the transport replaces its
+    /// own earlier copy), so that sends may be confirmed in batches.
+    fn resend_is_harmless(&self) -> bool {
+        false
+    }
+
+    /// Makes every mail sent so far durable; called before a batch of them
+    /// is marked sent.
+    fn flush(&mut self) -> Result<(), SendError> {
+        Ok(())
+    }
 }
 
 /// Writes each mail as `<outbox id>.eml` into a directory. Written through
@@ -66,6 +78,8 @@ pub trait MailSender {
 /// again after a crash replaces itself: every mail is there exactly once.
 pub struct FileSender {
     dir: PathBuf,
+    /// Files written but not yet synced to disk.
+    unsynced: Vec<PathBuf>,
 }
 
 impl FileSender {
@@ -73,6 +87,7 @@ impl FileSender {
         fs::create_dir_all(dir)?;
         Ok(FileSender {
             dir: dir.to_path_buf(),
+            unsynced: Vec::new(),
         })
     }
 
@@ -92,8 +107,23 @@ impl MailSender for FileSender {
         let path = self.path_of(outbox_id);
         let tmp = self.dir.join(format!(".{outbox_id:010}.eml.tmp"));
         fs::write(&tmp, message)?;
-        fs::File::open(&tmp)?.sync_all()?;
         fs::rename(&tmp, &path)?;
+        self.unsynced.push(path);
+        Ok(())
+    }
+
+    fn resend_is_harmless(&self) -> bool {
+        true
+    }
+
+    /// Syncs the files written since the last flush, then the directory.
+    /// After the first file's sync the journal holds the others too, so a
+    /// batch costs about one disk flush instead of one per mail.
+    fn flush(&mut self) -> Result<(), SendError> {
+        for path in self.unsynced.drain(..) {
+            fs::File::open(&path)?.sync_all()?;
+        }
+        fs::File::open(&self.dir)?.sync_all()?;
         Ok(())
     }
 }
@@ -209,10 +239,19 @@ impl Outbox {
             if batch.is_empty() {
                 return Ok(sent);
             }
+            // Where a resend is harmless, a batch is made durable and marked
+            // sent together; otherwise each mail is marked as soon as the
+            // transport took it, so a crash resends at most one.
+            let batched = self.sender.resend_is_harmless();
+            let mut accepted = Vec::new();
             for mail in batch {
                 match self.sender.send(mail.id, &mail.recipients, &mail.message) {
                     Ok(()) => {
-                        mailbox::mark_sent(store.conn(), mail.id, now)?;
+                        if batched {
+                            accepted.push(mail.id);
+                        } else {
+                            mailbox::mark_sent(store.conn(), mail.id, now)?;
+                        }
                         self.refused.remove(&mail.id);
                         sent += 1;
                     }
@@ -237,6 +276,10 @@ impl Outbox {
                     }
                     Err(error) => return Err(error),
                 }
+            }
+            if !accepted.is_empty() {
+                self.sender.flush()?;
+                mailbox::mark_all_sent(store.conn(), &accepted, now)?;
             }
         }
     }

@@ -178,61 +178,96 @@ impl Service {
 
     /// Processes one raw mail at time `now`.
     pub fn handle(&mut self, raw: &[u8], now: OffsetDateTime) -> Result<Handled, ServiceError> {
-        let mail = Inbound::parse(raw);
-        let tx = self.store.transaction()?;
-        if mailbox::is_processed(&tx, &mail.message_id)? {
-            return Ok(Handled::Duplicate);
-        }
-        let sender = match &mail.from {
-            Some(from) if mail.automatic.is_none() && !self.config.address.is_own(from) => {
-                from.clone()
-            }
-            _ => {
-                tracing::info!(message_id = %mail.message_id, "ignoring automatic or senderless mail");
-                mailbox::mark_processed(
-                    &tx,
-                    &mail.message_id,
-                    mail.from.as_deref().unwrap_or(""),
-                    now,
-                )?;
-                tx.commit()?;
-                return Ok(Handled::Ignored);
-            }
-        };
-        let recent = mailbox::mails_from_since(&tx, &sender, now - Duration::hours(1))?;
-        let mut ctx = Ctx {
-            conn: &tx,
-            config: &self.config,
-            templates: &self.templates,
-            key: &self.key,
-            passwords: &mut self.passwords,
-            mail: &mail,
-            sender: &sender,
-            now,
-            out: Vec::new(),
-        };
-        if recent >= self.config.mails_per_sender_per_hour {
-            if recent == self.config.mails_per_sender_per_hour {
-                ctx.short_error(&format!(
-                    "You sent more than {} mails within an hour. Further mails are ignored until the hour has passed.",
-                    self.config.mails_per_sender_per_hour
-                ))?;
-            }
-        } else if mail.size > self.config.max_mail_bytes {
-            ctx.short_error(&format!(
-                "Your mail is {} bytes long; pbem reads mails of up to {} bytes. Please send your commands in a shorter, plain-text mail.",
-                mail.size, self.config.max_mail_bytes
-            ))?;
-        } else {
-            ctx.run_mail()?;
-        }
-        let replies = ctx.out.len();
-        let outgoing = std::mem::take(&mut ctx.out);
-        queue_all(&tx, &self.config, outgoing, now)?;
-        mailbox::mark_processed(&tx, &mail.message_id, &sender, now)?;
-        tx.commit()?;
-        Ok(Handled::Processed { replies })
+        let mut handled = self.handle_batch(&[raw], now)?;
+        Ok(handled.pop().expect("one result per mail"))
     }
+
+    /// Processes several mails in one transaction: each mail has all or
+    /// nothing of its effects, and the batch costs one commit (one disk
+    /// flush) instead of one per mail. On an error nothing of the batch is
+    /// committed, and the mails are all tried again.
+    pub fn handle_batch(
+        &mut self,
+        raws: &[&[u8]],
+        now: OffsetDateTime,
+    ) -> Result<Vec<Handled>, ServiceError> {
+        let tx = self.store.transaction()?;
+        let mut handled = Vec::with_capacity(raws.len());
+        for raw in raws {
+            let parts = (
+                &self.config,
+                &self.templates,
+                &self.key,
+                &mut self.passwords,
+            );
+            handled.push(handle_in(parts, &tx, raw, now)?);
+        }
+        tx.commit()?;
+        Ok(handled)
+    }
+}
+
+/// One mail, inside the caller's transaction.
+fn handle_in(
+    (config, templates, key, passwords): (
+        &ServiceConfig,
+        &Templates,
+        &TokenKey,
+        &mut PasswordCheck,
+    ),
+    tx: &Connection,
+    raw: &[u8],
+    now: OffsetDateTime,
+) -> Result<Handled, ServiceError> {
+    let mail = Inbound::parse(raw);
+    if mailbox::is_processed(tx, &mail.message_id)? {
+        return Ok(Handled::Duplicate);
+    }
+    let sender = match &mail.from {
+        Some(from) if mail.automatic.is_none() && !config.address.is_own(from) => from.clone(),
+        _ => {
+            tracing::info!(message_id = %mail.message_id, "ignoring automatic or senderless mail");
+            mailbox::mark_processed(
+                tx,
+                &mail.message_id,
+                mail.from.as_deref().unwrap_or(""),
+                now,
+            )?;
+            return Ok(Handled::Ignored);
+        }
+    };
+    let recent = mailbox::mails_from_since(tx, &sender, now - Duration::hours(1))?;
+    let mut ctx = Ctx {
+        conn: tx,
+        config,
+        templates,
+        key,
+        passwords,
+        mail: &mail,
+        sender: &sender,
+        now,
+        out: Vec::new(),
+    };
+    if recent >= config.mails_per_sender_per_hour {
+        if recent == config.mails_per_sender_per_hour {
+            ctx.short_error(&format!(
+                "You sent more than {} mails within an hour. Further mails are ignored until the hour has passed.",
+                config.mails_per_sender_per_hour
+            ))?;
+        }
+    } else if mail.size > config.max_mail_bytes {
+        ctx.short_error(&format!(
+            "Your mail is {} bytes long; pbem reads mails of up to {} bytes. Please send your commands in a shorter, plain-text mail.",
+            mail.size, config.max_mail_bytes
+        ))?;
+    } else {
+        ctx.run_mail()?;
+    }
+    let replies = ctx.out.len();
+    let outgoing = std::mem::take(&mut ctx.out);
+    queue_all(tx, config, outgoing, now)?;
+    mailbox::mark_processed(tx, &mail.message_id, &sender, now)?;
+    Ok(Handled::Processed { replies })
 }
 
 /// Builds each reply and puts it in the outbox.

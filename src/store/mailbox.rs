@@ -89,6 +89,20 @@ pub fn unsent(conn: &Connection, limit: u32) -> Result<Vec<Queued>, StoreError> 
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// Marks several mails sent in one transaction (one disk flush).
+pub fn mark_all_sent(
+    conn: &Connection,
+    ids: &[i64],
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    let tx = conn.unchecked_transaction()?;
+    for &id in ids {
+        mark_sent(&tx, id, now)?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
 pub fn mark_sent(conn: &Connection, id: i64, now: OffsetDateTime) -> Result<(), StoreError> {
     conn.execute(
         "UPDATE outbox SET sent_at = ?2 WHERE id = ?1",
