@@ -67,3 +67,17 @@ fn position_6_to_depth_4() {
         assert_eq!(perft(Some(fen), depth), count, "depth {depth}");
     }
 }
+
+/// `first_turn` finds, without enumerating, the turn `visit_turns` visits first.
+#[test]
+fn the_first_turn_is_the_first_one_visited() {
+    for variant in Variant::ALL {
+        let game = Game::new(variant);
+        let state = game.state();
+        let mut first = None;
+        state.visit_turns(game.rules(), &mut |turn, _| {
+            first.get_or_insert_with(|| turn.clone());
+        });
+        assert_eq!(state.first_turn(game.rules()), first, "{variant}");
+    }
+}

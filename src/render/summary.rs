@@ -160,13 +160,9 @@ fn rules_allow_two(game: &Game) -> bool {
 pub fn example_turn(game: &Game) -> Option<String> {
     let state = game.state();
     let rules = game.rules();
-    let mut example = None;
-    state.visit_turns(rules, &mut |turn, _| {
-        if example.is_none() {
-            example = Some(state.turn_text(rules, turn));
-        }
-    });
-    example
+    state
+        .first_turn(rules)
+        .map(|turn| state.turn_text(rules, &turn))
 }
 
 fn capitalise(word: &str) -> String {

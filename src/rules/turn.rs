@@ -104,6 +104,24 @@ impl State {
         }
     }
 
+    /// The first legal whole turn in the order of [`State::visit_turns`],
+    /// found without enumerating the others.
+    pub fn first_turn(&self, rules: &dyn Rules) -> Option<Turn> {
+        let mut firsts = MoveList::new();
+        self.fill_next_moves(rules, &mut firsts);
+        firsts.iter().find_map(|&m1| {
+            let after = self.play_move(rules, m1);
+            if after.phase() != Phase::SecondMove {
+                return Some(Turn::one(m1));
+            }
+            let mut seconds = MoveList::new();
+            if after.second_options(rules, &mut seconds).is_some() {
+                return Some(Turn::one(m1));
+            }
+            seconds.first().map(|&m2| Turn::two(m1, m2))
+        })
+    }
+
     /// Every legal whole turn.
     pub fn legal_turns(&self, rules: &dyn Rules) -> Vec<Turn> {
         let mut turns = Vec::new();
