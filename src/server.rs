@@ -186,12 +186,12 @@ fn open_outbox(config: &Config) -> Result<Outbox, ServerError> {
     Ok(Outbox::new(sender, &config.database))
 }
 
-/// Handles every mail waiting in a Maildir, oldest first, until `stop`;
-/// calls `handled` after each commit.
 /// Mails handled in one transaction: a batch costs one disk flush, and a
 /// stop request waits for at most this many mails.
-const BATCH: usize = 64;
+pub const BATCH: usize = 64;
 
+/// Handles every mail waiting in a Maildir, oldest first, until `stop`;
+/// calls `handled` after each commit.
 fn handle_waiting(
     service: &mut Service,
     inbox: &Maildir,

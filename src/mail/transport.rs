@@ -116,16 +116,33 @@ impl MailSender for FileSender {
         true
     }
 
-    /// Syncs the files written since the last flush, then the directory.
-    /// After the first file's sync the journal holds the others too, so a
-    /// batch costs about one disk flush instead of one per mail.
+    /// Makes the files written since the last flush durable, with their
+    /// directory entries.
     fn flush(&mut self) -> Result<(), SendError> {
-        for path in self.unsynced.drain(..) {
-            fs::File::open(&path)?.sync_all()?;
+        if !self.unsynced.is_empty() {
+            sync_written(&self.dir, &self.unsynced)?;
+            self.unsynced.clear();
         }
-        fs::File::open(&self.dir)?.sync_all()?;
         Ok(())
     }
+}
+
+/// Syncs `files`, written into `dir`, and `dir` itself. On Linux one
+/// `syncfs` of the directory's filesystem does it all with a single flush
+/// of the disk's cache, where a `fsync` per file would flush it once per
+/// mail (most of the cost of a batch on a disk that honours flushes).
+#[cfg(target_os = "linux")]
+fn sync_written(dir: &Path, _files: &[PathBuf]) -> io::Result<()> {
+    Ok(rustix::fs::syncfs(File::open(dir)?)?)
+}
+
+/// Syncs `files`, written into `dir`, and `dir` itself: one `fsync` each.
+#[cfg(not(target_os = "linux"))]
+fn sync_written(dir: &Path, files: &[PathBuf]) -> io::Result<()> {
+    for path in files {
+        File::open(path)?.sync_all()?;
+    }
+    File::open(dir)?.sync_all()
 }
 
 /// Hands each mail to the local `sendmail` (lettre's sendmail transport).
