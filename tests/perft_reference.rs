@@ -8,13 +8,11 @@
 //! (about 1-2 s each with the crate's dev profile, opt-level 1; the slow
 //! reference takes nearly all of it).
 
+mod perft_compare;
 mod reference;
 
-use std::collections::BTreeMap;
-use std::time::Instant;
-
-use pbem::rules::{Game, Rules, State, Turn, Variant};
-use shakmaty::CastlingMode;
+use pbem::rules::{Game, Variant};
+use perft_compare::{Reference, engine_turn_text};
 
 /// Kiwipete: castling both ways, en passant, promotions, pins.
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10";
@@ -48,106 +46,9 @@ const IN_CHECK: &str = "r3k3/8/8/8/8/8/4r3/R3K3 w Qq - 0 10";
 /// King capture variants only: Re1xe8 takes the king with a first move.
 const KING_EN_PRISE: &str = "r3k3/8/8/8/8/8/8/4R1K1 w q - 0 10";
 
-/// An engine turn as its moves in UCI joined by commas, castling written as
-/// the king's move (`e1g1,f1e1`).
-fn engine_turn_text(turn: &Turn) -> String {
-    let moves: Vec<String> = turn
-        .moves()
-        .iter()
-        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
-        .collect();
-    moves.join(",")
-}
-
-/// A reference turn in the same form as [`engine_turn_text`].
-fn reference_turn_text(moves: &[reference::Mv]) -> String {
-    let moves: Vec<String> = moves.iter().map(reference::Mv::uci).collect();
-    moves.join(",")
-}
-
-/// Walks down both trees from a position whose perft differs at `depth`
-/// and describes the first difference found.
-fn locate(
-    state: &State,
-    rules: &dyn Rules,
-    reference: &reference::Game,
-    depth: u32,
-    path: &mut Vec<String>,
-) -> String {
-    let mut engine = BTreeMap::new();
-    state.visit_turns(rules, &mut |turn, after| {
-        engine.insert(engine_turn_text(turn), after.clone());
-    });
-    let reference: BTreeMap<String, reference::Game> = reference
-        .turns()
-        .into_iter()
-        .map(|(moves, after)| (reference_turn_text(&moves), after))
-        .collect();
-    let only_engine: Vec<&String> = engine
-        .keys()
-        .filter(|t| !reference.contains_key(*t))
-        .collect();
-    let only_reference: Vec<&String> = reference
-        .keys()
-        .filter(|t| !engine.contains_key(*t))
-        .collect();
-    let here = path.join(" ");
-    if !only_engine.is_empty() || !only_reference.is_empty() {
-        return format!(
-            "after [{here}]: turns only the engine allows: {only_engine:?}; turns only the reference allows: {only_reference:?}"
-        );
-    }
-    for (turn, after) in &engine {
-        let expected = &reference[turn];
-        let engine_over = after.end().is_some();
-        if engine_over != expected.is_over() {
-            return format!(
-                "after [{here} {turn}]: the engine says the game is over: {engine_over}, the reference: {}",
-                expected.is_over()
-            );
-        }
-        if depth > 1 && !engine_over && after.perft(rules, depth - 1) != expected.perft(depth - 1) {
-            path.push(turn.clone());
-            return locate(after, rules, expected, depth - 1, path);
-        }
-    }
-    format!("after [{here}]: no difference found")
-}
-
-/// Compares engine and reference perft of `variant` from `fen` (None: the
-/// start position) and returns the count.
+/// [`perft_compare::compare`] with the reference in `reference/`.
 fn compare(variant: &'static str, fen: Option<&str>, depth: u32) -> u64 {
-    let engine_variant: Variant = variant.parse().expect("a known variant");
-    let (game, reference) = match fen {
-        None => (Game::new(engine_variant), reference::Game::new(variant)),
-        Some(fen) => (
-            Game::from_fen(engine_variant, fen).expect("a valid FEN"),
-            reference::Game::from_fen(variant, fen),
-        ),
-    };
-    let clock = Instant::now();
-    let engine = game.state().perft(game.rules(), depth);
-    let engine_time = clock.elapsed();
-    let clock = Instant::now();
-    let expected = reference.perft(depth);
-    let reference_time = clock.elapsed();
-    let place = fen.unwrap_or("start");
-    eprintln!(
-        "{variant} {place} perft({depth}) = {expected} (reference {reference_time:.2?}, engine {engine_time:.2?})"
-    );
-    if engine != expected {
-        let difference = locate(
-            game.state(),
-            game.rules(),
-            &reference,
-            depth,
-            &mut Vec::new(),
-        );
-        panic!(
-            "{variant} {place} perft({depth}): engine {engine}, reference {expected}\n{difference}"
-        );
-    }
-    expected
+    perft_compare::compare::<reference::Game>(variant, fen, depth)
 }
 
 /// Whether `turn` is legal after the turns `path` (separated by spaces)
@@ -163,28 +64,28 @@ fn legal_in_both(variant: &'static str, fen: &str, path: &str, turn: &str) -> Op
     for played in path.split_whitespace() {
         let mut next = None;
         state.visit_turns(rules, &mut |t, after| {
-            if engine_turn_text(t) == played {
+            if engine_turn_text::<reference::Game>(&state, t) == played {
                 next = Some(after.clone());
             }
         });
         state = next.unwrap_or_else(|| panic!("the engine rejects {played}"));
         reference = reference
-            .turns()
+            .successors()
             .into_iter()
-            .find(|(moves, _)| reference_turn_text(moves) == played)
+            .find(|(text, _)| text == played)
             .unwrap_or_else(|| panic!("the reference rejects {played}"))
             .1;
     }
     let mut engine = None;
     state.visit_turns(rules, &mut |t, after| {
-        if engine_turn_text(t) == turn {
+        if engine_turn_text::<reference::Game>(&state, t) == turn {
             engine = Some(after.end().is_some());
         }
     });
     let expected = reference
-        .turns()
+        .successors()
         .into_iter()
-        .find(|(moves, _)| reference_turn_text(moves) == turn)
+        .find(|(text, _)| text == turn)
         .map(|(_, after)| after.is_over());
     assert_eq!(
         engine, expected,

@@ -10,15 +10,10 @@
 //! each, is the slowest: about two seconds). `pbem perft` itself is checked
 //! to print the same numbers.
 
+mod perft_compare;
 mod reference_moves;
 
-use std::collections::BTreeMap;
 use std::process::Command;
-use std::time::Instant;
-
-use pbem::rules::{Game, Rules, State, Turn, Variant};
-use reference_moves as reference;
-use shakmaty::CastlingMode;
 
 /// The doubletime K+P endgame of the seed page.
 const KP_ENDGAME: &str = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
@@ -53,106 +48,9 @@ const BLOCKED: &str = "4k3/4p3/4P3/8/8/8/8/R3K3 w Q - 0 10";
 /// twinmove: a pawn can take the king with the first move of the turn.
 const PAWN_TAKES_KING: &str = "8/8/8/3k4/4P3/8/8/R3K3 w Q - 0 10";
 
-/// The moves of a turn in UCI (castling as the king's move `e1g1`), an en
-/// passant capture of a doublestepper marked `ep`.
-fn engine_turn_text(state: &State, turn: &Turn) -> String {
-    let moves: Vec<String> = turn
-        .moves()
-        .iter()
-        .enumerate()
-        .map(|(i, &m)| {
-            let ep = i == 0 && state.pos().is_en_passant_capture(m);
-            let uci = m.to_uci(CastlingMode::Standard).to_string();
-            if ep { uci + "ep" } else { uci }
-        })
-        .collect();
-    moves.join(",")
-}
-
-fn reference_turn_text(moves: &[reference::Step]) -> String {
-    let moves: Vec<String> = moves.iter().map(reference::Step::uci).collect();
-    moves.join(",")
-}
-
-/// Walks down both trees from a position whose perft differs at `depth`
-/// and describes the first difference found.
-fn locate(
-    state: &State,
-    rules: &dyn Rules,
-    reference: &reference::Game,
-    depth: u32,
-    path: &mut Vec<String>,
-) -> String {
-    let mut engine = BTreeMap::new();
-    state.visit_turns(rules, &mut |turn, after| {
-        engine.insert(engine_turn_text(state, turn), after.clone());
-    });
-    let reference: BTreeMap<String, reference::Game> = reference
-        .turns()
-        .into_iter()
-        .map(|(moves, after)| (reference_turn_text(&moves), after))
-        .collect();
-    let only_engine: Vec<&String> = engine
-        .keys()
-        .filter(|t| !reference.contains_key(*t))
-        .collect();
-    let only_reference: Vec<&String> = reference
-        .keys()
-        .filter(|t| !engine.contains_key(*t))
-        .collect();
-    let here = path.join(" ");
-    if !only_engine.is_empty() || !only_reference.is_empty() {
-        return format!(
-            "after [{here}]: turns only the engine allows: {only_engine:?}; turns only the reference allows: {only_reference:?}"
-        );
-    }
-    for (turn, after) in &engine {
-        let expected = &reference[turn];
-        let engine_over = after.end().is_some();
-        if engine_over != expected.is_over() {
-            return format!(
-                "after [{here} {turn}]: the engine says the game is over: {engine_over}, the reference: {}",
-                expected.is_over()
-            );
-        }
-        if depth > 1 && !engine_over && after.perft(rules, depth - 1) != expected.perft(depth - 1) {
-            path.push(turn.clone());
-            return locate(after, rules, expected, depth - 1, path);
-        }
-    }
-    format!("after [{here}]: no difference found")
-}
-
-/// Compares engine and reference perft of `variant` from `fen` (None: the
-/// start position) and returns the count.
+/// [`perft_compare::compare`] with the reference in `reference_moves/`.
 fn compare(variant: &'static str, fen: Option<&str>, depth: u32) -> u64 {
-    let engine_variant: Variant = variant.parse().expect("a known variant");
-    let (game, reference) = match fen {
-        None => (Game::new(engine_variant), reference::Game::new(variant)),
-        Some(fen) => (
-            Game::from_fen(engine_variant, fen).expect("a valid FEN"),
-            reference::Game::from_fen(variant, fen),
-        ),
-    };
-    let clock = Instant::now();
-    let engine = game.state().perft(game.rules(), depth);
-    let engine_time = clock.elapsed();
-    let clock = Instant::now();
-    let expected = reference.perft(depth);
-    let reference_time = clock.elapsed();
-    eprintln!(
-        "{variant} {} depth {depth}: {engine} ({engine_time:.2?} engine, {reference_time:.2?} reference)",
-        fen.unwrap_or("start")
-    );
-    if engine != expected {
-        let mut path = Vec::new();
-        let at = locate(game.state(), game.rules(), &reference, depth, &mut path);
-        panic!(
-            "{variant} {} depth {depth}: engine {engine}, reference {expected}; {at}",
-            fen.unwrap_or("start")
-        );
-    }
-    engine
+    perft_compare::compare::<reference_moves::Game>(variant, fen, depth)
 }
 
 #[test]

@@ -12,6 +12,8 @@
 
 use shakmaty::{Bitboard, Board, Color, File, Piece, Rank, Role, Square};
 
+use crate::perft_compare::Reference;
+
 /// Rook-like directions as (file, rank) steps.
 const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 /// Bishop-like directions as (file, rank) steps.
@@ -459,20 +461,15 @@ const SINGLE_OPENING: [&str; 6] = [
 /// A whole turn and the game after it.
 pub type TurnAndAfter = (Vec<Mv>, Game);
 
-impl Game {
-    /// A game from the international starting position.
-    pub fn new(variant: &'static str) -> Game {
-        Game::from_fen(
-            variant,
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        )
-    }
+impl Reference for Game {
+    type Move = Mv;
+    const MARKS_EN_PASSANT: bool = false;
 
     /// A game from a FEN. With White to move on move 1 the turn is White's
     /// first, a single move in the variants that start that way. An en
     /// passant square stands for a double step that was the opponent's
     /// whole last turn.
-    pub fn from_fen(variant: &'static str, fen: &str) -> Game {
+    fn from_fen(variant: &'static str, fen: &str) -> Game {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         let [board, side, castling, ep, _halfmoves, fullmoves] = fields[..] else {
             panic!("a FEN needs six fields: {fen}");
@@ -529,12 +526,12 @@ impl Game {
     }
 
     /// Whether the game ended with the turn that led here.
-    pub fn is_over(&self) -> bool {
+    fn is_over(&self) -> bool {
         self.over
     }
 
     /// Every legal whole turn and the game after it.
-    pub fn turns(&self) -> Vec<TurnAndAfter> {
+    fn turns(&self) -> Vec<TurnAndAfter> {
         match self.variant {
             "chess" => self.chess_turns(),
             "chess2" => self.chess2_turns(false),
@@ -547,22 +544,12 @@ impl Game {
         }
     }
 
-    /// The number of sequences of `depth` legal whole turns; a turn that
-    /// ends the game counts at its own depth and has nothing below it.
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        self.turns()
-            .iter()
-            .map(|(_, after)| match (depth, after.over) {
-                (1, _) => 1,
-                (_, true) => 0,
-                _ => after.perft(depth - 1),
-            })
-            .sum()
+    fn uci(mv: &Mv) -> String {
+        mv.uci()
     }
+}
 
+impl Game {
     /// The game after `moves`, with the opponent to move in `phase`.
     fn after(&self, pos: Pos, moves: Vec<Mv>, phase: Phase, over: bool) -> TurnAndAfter {
         let game = Game {

@@ -12,6 +12,8 @@
 
 use shakmaty::{Color, File, Rank, Role, Square};
 
+use crate::perft_compare::Reference;
+
 /// Rook-like directions as (file, rank) steps.
 const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 /// Bishop-like directions as (file, rank) steps.
@@ -305,17 +307,13 @@ pub struct Game {
 /// A whole turn and the game after it.
 pub type TurnAndAfter = (Vec<Step>, Game);
 
-impl Game {
-    pub fn new(variant: &str) -> Game {
-        Game::from_fen(
-            variant,
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        )
-    }
+impl Reference for Game {
+    type Move = Step;
+    const MARKS_EN_PASSANT: bool = true;
 
     /// A game from a FEN; an en passant square stands for a pawn's
     /// two-square advance that was the opponent's last move.
-    pub fn from_fen(variant: &str, fen: &str) -> Game {
+    fn from_fen(variant: &'static str, fen: &str) -> Game {
         let kind = match variant {
             "twinmove" => Kind::Twinmove { compulsory: true },
             "twinmove-free" => Kind::Twinmove { compulsory: false },
@@ -378,34 +376,24 @@ impl Game {
         }
     }
 
-    pub fn is_over(&self) -> bool {
+    fn is_over(&self) -> bool {
         self.over
     }
 
-    /// The number of sequences of `depth` legal whole turns; a turn that
-    /// ends the game counts at its own depth and has nothing below it.
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        self.turns()
-            .iter()
-            .map(|(_, after)| match (depth, after.over) {
-                (1, _) => 1,
-                (_, true) => 0,
-                _ => after.perft(depth - 1),
-            })
-            .sum()
-    }
-
     /// Every legal whole turn and the game after it.
-    pub fn turns(&self) -> Vec<TurnAndAfter> {
+    fn turns(&self) -> Vec<TurnAndAfter> {
         match self.kind {
             Kind::Twinmove { compulsory } => self.twinmove_turns(compulsory),
             Kind::Doublestep { capture } => self.doublestep_turns(capture),
         }
     }
 
+    fn uci(mv: &Step) -> String {
+        mv.uci()
+    }
+}
+
+impl Game {
     // -----------------------------------------------------------------
     // Shared: moves, castling, playing a move
 
