@@ -75,10 +75,9 @@ struct CommentView {
     text: String,
 }
 
+/// What a board mail says alike to every reader.
 #[derive(Serialize)]
-struct BoardView {
-    new: bool,
-    nag: Option<String>,
+struct SharedView {
     variant: &'static str,
     board: u32,
     headline: String,
@@ -90,13 +89,22 @@ struct BoardView {
     turn_due: String,
     turn_seq: usize,
     moves: String,
-    board_art: String,
     summary: String,
     comments: Vec<CommentView>,
     nag_days: u32,
     forfeit_days: u32,
-    your_turn: bool,
     example: String,
+}
+
+/// A board mail for one reader: the shared part and what is theirs.
+#[derive(Serialize)]
+struct BoardView<'a> {
+    #[serde(flatten)]
+    shared: &'a SharedView,
+    new: bool,
+    nag: Option<String>,
+    board_art: String,
+    your_turn: bool,
     recipient: String,
 }
 
@@ -107,115 +115,136 @@ pub enum Reader<'p> {
     Observer,
 }
 
+/// What every reader of a board mail reads alike (players, status,
+/// comments, move list, the legal-move summary): gathered once per board
+/// however many read it, since the summary enumerates every legal turn.
+pub struct BoardFacts {
+    pub white: Player,
+    pub black: Player,
+    view: SharedView,
+}
+
+impl BoardFacts {
+    /// Gathers the facts of a loaded board.
+    pub fn gather(ctx: &Ctx<'_>, loaded: &Loaded) -> Result<BoardFacts, ServiceError> {
+        let Loaded { board, game, turns } = loaded;
+        let white = players::by_id(ctx.conn, board.white)?;
+        let black = players::by_id(ctx.conn, board.black)?;
+        let state = game.state();
+        let finished = board.result.is_some();
+        let to_move = (!finished).then(|| match state.turn() {
+            Color::White => white.userid.clone(),
+            Color::Black => black.userid.clone(),
+        });
+
+        let mut status = Vec::new();
+        if let Some(result) = &board.result {
+            let reason = board.end_reason.as_deref().unwrap_or("");
+            status.push(match result.as_str() {
+                "-" => format!("The challenge was declined ({reason})."),
+                score => format!("Result: {score} ({reason})."),
+            });
+        }
+        for kind in [OfferKind::Draw, OfferKind::Undo] {
+            if let Some(offer) = boards::offer(ctx.conn, board.number, kind)? {
+                let by = if offer.by == white.id {
+                    &white.userid
+                } else {
+                    &black.userid
+                };
+                status.push(match kind {
+                    OfferKind::Draw => format!(
+                        "{by} offers a draw: send draw or accept to agree, reject to refuse."
+                    ),
+                    OfferKind::Undo => {
+                        format!("{by} asks to take back the last turn: send accept or reject.")
+                    }
+                });
+            }
+        }
+        if !finished && let Some(claim) = game.draw_claim() {
+            let why = match claim {
+                DrawClaim::ThreefoldRepetition => "threefold repetition",
+                DrawClaim::FiftyTurnRule => "50 turns each without capture or pawn move",
+            };
+            status.push(format!(
+                "A draw may be claimed ({why}): the player to move may send draw."
+            ));
+        }
+
+        let since = turns.len().saturating_sub(1) as u32;
+        let mut comments = Vec::new();
+        for comment in boards::comments_since(ctx.conn, board.number, since)? {
+            let author = match comment.author {
+                Some(id) if id == white.id => white.userid.clone(),
+                Some(id) if id == black.id => black.userid.clone(),
+                _ => "pbem".to_string(),
+            };
+            comments.push(CommentView {
+                author,
+                text: comment.text,
+            });
+        }
+
+        let record = game.record();
+        let view = SharedView {
+            variant: board.variant.display_name(),
+            board: board.number,
+            headline: match &board.result {
+                Some(result) => result.clone(),
+                None => to_move.clone().unwrap_or_default(),
+            },
+            has_comments: !comments.is_empty(),
+            status,
+            white: white.userid.clone(),
+            black: black.userid.clone(),
+            turn_due: turn_due(state, game),
+            to_move,
+            turn_seq: turns.len() + 1,
+            moves: if record.is_empty() {
+                "(no moves yet)".to_string()
+            } else {
+                wrap(&record, 72)
+            },
+            summary: if finished {
+                String::new()
+            } else {
+                legal_summary(game)
+            },
+            comments,
+            nag_days: board.options.nag_days,
+            forfeit_days: board.options.forfeit_days,
+            example: example_turn(game).unwrap_or_default(),
+        };
+        Ok(BoardFacts { white, black, view })
+    }
+}
+
 /// The subject and body of a board mail for one reader.
 pub fn render_board(
     ctx: &Ctx<'_>,
     loaded: &Loaded,
+    facts: &BoardFacts,
     reader: Reader<'_>,
     style: BoardStyle,
     heading: &Heading,
 ) -> Result<(String, String), ServiceError> {
-    let Loaded { board, game, turns } = loaded;
-    let white = players::by_id(ctx.conn, board.white)?;
-    let black = players::by_id(ctx.conn, board.black)?;
+    let Loaded { board, game, .. } = loaded;
     let state = game.state();
-    let finished = board.result.is_some();
-    let to_move = (!finished).then(|| match state.turn() {
-        Color::White => white.userid.clone(),
-        Color::Black => black.userid.clone(),
-    });
     let viewer = match reader {
         Reader::Player(player) => board.color_of(player.id).unwrap_or(Color::White),
         Reader::Observer => Color::White,
     };
-    let your_turn =
-        matches!(reader, Reader::Player(p) if !finished && board.player(state.turn()) == p.id);
-
-    let mut status = Vec::new();
-    if let Some(result) = &board.result {
-        let reason = board.end_reason.as_deref().unwrap_or("");
-        status.push(match result.as_str() {
-            "-" => format!("The challenge was declined ({reason})."),
-            score => format!("Result: {score} ({reason})."),
-        });
-    }
-    for kind in [OfferKind::Draw, OfferKind::Undo] {
-        if let Some(offer) = boards::offer(ctx.conn, board.number, kind)? {
-            let by = if offer.by == white.id {
-                &white.userid
-            } else {
-                &black.userid
-            };
-            status.push(match kind {
-                OfferKind::Draw => {
-                    format!("{by} offers a draw: send draw or accept to agree, reject to refuse.")
-                }
-                OfferKind::Undo => {
-                    format!("{by} asks to take back the last turn: send accept or reject.")
-                }
-            });
-        }
-    }
-    if !finished && let Some(claim) = game.draw_claim() {
-        let why = match claim {
-            DrawClaim::ThreefoldRepetition => "threefold repetition",
-            DrawClaim::FiftyTurnRule => "50 turns each without capture or pawn move",
-        };
-        status.push(format!(
-            "A draw may be claimed ({why}): the player to move may send draw."
-        ));
-    }
-
-    let since = turns.len().saturating_sub(1) as u32;
-    let mut comments = Vec::new();
-    for comment in boards::comments_since(ctx.conn, board.number, since)? {
-        let author = match comment.author {
-            Some(id) if id == white.id => white.userid.clone(),
-            Some(id) if id == black.id => black.userid.clone(),
-            _ => "pbem".to_string(),
-        };
-        comments.push(CommentView {
-            author,
-            text: comment.text,
-        });
-    }
-
-    let record = game.record();
     let view = BoardView {
+        shared: &facts.view,
         new: *heading == Heading::New,
         nag: match heading {
             Heading::Nag(text) => Some(text.clone()),
             _ => None,
         },
-        variant: board.variant.display_name(),
-        board: board.number,
-        headline: match &board.result {
-            Some(result) => result.clone(),
-            None => to_move.clone().unwrap_or_default(),
-        },
-        has_comments: !comments.is_empty(),
-        status,
-        white: white.userid.clone(),
-        black: black.userid.clone(),
-        turn_due: turn_due(state, game),
-        to_move,
-        turn_seq: turns.len() + 1,
-        moves: if record.is_empty() {
-            "(no moves yet)".to_string()
-        } else {
-            wrap(&record, 72)
-        },
         board_art: draw(state.pos().board(), viewer, style),
-        summary: if finished {
-            String::new()
-        } else {
-            legal_summary(game)
-        },
-        comments,
-        nag_days: board.options.nag_days,
-        forfeit_days: board.options.forfeit_days,
-        your_turn,
-        example: example_turn(game).unwrap_or_default(),
+        your_turn: matches!(reader, Reader::Player(p)
+            if board.result.is_none() && board.player(state.turn()) == p.id),
         recipient: match reader {
             Reader::Player(player) => player.userid.clone(),
             Reader::Observer => String::new(),
@@ -244,9 +273,9 @@ pub fn board_mails(
         Occasion::Update | Occasion::Comment => Heading::Plain,
     };
     let to_move = loaded.board.player(loaded.game.state().turn());
+    let facts = BoardFacts::gather(ctx, &loaded)?;
     let mut mails = Vec::new();
-    for id in [loaded.board.white, loaded.board.black] {
-        let player = players::by_id(ctx.conn, id)?;
+    for player in [&facts.white, &facts.black] {
         let is_sender = player.owns_address(ctx.sender);
         let skip = match occasion {
             Occasion::Comment => is_sender,
@@ -259,7 +288,8 @@ pub fn board_mails(
         let (subject, body) = render_board(
             ctx,
             &loaded,
-            Reader::Player(&player),
+            &facts,
+            Reader::Player(player),
             BoardStyle::Full,
             &heading,
         )?;
@@ -291,8 +321,14 @@ pub fn board_mails(
         if skip {
             continue;
         }
-        let (subject, body) =
-            render_board(ctx, &loaded, Reader::Observer, BoardStyle::Full, &heading)?;
+        let (subject, body) = render_board(
+            ctx,
+            &loaded,
+            &facts,
+            Reader::Observer,
+            BoardStyle::Full,
+            &heading,
+        )?;
         mails.push(Outgoing {
             to: vec![address],
             subject,
@@ -331,7 +367,15 @@ pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceE
         let reader = players::by_address(ctx.conn, ctx.sender)?
             .filter(|p| loaded.board.color_of(p.id).is_some());
         let reader = reader.as_ref().map_or(Reader::Observer, Reader::Player);
-        let (_, body) = render_board(ctx, &loaded, reader, BoardStyle::Full, &Heading::Plain)?;
+        let facts = BoardFacts::gather(ctx, &loaded)?;
+        let (_, body) = render_board(
+            ctx,
+            &loaded,
+            &facts,
+            reader,
+            BoardStyle::Full,
+            &Heading::Plain,
+        )?;
         board_text = body;
     }
     let board = (!variant.is_empty()).then_some(refusal.board).flatten();

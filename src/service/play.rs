@@ -4,7 +4,7 @@
 
 use shakmaty::Color;
 
-use super::board_mail::{self, Heading, Loaded, Occasion, Reader, load, render_board};
+use super::board_mail::{self, BoardFacts, Heading, Loaded, Occasion, Reader, load, render_board};
 use super::{Ctx, Failure, refuse};
 use crate::command::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Subscription,
@@ -394,9 +394,11 @@ pub(super) fn show(ctx: &mut Ctx<'_>, command: &Show) -> Result<Vec<Outgoing>, F
     } else {
         BoardStyle::Full
     };
+    let facts = BoardFacts::gather(ctx, &loaded)?;
     let (subject, body) = render_board(
         ctx,
         &loaded,
+        &facts,
         reader.as_ref().map_or(Reader::Observer, Reader::Player),
         style,
         &Heading::Plain,
