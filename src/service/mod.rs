@@ -28,7 +28,7 @@ use crate::mail::token::TokenKey;
 use crate::render::templates::{TemplateError, Templates};
 use crate::rules::notation::parse_turn;
 use crate::store::players::{self, Player, PlayerId};
-use crate::store::{self, Store, StoreError, boards, mailbox};
+use crate::store::{self, CachedStatements, Store, StoreError, boards, mailbox};
 
 pub use deadlines::SweepReport;
 pub use passwords::PasswordCheck;
@@ -420,10 +420,10 @@ impl Ctx<'_> {
             if let Some(board) = line.command.board() {
                 boards_mailed.push(board);
             }
-            self.conn.execute_batch("SAVEPOINT command")?;
+            self.conn.execute_cached("SAVEPOINT command", [])?;
             match self.run_command(&line, token) {
                 Ok(mails) => {
-                    self.conn.execute_batch("RELEASE command")?;
+                    self.conn.execute_cached("RELEASE command", [])?;
                     self.out.extend(mails);
                 }
                 Err(Failure::Refused(refusal)) => {

@@ -14,8 +14,8 @@ use crate::render::board::BoardStyle;
 use crate::rules::notation::parse_turn;
 use crate::rules::{PlayError, Variant};
 use crate::store::boards::{self, BoardOptions, OfferKind};
-use crate::store::deadlines;
 use crate::store::players::{self, Player, PlayerId};
+use crate::store::{CachedStatements, deadlines};
 
 pub(super) fn challenge(
     ctx: &mut Ctx<'_>,
@@ -199,10 +199,10 @@ fn play_queued(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Result<(), Failure> {
     };
     boards::clear_queued_turn(ctx.conn, number, next)?;
     let seq = loaded.turns.len() as u32;
-    ctx.conn.execute_batch("SAVEPOINT queued")?;
+    ctx.conn.execute_cached("SAVEPOINT queued", [])?;
     match play_turn(ctx, loaded, next, &queued) {
         Ok(()) => {
-            ctx.conn.execute_batch("RELEASE queued")?;
+            ctx.conn.execute_cached("RELEASE queued", [])?;
             let note = format!("The queued turn {queued} was played.");
             boards::add_comment(ctx.conn, number, None, seq + 1, &note, ctx.now)?;
         }

@@ -6,7 +6,7 @@ use shakmaty::Color;
 use time::OffsetDateTime;
 
 use super::players::PlayerId;
-use super::{StoreError, parse_time, time_text};
+use super::{CachedStatements, StoreError, parse_time, time_text};
 use crate::rules::Variant;
 
 /// The first board number handed out.
@@ -114,13 +114,13 @@ pub fn insert(
     options: BoardOptions,
     now: OffsetDateTime,
 ) -> Result<u32, StoreError> {
-    let number: u32 = conn.query_row(
+    let number: u32 = conn.query_row_cached(
         "SELECT MAX(COALESCE(MAX(number) + 1, 0), ?1) FROM boards",
         [FIRST_BOARD],
         |row| row.get(0),
     )?;
     let now = time_text(now);
-    conn.execute(
+    conn.execute_cached(
         "INSERT INTO boards (number, variant, white_id, black_id, rated, days_per_turn, nag_days,
                              forfeit_days, created_at, last_turn_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
@@ -180,7 +180,7 @@ fn finish_board(
 
 pub fn get(conn: &Connection, number: u32) -> Result<Option<Board>, StoreError> {
     let sql = format!("SELECT {BOARD_COLUMNS} FROM boards WHERE number = ?1");
-    conn.query_row(&sql, [number], board_from_row)
+    conn.query_row_cached(&sql, [number], board_from_row)
         .optional()?
         .map(finish_board)
         .transpose()
@@ -231,11 +231,11 @@ pub fn append_turn(
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
     let now = time_text(now);
-    conn.execute(
+    conn.execute_cached(
         "INSERT INTO turns (board, seq, text, player_id, played_at, message_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![board, seq, text, player.0, now, message_id],
     )?;
-    conn.execute(
+    conn.execute_cached(
         "UPDATE boards SET last_turn_at = ?2 WHERE number = ?1",
         params![board, now],
     )?;
@@ -248,11 +248,11 @@ pub fn remove_last_turn(
     board: u32,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "DELETE FROM turns WHERE board = ?1 AND seq = (SELECT MAX(seq) FROM turns WHERE board = ?1)",
         [board],
     )?;
-    conn.execute(
+    conn.execute_cached(
         "UPDATE boards SET last_turn_at = ?2 WHERE number = ?1",
         params![board, time_text(now)],
     )?;
@@ -266,12 +266,12 @@ pub fn set_result(
     reason: &str,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "UPDATE boards SET result = ?2, end_reason = ?3, finished_at = ?4 WHERE number = ?1",
         params![board, result, reason, time_text(now)],
     )?;
-    conn.execute("DELETE FROM offers WHERE board = ?1", [board])?;
-    conn.execute("DELETE FROM queued_turns WHERE board = ?1", [board])?;
+    conn.execute_cached("DELETE FROM offers WHERE board = ?1", [board])?;
+    conn.execute_cached("DELETE FROM queued_turns WHERE board = ?1", [board])?;
     Ok(())
 }
 
@@ -283,7 +283,7 @@ pub fn add_comment(
     text: &str,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "INSERT INTO comments (board, player_id, after_seq, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![board, author.map(|p| p.0), after_seq, text, time_text(now)],
     )?;
@@ -311,7 +311,7 @@ pub fn comments_since(
 
 pub fn offer(conn: &Connection, board: u32, kind: OfferKind) -> Result<Option<Offer>, StoreError> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT by_player, at_seq FROM offers WHERE board = ?1 AND kind = ?2",
             params![board, kind.as_str()],
             |row| {
@@ -333,7 +333,7 @@ pub fn set_offer(
     at_seq: u32,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "INSERT INTO offers (board, kind, by_player, at_seq, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (board, kind) DO UPDATE SET by_player = excluded.by_player,
              at_seq = excluded.at_seq, created_at = excluded.created_at",
@@ -343,7 +343,7 @@ pub fn set_offer(
 }
 
 pub fn clear_offer(conn: &Connection, board: u32, kind: OfferKind) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "DELETE FROM offers WHERE board = ?1 AND kind = ?2",
         params![board, kind.as_str()],
     )?;
@@ -356,7 +356,7 @@ pub fn queued_turn(
     player: PlayerId,
 ) -> Result<Option<String>, StoreError> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT text FROM queued_turns WHERE board = ?1 AND player_id = ?2",
             params![board, player.0],
             |row| row.get(0),
@@ -371,7 +371,7 @@ pub fn set_queued_turn(
     text: &str,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "INSERT INTO queued_turns (board, player_id, text, created_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (board, player_id) DO UPDATE SET text = excluded.text, created_at = excluded.created_at",
         params![board, player.0, text, time_text(now)],
@@ -384,7 +384,7 @@ pub fn clear_queued_turn(
     board: u32,
     player: PlayerId,
 ) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "DELETE FROM queued_turns WHERE board = ?1 AND player_id = ?2",
         params![board, player.0],
     )?;
@@ -400,7 +400,7 @@ pub fn observers(conn: &Connection, board: u32) -> Result<Vec<String>, StoreErro
 
 /// Adds an observer; false if it was already there.
 pub fn add_observer(conn: &Connection, board: u32, address: &str) -> Result<bool, StoreError> {
-    Ok(conn.execute(
+    Ok(conn.execute_cached(
         "INSERT OR IGNORE INTO observers (board, address) VALUES (?1, ?2)",
         params![board, address],
     )? == 1)
@@ -408,7 +408,7 @@ pub fn add_observer(conn: &Connection, board: u32, address: &str) -> Result<bool
 
 /// Removes an observer; false if it was not there.
 pub fn remove_observer(conn: &Connection, board: u32, address: &str) -> Result<bool, StoreError> {
-    Ok(conn.execute(
+    Ok(conn.execute_cached(
         "DELETE FROM observers WHERE board = ?1 AND address = ?2",
         params![board, address],
     )? == 1)

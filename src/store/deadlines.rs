@@ -5,7 +5,7 @@ use rusqlite::{Connection, params};
 use time::OffsetDateTime;
 
 use super::players::PlayerId;
-use super::{StoreError, parse_time, time_text};
+use super::{CachedStatements, StoreError, parse_time, time_text};
 
 /// The clock of one active board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub fn active_clocks(conn: &Connection) -> Result<Vec<Clock>, StoreError> {
 
 /// Records who is to move now, and restarts the reminder count.
 pub fn set_to_move(conn: &Connection, board: u32, player: PlayerId) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "UPDATE boards SET to_move_id = ?2, nags_sent = 0 WHERE number = ?1",
         params![board, player.0],
     )?;
@@ -64,7 +64,7 @@ pub fn set_to_move(conn: &Connection, board: u32, player: PlayerId) -> Result<()
 }
 
 pub fn set_nags_sent(conn: &Connection, board: u32, nags: u32) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "UPDATE boards SET nags_sent = ?2 WHERE number = ?1",
         params![board, nags],
     )?;
@@ -91,7 +91,7 @@ pub fn add_vacation(
     player: PlayerId,
     vacation: Vacation,
 ) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "INSERT INTO vacations (player_id, starts_at, ends_at) VALUES (?1, ?2, ?3)",
         params![
             player.0,

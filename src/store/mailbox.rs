@@ -4,12 +4,12 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use time::OffsetDateTime;
 
-use super::{StoreError, time_text};
+use super::{CachedStatements, StoreError, time_text};
 
 /// Whether a mail with this Message-ID was already processed.
 pub fn is_processed(conn: &Connection, message_id: &str) -> Result<bool, StoreError> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT 1 FROM processed WHERE message_id = ?1",
             [message_id],
             |_| Ok(()),
@@ -24,7 +24,7 @@ pub fn mark_processed(
     sender: &str,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "INSERT INTO processed (message_id, sender, processed_at) VALUES (?1, ?2, ?3)",
         params![message_id, sender, time_text(now)],
     )?;
@@ -37,7 +37,7 @@ pub fn mails_from_since(
     sender: &str,
     since: OffsetDateTime,
 ) -> Result<u32, StoreError> {
-    Ok(conn.query_row(
+    Ok(conn.query_row_cached(
         "SELECT COUNT(*) FROM processed WHERE sender = ?1 AND processed_at >= ?2",
         params![sender, time_text(since)],
         |row| row.get(0),
@@ -62,7 +62,7 @@ pub fn enqueue(
     message: &[u8],
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "INSERT INTO outbox (message_id, recipients, message, created_at) VALUES (?1, ?2, ?3, ?4)",
         params![message_id, recipients.join("\n"), message, time_text(now)],
     )?;
@@ -104,7 +104,7 @@ pub fn mark_all_sent(
 }
 
 pub fn mark_sent(conn: &Connection, id: i64, now: OffsetDateTime) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "UPDATE outbox SET sent_at = ?2 WHERE id = ?1",
         params![id, time_text(now)],
     )?;

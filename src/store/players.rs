@@ -3,7 +3,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use time::OffsetDateTime;
 
-use super::{StoreError, parse_time, time_text};
+use super::{CachedStatements, StoreError, parse_time, time_text};
 
 /// A player's row id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -43,7 +43,7 @@ pub fn insert(
     addresses: &[String],
     now: OffsetDateTime,
 ) -> Result<PlayerId, StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "INSERT INTO players (userid, password_hash, created_at) VALUES (?1, ?2, ?3)",
         params![userid, password_hash, time_text(now)],
     )?;
@@ -58,9 +58,9 @@ pub fn set_addresses(
     id: PlayerId,
     addresses: &[String],
 ) -> Result<(), StoreError> {
-    conn.execute("DELETE FROM addresses WHERE player_id = ?1", [id.0])?;
+    conn.execute_cached("DELETE FROM addresses WHERE player_id = ?1", [id.0])?;
     for (position, address) in addresses.iter().enumerate() {
-        conn.execute(
+        conn.execute_cached(
             "INSERT INTO addresses (address, player_id, position) VALUES (?1, ?2, ?3)",
             params![address, id.0, position as i64],
         )?;
@@ -69,7 +69,7 @@ pub fn set_addresses(
 }
 
 pub fn set_password_hash(conn: &Connection, id: PlayerId, hash: &str) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "UPDATE players SET password_hash = ?2 WHERE id = ?1",
         params![id.0, hash],
     )?;
@@ -83,7 +83,7 @@ pub fn set_vacation(
     days_used: u32,
     year: i32,
 ) -> Result<(), StoreError> {
-    conn.execute(
+    conn.execute_cached(
         "UPDATE players SET vacation_until = ?2, vacation_days_used = ?3, vacation_year = ?4 WHERE id = ?1",
         params![id.0, time_text(until), days_used, year],
     )?;
@@ -93,7 +93,7 @@ pub fn set_vacation(
 /// The player registered under `userid` (any case).
 pub fn by_userid(conn: &Connection, userid: &str) -> Result<Option<Player>, StoreError> {
     let id: Option<i64> = conn
-        .query_row(
+        .query_row_cached(
             "SELECT id FROM players WHERE userid = ?1",
             [userid],
             |row| row.get(0),
@@ -105,7 +105,7 @@ pub fn by_userid(conn: &Connection, userid: &str) -> Result<Option<Player>, Stor
 /// The player who registered `address`.
 pub fn by_address(conn: &Connection, address: &str) -> Result<Option<Player>, StoreError> {
     let id: Option<i64> = conn
-        .query_row(
+        .query_row_cached(
             "SELECT player_id FROM addresses WHERE address = ?1",
             [address],
             |row| row.get(0),
@@ -117,7 +117,7 @@ pub fn by_address(conn: &Connection, address: &str) -> Result<Option<Player>, St
 /// Which player (if any) already uses `address`.
 pub fn address_owner(conn: &Connection, address: &str) -> Result<Option<PlayerId>, StoreError> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT player_id FROM addresses WHERE address = ?1",
             [address],
             |row| row.get(0),
@@ -133,7 +133,7 @@ pub fn by_id(conn: &Connection, id: PlayerId) -> Result<Player, StoreError> {
         Option<String>,
         u32,
         i32,
-    ) = conn.query_row(
+    ) = conn.query_row_cached(
         "SELECT userid, password_hash, vacation_until, vacation_days_used, vacation_year
          FROM players WHERE id = ?1",
         [id.0],
