@@ -89,6 +89,8 @@ pub struct Server {
     service: Service,
     inbox: Maildir,
     outbox: Outbox,
+    /// The database file, for the sender's own connection.
+    database: PathBuf,
 }
 
 impl Server {
@@ -109,6 +111,7 @@ impl Server {
             service,
             inbox,
             outbox: open_outbox(config)?,
+            database: config.database.clone(),
         })
     }
 
@@ -129,15 +132,40 @@ impl Server {
     }
 
     /// Processes every mail waiting in the inbox, stopping early (after the
-    /// mail in hand) when `stop` is set; then sends the replies.
+    /// mail in hand) when `stop` is set, and sends the replies. As in
+    /// `serve`, the outbox is sent on a second thread with its own database
+    /// connection while the inbox is handled, so a backlog keeps both the
+    /// processor and the disk busy; every reply is sent before it returns.
     pub fn process_waiting(
         &mut self,
         clock: Clock,
         stop: &AtomicBool,
     ) -> Result<Pass, ServerError> {
-        let mut pass = handle_waiting(&mut self.service, &self.inbox, clock, stop, &mut |_| {})?;
-        pass.sent = self.drain(clock)?;
-        Ok(pass)
+        let sender_store = Store::open(&self.database).map_err(|error| ServerError::Database {
+            path: self.database.clone(),
+            error,
+        })?;
+        // Woken when a batch queued replies; stopped when the inbox is done.
+        let replies_queued = Stop::default();
+        let outbox = &mut self.outbox;
+        std::thread::scope(|scope| {
+            let replies = &replies_queued;
+            let sender =
+                scope.spawn(move || send_until_stopped(&sender_store, outbox, clock, replies));
+            let handled =
+                handle_waiting(&mut self.service, &self.inbox, clock, stop, &mut |result| {
+                    if matches!(result, Handled::Processed { replies } if replies > 0) {
+                        replies_queued.wake();
+                    }
+                });
+            replies_queued.stop();
+            let sent = sender.join().map_err(|_| {
+                ServerError::Runtime(std::io::Error::other("the outbox sender panicked"))
+            })?;
+            let mut pass = handled?;
+            pass.sent = sent?;
+            Ok(pass)
+        })
     }
 
     /// Runs the deadline sweep as of the clock's time, then sends its mails.
@@ -189,6 +217,24 @@ fn open_outbox(config: &Config) -> Result<Outbox, ServerError> {
 /// Mails handled in one transaction: a batch costs one disk flush, and a
 /// stop request waits for at most this many mails.
 pub const BATCH: usize = 64;
+
+/// Sends the outbox whenever `replies_queued` is woken, and a last time
+/// once it is stopped. Returns how many mails it sent.
+fn send_until_stopped(
+    store: &Store,
+    outbox: &mut Outbox,
+    clock: Clock,
+    replies_queued: &Stop,
+) -> Result<usize, SendError> {
+    let mut sent = 0;
+    loop {
+        let last = replies_queued.wait_for_wake(Duration::from_secs(1));
+        sent += outbox.drain(store, clock.now())?;
+        if last {
+            return Ok(sent);
+        }
+    }
+}
 
 /// Handles every mail waiting in a Maildir, oldest first, until `stop`;
 /// calls `handled` after each commit.

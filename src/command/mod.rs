@@ -33,6 +33,14 @@ pub enum Speaker {
 }
 
 impl Speaker {
+    /// The userid and password this speaker logs in with.
+    pub fn credentials(&self) -> Option<(&str, &str)> {
+        match self {
+            Speaker::Password { userid, password } => Some((userid, password)),
+            Speaker::Token => None,
+        }
+    }
+
     /// The password to blank when quoting the mail back.
     pub fn password(&self) -> Option<&str> {
         match self {
@@ -74,6 +82,27 @@ impl Command {
             Command::Subscription(s) => Some(s.board),
             Command::Chat(c) => Some(c.board),
             _ => None,
+        }
+    }
+
+    /// The userid and password the command logs in with, if any.
+    pub fn credentials(&self) -> Option<(&str, &str)> {
+        match self {
+            Command::Password(p) => Some((&p.userid, &p.old)),
+            Command::Address(a) => Some((&a.userid, &a.password)),
+            Command::Vacation(v) => Some((&v.userid, &v.password)),
+            Command::Challenge(c) => c.speaker.credentials(),
+            Command::Move(m) => m.speaker.credentials(),
+            Command::Action(a) => a.speaker.credentials(),
+            Command::Queue(q) => q.speaker.credentials(),
+            Command::Chat(c) => c.speaker.credentials(),
+            Command::Signup(_)
+            | Command::Help(_)
+            | Command::Games(_)
+            | Command::Show(_)
+            | Command::History { .. }
+            | Command::Pgn { .. }
+            | Command::Subscription(_) => None,
         }
     }
 

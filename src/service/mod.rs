@@ -191,19 +191,48 @@ impl Service {
         raws: &[&[u8]],
         now: OffsetDateTime,
     ) -> Result<Vec<Handled>, ServiceError> {
+        let mails: Vec<Inbound> = raws.iter().map(|raw| Inbound::parse(raw)).collect();
+        self.check_passwords_ahead(&mails)?;
         let tx = self.store.transaction()?;
-        let mut handled = Vec::with_capacity(raws.len());
-        for raw in raws {
+        let mut handled = Vec::with_capacity(mails.len());
+        for mail in &mails {
             let parts = (
                 &self.config,
                 &self.templates,
                 &self.key,
                 &mut self.passwords,
             );
-            handled.push(handle_in(parts, &tx, raw, now)?);
+            handled.push(handle_in(parts, &tx, mail, now)?);
         }
         tx.commit()?;
         Ok(handled)
+    }
+
+    /// Checks the passwords of the mails' commands before the batch takes
+    /// the database's write lock, so that a batch of first logins (Argon2,
+    /// about 17 ms each) does not keep the outbox sender, the deadline
+    /// sweep and `pbem process` waiting. Only the outcomes are kept, for
+    /// the commands to find; a password this pass misses is simply checked
+    /// when its command runs.
+    fn check_passwords_ahead(&mut self, mails: &[Inbound]) -> Result<(), ServiceError> {
+        for mail in mails {
+            if mail.size > self.config.max_mail_bytes || mail.automatic.is_some() {
+                continue;
+            }
+            let subject = strip_reply_prefixes(&mail.subject);
+            for line in std::iter::once(subject).chain(mail.command_lines()) {
+                let Some(Ok(line)) = command::parse_line(line) else {
+                    continue;
+                };
+                let Some((userid, password)) = line.command.credentials() else {
+                    continue;
+                };
+                if let Some(player) = players::by_userid(self.store.conn(), userid)? {
+                    self.passwords.verify(&player, password);
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -216,10 +245,9 @@ fn handle_in(
         &mut PasswordCheck,
     ),
     tx: &Connection,
-    raw: &[u8],
+    mail: &Inbound,
     now: OffsetDateTime,
 ) -> Result<Handled, ServiceError> {
-    let mail = Inbound::parse(raw);
     if mailbox::is_processed(tx, &mail.message_id)? {
         return Ok(Handled::Duplicate);
     }
@@ -243,7 +271,7 @@ fn handle_in(
         templates,
         key,
         passwords,
-        mail: &mail,
+        mail,
         sender: &sender,
         now,
         out: Vec::new(),
@@ -693,4 +721,48 @@ fn bare_action(line: &str) -> Option<Line> {
             action,
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_of_a_batch_are_checked_before_its_transaction() {
+        let mut store = Store::open_in_memory().expect("store");
+        let now = OffsetDateTime::UNIX_EPOCH;
+        let hash = passwords::hash("s3cret").expect("hash");
+        let tx = store.transaction().expect("transaction");
+        let alice = players::insert(&tx, "alice", &hash, &["alice@example.org".into()], now)
+            .expect("player");
+        tx.commit().expect("commit");
+        let mut service = Service::new(store, ServiceConfig::default()).expect("service");
+        let alice = players::by_id(service.store().conn(), alice).expect("alice");
+        let mail = |id: &str, subject: &str, body: &str| {
+            Inbound::parse(
+                format!(
+                    "From: alice@example.org\r\nMessage-ID: <{id}@example.org>\r\n\
+                     Subject: {subject}\r\n\r\n{body}\r\n"
+                )
+                .as_bytes(),
+            )
+        };
+        let mails = [
+            mail("a", "Re: move 101 alice s3cret e4", ""),
+            mail("b", "hello", "draw 101 alice wrong"),
+            mail("c", "hello", "> move 101 alice quoted e4"),
+        ];
+        service.check_passwords_ahead(&mails).expect("checked");
+        assert!(
+            service.passwords.knows(&alice, "s3cret"),
+            "from the subject"
+        );
+        assert!(service.passwords.knows(&alice, "wrong"), "a wrong one too");
+        assert!(
+            !service.passwords.knows(&alice, "quoted"),
+            "quoted lines are no commands"
+        );
+        assert!(service.passwords.verify(&alice, "s3cret"));
+        assert!(!service.passwords.verify(&alice, "wrong"));
+    }
 }
