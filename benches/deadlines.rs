@@ -23,7 +23,7 @@ const BOARDS: u32 = 10_000;
 /// for a reminder at the sweep time.
 fn setup(count: u32) -> (tempfile::TempDir, Service) {
     let dir = tempfile::tempdir().expect("temporary directory");
-    let mut store = Store::open(&dir.path().join("pbem.sqlite3")).expect("database");
+    let store = Store::open(&dir.path().join("pbem.sqlite3")).expect("database");
     let recent = datetime!(2026-03-10 12:00 UTC);
     let old = datetime!(2026-03-01 12:00 UTC);
     let tx = store.transaction().expect("transaction");

@@ -267,7 +267,7 @@ impl Outbox {
                         if batched {
                             accepted.push(mail.id);
                         } else {
-                            mailbox::mark_sent(store.conn(), mail.id, now)?;
+                            mailbox::mark_all_sent(store, &[mail.id], now)?;
                         }
                         self.refused.remove(&mail.id);
                         sent += 1;
@@ -296,7 +296,7 @@ impl Outbox {
             }
             if !accepted.is_empty() {
                 self.sender.flush()?;
-                mailbox::mark_all_sent(store.conn(), &accepted, now)?;
+                mailbox::mark_all_sent(store, &accepted, now)?;
             }
         }
     }

@@ -147,10 +147,10 @@ pub struct Service {
 }
 
 impl Service {
-    pub fn new(mut store: Store, config: ServiceConfig) -> Result<Service, ServiceError> {
+    pub fn new(store: Store, config: ServiceConfig) -> Result<Service, ServiceError> {
         let key = match &config.token_secret {
             Some(secret) => TokenKey::from_text(secret).ok_or(ServiceError::WeakSecret)?,
-            None => stored_key(&mut store)?,
+            None => stored_key(&store)?,
         };
         let mut service = Service {
             templates: Templates::new(config.templates_dir.as_deref()),
@@ -314,7 +314,7 @@ fn queue_all(
 }
 
 /// The reply-token key kept in the database, created on first use.
-fn stored_key(store: &mut Store) -> Result<TokenKey, ServiceError> {
+fn stored_key(store: &Store) -> Result<TokenKey, ServiceError> {
     let tx = store.transaction()?;
     let key = match store::setting(&tx, "token_key")?
         .as_deref()
@@ -729,7 +729,7 @@ mod tests {
 
     #[test]
     fn passwords_of_a_batch_are_checked_before_its_transaction() {
-        let mut store = Store::open_in_memory().expect("store");
+        let store = Store::open_in_memory().expect("store");
         let now = OffsetDateTime::UNIX_EPOCH;
         let hash = passwords::hash("s3cret").expect("hash");
         let tx = store.transaction().expect("transaction");

@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use time::OffsetDateTime;
 
-use super::{CachedStatements, StoreError, time_text};
+use super::{CachedStatements, Store, StoreError, time_text};
 
 /// Whether a mail with this Message-ID was already processed.
 pub fn is_processed(conn: &Connection, message_id: &str) -> Result<bool, StoreError> {
@@ -90,12 +90,8 @@ pub fn unsent(conn: &Connection, limit: u32) -> Result<Vec<Queued>, StoreError> 
 }
 
 /// Marks several mails sent in one transaction (one disk flush).
-pub fn mark_all_sent(
-    conn: &Connection,
-    ids: &[i64],
-    now: OffsetDateTime,
-) -> Result<(), StoreError> {
-    let tx = conn.unchecked_transaction()?;
+pub fn mark_all_sent(store: &Store, ids: &[i64], now: OffsetDateTime) -> Result<(), StoreError> {
+    let tx = store.transaction()?;
     for &id in ids {
         mark_sent(&tx, id, now)?;
     }
@@ -103,7 +99,7 @@ pub fn mark_all_sent(
     Ok(())
 }
 
-pub fn mark_sent(conn: &Connection, id: i64, now: OffsetDateTime) -> Result<(), StoreError> {
+fn mark_sent(conn: &Connection, id: i64, now: OffsetDateTime) -> Result<(), StoreError> {
     conn.execute_cached(
         "UPDATE outbox SET sent_at = ?2 WHERE id = ?1",
         params![id, time_text(now)],

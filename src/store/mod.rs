@@ -12,9 +12,11 @@ pub mod deadlines;
 pub mod mailbox;
 pub mod players;
 
-use std::path::Path;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
-use rusqlite::{Connection, OptionalExtension, Params, Row};
+use rusqlite::{Connection, OptionalExtension, Params, Row, Transaction, TransactionBehavior};
 use rusqlite_migration::{M, Migrations};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -69,28 +71,85 @@ pub enum StoreError {
 /// The database.
 pub struct Store {
     conn: Connection,
+    /// Shared by this process's connections to the same file.
+    write_turn: Arc<Mutex<()>>,
+}
+
+/// A write transaction: rolls back unless committed. While it lives, the
+/// other connections of this process to the same database wait for their
+/// turn (see [`write_turn`]).
+pub struct WriteTx<'a> {
+    // Dropped first: the transaction ends before the turn passes on.
+    tx: Transaction<'a>,
+    _turn: MutexGuard<'a, ()>,
+}
+
+impl<'a> WriteTx<'a> {
+    pub fn commit(self) -> Result<(), StoreError> {
+        Ok(self.tx.commit()?)
+    }
+}
+
+impl<'a> Deref for WriteTx<'a> {
+    type Target = Transaction<'a>;
+
+    fn deref(&self) -> &Transaction<'a> {
+        &self.tx
+    }
+}
+
+/// The lock that the connections of this process to the database at
+/// `path` take before SQLite's own write lock. A writer that finds SQLite's
+/// lock taken polls it, sleeping up to 100 ms between tries; between the
+/// threads of one busy server (the inbound loop commits a batch every few
+/// milliseconds) the outbox sender would sleep through nearly every gap
+/// and starve. A waiter on this mutex wakes as soon as it is free. Other
+/// processes (`pbem process`) still meet SQLite's busy timeout.
+fn write_turn(path: Option<PathBuf>) -> Arc<Mutex<()>> {
+    static TURNS: Mutex<Vec<(PathBuf, Weak<Mutex<()>>)>> = Mutex::new(Vec::new());
+    let Some(path) = path else {
+        return Arc::default();
+    };
+    let mut turns = TURNS.lock().unwrap_or_else(PoisonError::into_inner);
+    turns.retain(|(_, turn)| turn.strong_count() > 0);
+    if let Some(turn) = turns
+        .iter()
+        .find(|(known, _)| *known == path)
+        .and_then(|(_, turn)| turn.upgrade())
+    {
+        return turn;
+    }
+    let turn = Arc::default();
+    turns.push((path, Arc::downgrade(&turn)));
+    turn
 }
 
 impl Store {
     /// Opens (creating if needed) the database file and migrates it.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        Store::setup(Connection::open(path)?)
+        let conn = Connection::open(path)?;
+        // The file exists now; its canonical name identifies it.
+        Store::setup(conn, path.canonicalize().ok())
     }
 
     /// A private in-memory database, for tests and benchmarks.
     pub fn open_in_memory() -> Result<Store, StoreError> {
-        Store::setup(Connection::open_in_memory()?)
+        Store::setup(Connection::open_in_memory()?, None)
     }
 
-    fn setup(mut conn: Connection) -> Result<Store, StoreError> {
+    fn setup(mut conn: Connection, path: Option<PathBuf>) -> Result<Store, StoreError> {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         // Every committed turn must survive a crash or power loss.
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        Migrations::from_slice(MIGRATIONS).to_latest(&mut conn)?;
-        Ok(Store { conn })
+        let write_turn = write_turn(path);
+        {
+            let _turn = write_turn.lock().unwrap_or_else(PoisonError::into_inner);
+            Migrations::from_slice(MIGRATIONS).to_latest(&mut conn)?;
+        }
+        Ok(Store { conn, write_turn })
     }
 
     /// The connection, for reads outside a transaction.
@@ -98,15 +157,19 @@ impl Store {
         &self.conn
     }
 
-    /// Starts a transaction; it rolls back unless committed. It takes the
-    /// write lock at once (`BEGIN IMMEDIATE`, waiting up to the busy
-    /// timeout): a deferred transaction that read first would fail outright
-    /// when another connection (the outbox sender, `pbem process`) wrote
-    /// in between.
-    pub fn transaction(&mut self) -> Result<rusqlite::Transaction<'_>, StoreError> {
-        Ok(self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
+    /// Starts a write transaction; it rolls back unless committed. It
+    /// waits for this process's other connections to the file (see
+    /// [`write_turn`]), then takes SQLite's write lock at once (`BEGIN
+    /// IMMEDIATE`, waiting up to the busy timeout): a deferred transaction
+    /// that read first would fail outright when another connection wrote in
+    /// between. Transactions do not nest: starting one inside another fails.
+    pub fn transaction(&self) -> Result<WriteTx<'_>, StoreError> {
+        let turn = self
+            .write_turn
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
+        Ok(WriteTx { tx, _turn: turn })
     }
 }
 
@@ -140,4 +203,52 @@ pub fn time_text(time: OffsetDateTime) -> String {
 pub fn parse_time(text: &str) -> Result<OffsetDateTime, StoreError> {
     OffsetDateTime::parse(text, &Rfc3339)
         .map_err(|e| StoreError::Corrupt(format!("time {text:?}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connections_to_one_file_share_a_write_turn() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("pbem.sqlite3");
+        let first = Store::open(&path).expect("first");
+        // The same file by another name.
+        let second = Store::open(&dir.path().join(".").join("pbem.sqlite3")).expect("second");
+        let other = Store::open(&dir.path().join("other.sqlite3")).expect("other");
+        assert!(Arc::ptr_eq(&first.write_turn, &second.write_turn));
+        assert!(!Arc::ptr_eq(&first.write_turn, &other.write_turn));
+
+        // A writer waits for the other's transaction, then goes ahead.
+        let tx = first.transaction().expect("first transaction");
+        set_setting(&tx, "order", "first").expect("write");
+        std::thread::scope(|scope| {
+            let waiter = scope.spawn(move || {
+                let tx = second.transaction().expect("second transaction");
+                let seen = setting(&tx, "order").expect("read");
+                set_setting(&tx, "order", "second").expect("write");
+                tx.commit().expect("commit");
+                seen
+            });
+            tx.commit().expect("commit");
+            assert_eq!(waiter.join().expect("waiter").as_deref(), Some("first"));
+        });
+        assert_eq!(
+            setting(first.conn(), "order").expect("read").as_deref(),
+            Some("second")
+        );
+    }
+
+    #[test]
+    fn in_memory_stores_have_their_own_turn() {
+        let a = Store::open_in_memory().expect("a");
+        let b = Store::open_in_memory().expect("b");
+        assert!(!Arc::ptr_eq(&a.write_turn, &b.write_turn));
+        let _held = a.transaction().expect("a's transaction");
+        b.transaction()
+            .expect("b does not wait for a")
+            .commit()
+            .expect("commit");
+    }
 }
