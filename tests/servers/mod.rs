@@ -12,7 +12,9 @@
 //! * **An SMTP listener** (`tests/servers/smtp_listener.py`, aiosmtpd run by
 //!   Debian's `/usr/bin/python3`): AUTH required, delivers into the
 //!   recipients' Dovecot mailboxes with `dovecot-lda` (so UIDs follow the
-//!   delivery order), journals every acceptance.
+//!   delivery order), journals every acceptance. It delivers as the
+//!   mailboxes' owner without asking Dovecot's auth service, so it goes on
+//!   taking mail while Dovecot restarts, as an MTA with a queue would.
 //!
 //! pbem itself runs as the real binary (`pbem serve`) with a configuration
 //! file naming these servers. The players' side ([`MailClient`]) sends over
@@ -172,9 +174,14 @@ impl MailServers {
         for sub in ["mail", "run", "state"] {
             fs::set_permissions(root.join(sub), fs::Permissions::from_mode(0o755)).ok();
         }
+        // Dovecot's log, owned by the mail's owner: dovecot-lda runs as
+        // that user (see smtp_listener.py) and appends to it too.
+        let log = root.join("dovecot.log");
+        fs::write(&log, "").expect("dovecot.log");
+        std::os::unix::fs::chown(&log, Some(uid), Some(gid)).expect("chown dovecot.log");
         let ca_file = options.tls.then(|| make_certificates(&root));
         let dovecot = Dovecot::configure(&root, &users, uid, gid, me, &options);
-        let smtp = SmtpListener::configure(&root, &users, &options);
+        let smtp = SmtpListener::configure(&root, &users, uid, gid, &options);
         let mut servers = MailServers {
             dir,
             dovecot,
@@ -502,14 +509,23 @@ pub struct SmtpListener {
 }
 
 impl SmtpListener {
-    fn configure(root: &Path, users: &HashMap<String, User>, options: &Options) -> SmtpListener {
+    /// `uid` and `gid` own the mailboxes under `root/mail`, which the
+    /// listener delivers into.
+    fn configure(
+        root: &Path,
+        users: &HashMap<String, User>,
+        uid: u32,
+        gid: u32,
+        options: &Options,
+    ) -> SmtpListener {
         let port = free_port();
         let tls_port = options.tls.then(free_port);
         let mut config = String::from("{");
         config.push_str(&format!(
-            "\"port\": {port}, \"lda\": \"{LDA}\", \"dovecot_conf\": \"{}\", \"journal\": \"{}\",",
+            "\"port\": {port}, \"lda\": \"{LDA}\", \"dovecot_conf\": \"{}\", \"journal\": \"{}\", \"mail\": \"{}\", \"uid\": {uid}, \"gid\": {gid},",
             root.join("dovecot.conf").display(),
-            root.join("smtp-journal.tsv").display()
+            root.join("smtp-journal.tsv").display(),
+            root.join("mail").display()
         ));
         let users_json: Vec<String> = users
             .values()
