@@ -221,10 +221,19 @@ impl<'a> Mailbox<'a> {
         if let AfterProcessing::Move(folder) = &config.after
             && session.status(folder, "(UIDVALIDITY)").is_err()
         {
-            session.create(folder).map_err(command(&format!(
-                "creating the folder \"{folder}\" for processed mail (inbound.processed_folder)"
-            )))?;
-            tracing::info!(%folder, "created the IMAP folder for processed mail");
+            match session.create(folder) {
+                Ok(()) => tracing::info!(%folder, "created the IMAP folder for processed mail"),
+                // A CREATE refused because the folder exists (made meanwhile
+                // by another client, or so Dovecot answers when a delivery
+                // sets up the account at the same moment) leaves what pbem
+                // needs: the folder is there.
+                Err(_) if session.status(folder, "(UIDVALIDITY)").is_ok() => {}
+                Err(error) => {
+                    return Err(command(&format!(
+                        "creating the folder \"{folder}\" for processed mail (inbound.processed_folder)"
+                    ))(error));
+                }
+            }
         }
         let selected = session.select(&config.mailbox).map_err(command(&format!(
             "opening the mailbox \"{}\" (inbound.mailbox)",
