@@ -15,7 +15,7 @@ mod servers;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-use servers::{MailClient, MailServers, Options, Pbem, Received};
+use servers::{CuttingRelay, MailClient, MailServers, Options, Pbem, Received};
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -427,6 +427,67 @@ fn dovecot_restarted_during_a_burst_loses_and_doubles_nothing() {
     assert!(pbem_mailbox.folder("INBOX").is_empty());
     assert_eq!(pbem_mailbox.folder("processed").len(), total);
     assert_exactly_once(&servers, &pbem);
+}
+
+/// One signup through pbem, on a server without MOVE (pbem copies each
+/// handled mail to the processed folder, then deletes and expunges it),
+/// while a relay cuts pbem's connection once, dropping the first answer of
+/// Dovecot that holds `trigger`, as a restart between two commands would.
+/// pbem reconnects and finds the mail still in the INBOX, handled. Checks
+/// that the mail left the INBOX and every reply went out once; returns
+/// pbem's warnings and the processed folder.
+fn signup_with_a_cut(trigger: &'static str) -> (Vec<String>, Vec<(u32, String, String)>) {
+    let servers = MailServers::start(
+        &["alice"],
+        Options {
+            plain_imap4: true,
+            ..Options::default()
+        },
+    );
+    let relay = CuttingRelay::start(servers.dovecot.port, trigger);
+    let data = servers.dir.path().join("pbem-data");
+    let config = servers.pbem_config_via(relay.port, "poll_seconds = 1", "");
+    let mut pbem = Pbem::new(&data, &config);
+    pbem.start();
+    let mut alice = servers.client("alice");
+    sign_up(&mut alice, "alice");
+    let pbem_mailbox = servers.client("pbem");
+    let deadline = Instant::now() + WAIT;
+    while !pbem_mailbox.folder("INBOX").is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the signup never left pbem's INBOX; pbem's log:\n{}",
+            pbem.log()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    pbem.stop();
+    assert!(relay.has_cut(), "no answer held {trigger:?}");
+    assert_exactly_once(&servers, &pbem);
+    (pbem.warnings(), pbem_mailbox.folder("processed"))
+}
+
+#[test]
+fn a_connection_lost_after_the_server_copied_a_mail_doubles_nothing() {
+    // The COPY was carried out, pbem never heard: not copied again.
+    let (warnings, processed) = signup_with_a_cut("Copy completed");
+    assert!(
+        warnings.len() == 1 && warnings[0].contains("copying mail UID 1"),
+        "the one lost connection, and nothing else: {warnings:#?}"
+    );
+    assert_eq!(processed.len(), 1, "{processed:?}");
+}
+
+#[test]
+fn a_connection_lost_before_the_server_copied_a_mail_loses_nothing() {
+    // Lost at the \Seen flag, before the COPY: copied after reconnecting.
+    let (warnings, processed) = signup_with_a_cut("Store completed");
+    assert!(
+        warnings.len() == 1 && warnings[0].contains("flagging mail UID 1"),
+        "the one lost connection, and nothing else: {warnings:#?}"
+    );
+    assert_eq!(processed.len(), 1, "{processed:?}");
+    assert!(processed[0].1.contains("Seen"), "{processed:?}");
 }
 
 #[test]

@@ -18,8 +18,12 @@
 //! Message-ID it processed, the highest UID handled is kept with the
 //! mailbox's UIDVALIDITY in the `settings` table (key
 //! `imap:<user>@<host>:<port>/<mailbox>`), and a mail found again at or
-//! below it (because a crash came between the commit and the move) is only
-//! moved, never fetched again.
+//! below it (because a crash or a lost connection came between the commit
+//! and the move) is only moved, never fetched again. Nor is it copied
+//! twice: on a server without MOVE, where the move is a COPY then an
+//! EXPUNGE, such a mail is copied only if the processed folder does not
+//! hold its Message-ID yet, since the COPY may have been carried out
+//! without its answer reaching pbem.
 
 use std::io::{self, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
@@ -28,6 +32,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use imap::extensions::idle::{SetReadTimeout, stop_on_any};
+use mail_parser::MessageParser;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
@@ -90,6 +95,10 @@ pub enum ImapError {
     },
     #[error("the IMAP server {endpoint} answered IDLE unexpectedly")]
     Idle { endpoint: String },
+    #[error(
+        "the IMAP server {endpoint} changed the UIDVALIDITY of \"{mailbox}\" while pbem read it"
+    )]
+    ValidityChanged { endpoint: String, mailbox: String },
     #[error("handling a mail from IMAP: {0}")]
     Service(#[from] ServiceError),
     #[error("recording the IMAP position: {0}")]
@@ -212,10 +221,19 @@ impl<'a> Mailbox<'a> {
         if let AfterProcessing::Move(folder) = &config.after
             && session.status(folder, "(UIDVALIDITY)").is_err()
         {
-            session.create(folder).map_err(command(&format!(
-                "creating the folder \"{folder}\" for processed mail (inbound.processed_folder)"
-            )))?;
-            tracing::info!(%folder, "created the IMAP folder for processed mail");
+            match session.create(folder) {
+                Ok(()) => tracing::info!(%folder, "created the IMAP folder for processed mail"),
+                // A CREATE refused because the folder exists (made meanwhile
+                // by another client, or so Dovecot answers when a delivery
+                // sets up the account at the same moment) leaves what pbem
+                // needs: the folder is there.
+                Err(_) if session.status(folder, "(UIDVALIDITY)").is_ok() => {}
+                Err(error) => {
+                    return Err(command(&format!(
+                        "creating the folder \"{folder}\" for processed mail (inbound.processed_folder)"
+                    ))(error));
+                }
+            }
         }
         let selected = session.select(&config.mailbox).map_err(command(&format!(
             "opening the mailbox \"{}\" (inbound.mailbox)",
@@ -285,7 +303,8 @@ impl<'a> Mailbox<'a> {
             if stop.is_stopping() {
                 break;
             }
-            if uid > self.last_uid {
+            let handled_before = uid <= self.last_uid;
+            if !handled_before {
                 let Some(raw) = self.fetch(uid)? else {
                     // Gone meanwhile (another client): nothing to do.
                     continue;
@@ -298,7 +317,7 @@ impl<'a> Mailbox<'a> {
                     &format!("{} {uid}", self.validity),
                 )?;
             }
-            self.dispose(uid)?;
+            self.dispose(uid, handled_before)?;
             taken += 1;
         }
         Ok(taken)
@@ -318,8 +337,9 @@ impl<'a> Mailbox<'a> {
     }
 
     /// Flags a handled mail and moves it to the processed folder, or
-    /// deletes it.
-    fn dispose(&mut self, uid: u32) -> Result<(), ImapError> {
+    /// deletes it. `handled_before`: it was handled before this pass, and
+    /// an earlier attempt to move it may have copied it already.
+    fn dispose(&mut self, uid: u32, handled_before: bool) -> Result<(), ImapError> {
         let set = uid.to_string();
         match &self.config.after {
             AfterProcessing::Move(folder) => {
@@ -331,9 +351,17 @@ impl<'a> Mailbox<'a> {
                         self.command_error(format!("moving mail UID {uid} to \"{folder}\"")),
                     )?;
                 } else {
-                    self.session.uid_copy(&set, folder).map_err(
-                        self.command_error(format!("copying mail UID {uid} to \"{folder}\"")),
-                    )?;
+                    if handled_before && self.already_copied(uid, folder)? {
+                        tracing::info!(
+                            uid,
+                            %folder,
+                            "a mail handled before is in the processed folder already (copied before a lost connection); it is only removed from the mailbox"
+                        );
+                    } else {
+                        self.session.uid_copy(&set, folder).map_err(
+                            self.command_error(format!("copying mail UID {uid} to \"{folder}\"")),
+                        )?;
+                    }
                     self.session
                         .uid_store(&set, "+FLAGS.SILENT (\\Deleted)")
                         .map_err(self.command_error(format!("deleting mail UID {uid}")))?;
@@ -348,6 +376,53 @@ impl<'a> Mailbox<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Whether `folder` holds a mail with the Message-ID of mail `uid` of
+    /// the mailbox. A connection lost after the server carried out a COPY
+    /// but before the EXPUNGE leaves the mail in both, and pbem cannot tell
+    /// whether its COPY was carried out. A mail whose Message-ID cannot be
+    /// searched for (none, or not ASCII) is copied again: better twice
+    /// than not at all.
+    fn already_copied(&mut self, uid: u32, folder: &str) -> Result<bool, ImapError> {
+        let fetches = self
+            .session
+            .uid_fetch(uid.to_string(), "BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)]")
+            .map_err(self.command_error(format!("fetching the Message-ID of mail UID {uid}")))?;
+        let message_id = fetches
+            .iter()
+            .find(|fetch| fetch.uid == Some(uid))
+            .and_then(|fetch| fetch.header())
+            .and_then(|header| MessageParser::default().parse_headers(header))
+            .and_then(|header| header.message_id().map(|id| format!("<{id}>")));
+        drop(fetches);
+        let Some(query) = message_id.as_deref().and_then(quoted) else {
+            return Ok(false);
+        };
+        // SEARCH looks in the selected mailbox only: look in the folder,
+        // read-only, then select the mailbox again. HEADER matches a
+        // substring, ignoring case; the angle brackets make it the whole
+        // Message-ID.
+        self.session.examine(folder).map_err(
+            self.command_error(format!("opening \"{folder}\" to look for mail UID {uid}")),
+        )?;
+        let found = self
+            .session
+            .uid_search(format!("HEADER MESSAGE-ID {query}"))
+            .map_err(self.command_error(format!("looking for mail UID {uid} in \"{folder}\"")))?;
+        let mailbox = &self.config.mailbox;
+        let selected = self
+            .session
+            .select(mailbox)
+            .map_err(self.command_error(format!("opening the mailbox \"{mailbox}\" again")))?;
+        // The UIDs in hand belong to the UIDVALIDITY read at login.
+        if selected.uid_validity.unwrap_or(0) != self.validity {
+            return Err(ImapError::ValidityChanged {
+                endpoint: self.config.endpoint.to_string(),
+                mailbox: mailbox.clone(),
+            });
+        }
+        Ok(!found.is_empty())
     }
 
     fn expunge(&mut self, uid: u32) -> Result<(), ImapError> {
@@ -394,6 +469,18 @@ impl<'a> Mailbox<'a> {
         // Leaving anyway: a failed goodbye changes nothing.
         self.session.logout().ok();
     }
+}
+
+/// `text` as an IMAP quoted string; `None` for text one cannot hold (line
+/// breaks, and anything but ASCII without a CHARSET).
+fn quoted(text: &str) -> Option<String> {
+    if !text.chars().all(|c| c.is_ascii() && !c.is_ascii_control()) {
+        return None;
+    }
+    Some(format!(
+        "\"{}\"",
+        text.replace('\\', "\\\\").replace('"', "\\\"")
+    ))
 }
 
 /// `"<uidvalidity> <last uid>"`.
@@ -610,5 +697,13 @@ mod tests {
         assert_eq!(parse_position("1700000000 42"), Some((1_700_000_000, 42)));
         assert_eq!(parse_position("garbage"), None);
         assert_eq!(parse_position("1 x"), None);
+    }
+
+    #[test]
+    fn message_ids_are_quoted_for_search_or_refused() {
+        assert_eq!(quoted("<a@b>").as_deref(), Some("\"<a@b>\""));
+        assert_eq!(quoted(r#"<"x\y"@b>"#).as_deref(), Some(r#""<\"x\\y\"@b>""#));
+        assert_eq!(quoted("<a\r\n@b>"), None);
+        assert_eq!(quoted("<é@b>"), None);
     }
 }

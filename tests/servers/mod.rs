@@ -12,10 +12,13 @@
 //! * **An SMTP listener** (`tests/servers/smtp_listener.py`, aiosmtpd run by
 //!   Debian's `/usr/bin/python3`): AUTH required, delivers into the
 //!   recipients' Dovecot mailboxes with `dovecot-lda` (so UIDs follow the
-//!   delivery order), journals every acceptance.
+//!   delivery order), journals every acceptance. It delivers as the
+//!   mailboxes' owner without asking Dovecot's auth service, so it goes on
+//!   taking mail while Dovecot restarts, as an MTA with a queue would.
 //!
 //! pbem itself runs as the real binary (`pbem serve`) with a configuration
-//! file naming these servers. The players' side ([`MailClient`]) sends over
+//! file naming these servers, or a [`CuttingRelay`] in front of Dovecot
+//! that drops one connection at a chosen moment. The players' side ([`MailClient`]) sends over
 //! SMTP (lettre) and reads its mailbox over IMAP, as a mail client does.
 //!
 //! Nothing here skips: a server that cannot start fails the test with the
@@ -24,11 +27,13 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mail_parser::MessageParser;
@@ -172,9 +177,14 @@ impl MailServers {
         for sub in ["mail", "run", "state"] {
             fs::set_permissions(root.join(sub), fs::Permissions::from_mode(0o755)).ok();
         }
+        // Dovecot's log, owned by the mail's owner: dovecot-lda runs as
+        // that user (see smtp_listener.py) and appends to it too.
+        let log = root.join("dovecot.log");
+        fs::write(&log, "").expect("dovecot.log");
+        std::os::unix::fs::chown(&log, Some(uid), Some(gid)).expect("chown dovecot.log");
         let ca_file = options.tls.then(|| make_certificates(&root));
         let dovecot = Dovecot::configure(&root, &users, uid, gid, me, &options);
-        let smtp = SmtpListener::configure(&root, &users, &options);
+        let smtp = SmtpListener::configure(&root, &users, uid, gid, &options);
         let mut servers = MailServers {
             dir,
             dovecot,
@@ -208,10 +218,21 @@ impl MailServers {
     /// loopback, IDLE), SMTP out (plain, with login); `extra` lines are
     /// appended to `[inbound]` and `[outbound]`.
     pub fn pbem_config(&self, inbound_extra: &str, outbound_extra: &str) -> String {
+        self.pbem_config_via(self.dovecot.port, inbound_extra, outbound_extra)
+    }
+
+    /// [`MailServers::pbem_config`] with pbem reaching Dovecot's IMAP on
+    /// `imap_port` (a [`CuttingRelay`]'s).
+    pub fn pbem_config_via(
+        &self,
+        imap_port: u16,
+        inbound_extra: &str,
+        outbound_extra: &str,
+    ) -> String {
         let pbem = self.user("pbem");
         format!(
             "[server]\naddress = \"pbem@example.org\"\n\n[inbound]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {imap}\nsecurity = \"plain\"\nuser = \"pbem\"\npassword = \"{pw}\"\ntimeout_seconds = 10\n{inbound_extra}\n\n[outbound]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {smtp}\nsecurity = \"plain\"\nuser = \"pbem\"\npassword = \"{pw}\"\ntimeout_seconds = 10\n{outbound_extra}\n",
-            imap = self.dovecot.port,
+            imap = imap_port,
             smtp = self.smtp.port,
             pw = pbem.password,
         )
@@ -502,14 +523,23 @@ pub struct SmtpListener {
 }
 
 impl SmtpListener {
-    fn configure(root: &Path, users: &HashMap<String, User>, options: &Options) -> SmtpListener {
+    /// `uid` and `gid` own the mailboxes under `root/mail`, which the
+    /// listener delivers into.
+    fn configure(
+        root: &Path,
+        users: &HashMap<String, User>,
+        uid: u32,
+        gid: u32,
+        options: &Options,
+    ) -> SmtpListener {
         let port = free_port();
         let tls_port = options.tls.then(free_port);
         let mut config = String::from("{");
         config.push_str(&format!(
-            "\"port\": {port}, \"lda\": \"{LDA}\", \"dovecot_conf\": \"{}\", \"journal\": \"{}\",",
+            "\"port\": {port}, \"lda\": \"{LDA}\", \"dovecot_conf\": \"{}\", \"journal\": \"{}\", \"mail\": \"{}\", \"uid\": {uid}, \"gid\": {gid},",
             root.join("dovecot.conf").display(),
-            root.join("smtp-journal.tsv").display()
+            root.join("smtp-journal.tsv").display(),
+            root.join("mail").display()
         ));
         let users_json: Vec<String> = users
             .values()
@@ -582,6 +612,106 @@ impl Drop for SmtpListener {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// A TCP relay on loopback in front of a server's port that cuts one
+/// connection at a chosen moment: the first time an answer of the server
+/// holds `trigger`, that answer is dropped and the connection closed on
+/// both sides, so the server has carried out the command and the client
+/// never learns it. Every other connection, before and after, is relayed
+/// untouched.
+pub struct CuttingRelay {
+    pub port: u16,
+    cut: Arc<AtomicBool>,
+    stopping: Arc<AtomicBool>,
+}
+
+impl CuttingRelay {
+    pub fn start(target: u16, trigger: &'static str) -> CuttingRelay {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port for the relay");
+        let port = listener.local_addr().expect("the relay's address").port();
+        // Polled, so that dropping the relay ends its thread.
+        listener
+            .set_nonblocking(true)
+            .expect("a non-blocking listener");
+        let cut = Arc::new(AtomicBool::new(false));
+        let stopping = Arc::new(AtomicBool::new(false));
+        let (relay_cut, relay_stopping) = (cut.clone(), stopping.clone());
+        std::thread::spawn(move || {
+            while !relay_stopping.load(Ordering::SeqCst) {
+                match listener.accept() {
+                    Ok((client, _)) => relay(client, target, trigger, &relay_cut),
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                        std::thread::sleep(Duration::from_millis(10));
+                    }
+                    Err(e) => panic!("the relay cannot accept: {e}"),
+                }
+            }
+        });
+        CuttingRelay {
+            port,
+            cut,
+            stopping,
+        }
+    }
+
+    /// Whether it has cut its connection.
+    pub fn has_cut(&self) -> bool {
+        self.cut.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for CuttingRelay {
+    fn drop(&mut self) {
+        self.stopping.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Relays one connection to `target` on two threads; the server's side is
+/// watched for `trigger` until some connection has been cut.
+fn relay(client: TcpStream, target: u16, trigger: &'static str, cut: &Arc<AtomicBool>) {
+    client
+        .set_nonblocking(false)
+        .expect("a blocking relayed socket");
+    let Ok(server) = TcpStream::connect(("127.0.0.1", target)) else {
+        // Server down: the client sees its connection refused, in effect.
+        return;
+    };
+    let (Ok(mut from_client), Ok(mut to_server)) = (client.try_clone(), server.try_clone()) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        std::io::copy(&mut from_client, &mut to_server).ok();
+        to_server.shutdown(Shutdown::Write).ok();
+    });
+    let cut = cut.clone();
+    std::thread::spawn(move || {
+        let (mut from_server, mut to_client) = (server, client);
+        let mut buffer = [0u8; 16384];
+        // The end of the previous read, for a trigger split between two.
+        let mut carried: Vec<u8> = Vec::new();
+        loop {
+            let read = match from_server.read(&mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(read) => read,
+            };
+            let chunk = &buffer[..read];
+            carried.extend_from_slice(chunk);
+            let holds_trigger = carried
+                .windows(trigger.len())
+                .any(|window| window == trigger.as_bytes());
+            if holds_trigger && !cut.swap(true, Ordering::SeqCst) {
+                from_server.shutdown(Shutdown::Both).ok();
+                to_client.shutdown(Shutdown::Both).ok();
+                return;
+            }
+            carried.drain(..carried.len().saturating_sub(trigger.len()));
+            if to_client.write_all(chunk).is_err() {
+                break;
+            }
+        }
+        to_client.shutdown(Shutdown::Write).ok();
+    });
 }
 
 /// A mail as the player's client reads it.

@@ -3,10 +3,11 @@
 It stands in for the mail system around pbem: it accepts mail for the test
 users (after an AUTH login), delivers each mail into the recipient's mailbox
 with Dovecot's own delivery agent (dovecot-lda, which files it and gives it
-its UID at once, in delivery order), and appends one line per accepted
-recipient to a journal (time, envelope sender, recipient, Message-ID), synced
-to disk before the 250 answer, so the tests can count every acceptance. A
-delivery that fails is answered 451, so the sender retries.
+its UID at once, in delivery order; it does not need Dovecot running, see
+deliver), and appends one line per accepted recipient to a journal (time,
+envelope sender, recipient, Message-ID), synced to disk before the 250
+answer, so the tests can count every acceptance. A delivery that fails is
+answered 451, so the sender retries.
 
 Usage: python3 smtp_listener.py CONFIG.json (written by tests/servers/mod.rs).
 Stops on SIGTERM or SIGINT.
@@ -75,18 +76,35 @@ class Handler:
 
 
 def deliver(mail_from, rcpt, content):
-    """Delivers with dovecot-lda; returns None, or why it failed."""
+    """Delivers with dovecot-lda; returns None, or why it failed.
+
+    dovecot-lda runs as the mailboxes' owner, told the user by USER and HOME
+    instead of "-d user": with -d it looks the user up through the Dovecot
+    master's auth socket, and so fails (exit 75, answered 451) while a test
+    restarts Dovecot. A real MTA would queue the mail and retry unseen; this
+    listener has no queue, so its delivery must not depend on Dovecot's
+    processes, and a restart of Dovecot disturbs IMAP only.
+    """
+    user = user_of(rcpt)
+    owner = {}
+    if os.geteuid() != CONFIG["uid"]:
+        # Run as root: drop to the owner (Dovecot refuses to deliver as root).
+        owner = dict(user=CONFIG["uid"], group=CONFIG["gid"], extra_groups=[])
     result = subprocess.run(
         [
             CONFIG["lda"],
             "-c", CONFIG["dovecot_conf"],
-            "-d", user_of(rcpt),
+            # The owner may not use the stats socket of Dovecot (root's);
+            # without this, every delivery's stderr starts with that error.
+            "-o", "stats_writer_socket_path=",
             "-f", mail_from,
             "-a", rcpt,
         ],
         input=content,
         capture_output=True,
         timeout=30,
+        env={"USER": user, "HOME": os.path.join(CONFIG["mail"], user)},
+        **owner,
     )
     if result.returncode != 0:
         return (result.stderr.decode(errors="replace").strip() or "exit %d" % result.returncode)[:200]
