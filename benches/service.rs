@@ -51,7 +51,8 @@
 //! disk's rate for one durable write per mail (about one fsync's latency
 //! per mail; it varies a lot with the other writes on the machine).
 //!
-//! The temporary directory follows `TMPDIR`: `TMPDIR=/dev/shm cargo bench
+//! Each timed phase starts after a `sync`, so that it does not pay for the
+//! writes the phase before it left pending. The temporary directory follows `TMPDIR`: `TMPDIR=/dev/shm cargo bench
 //! --bench service` runs on tmpfs, where an fsync costs nothing, and so
 //! shows the rate the CPU alone allows.
 //!
@@ -237,6 +238,7 @@ impl Burst {
 fn run_burst(server: &mut Server, mails: &[Vec<u8>]) -> Burst {
     deliver(server.inbox(), mails);
     let turns_before = turn_count(server);
+    settle_disk();
     reset_peak_memory();
     let start_kib = memory_kib("VmRSS");
     let start = Instant::now();
@@ -293,6 +295,7 @@ fn io_reference(dir: &Path, mails: &[Vec<u8>], replies: &[Vec<u8>]) -> Duration 
     let mut outbox = Outbox::new(Box::new(sender), &database);
     let recipients = ["player@example.org".to_string()];
     let now = OffsetDateTime::now_utc();
+    settle_disk();
     let start = Instant::now();
     let waiting = inbox.waiting().expect("waiting");
     for (batch, paths) in waiting.chunks(BATCH).enumerate() {
@@ -329,6 +332,7 @@ fn fsync_floor(dir: &Path, mails: &[Vec<u8>]) -> Duration {
     for (index, mail) in mails.iter().enumerate() {
         fs::write(from.join(format!("{index:06}")), mail).expect("write");
     }
+    settle_disk();
     let start = Instant::now();
     for index in 0..mails.len() {
         let name = format!("{index:06}");
@@ -338,6 +342,12 @@ fn fsync_floor(dir: &Path, mails: &[Vec<u8>]) -> Duration {
         file.sync_all().expect("fsync");
     }
     start.elapsed()
+}
+
+/// Writes out every file system's pending data, so that a timed phase
+/// does not pay for the writes of the one before it.
+fn settle_disk() {
+    rustix::fs::sync();
 }
 
 /// Resets the process's peak resident memory (Linux `clear_refs`).
