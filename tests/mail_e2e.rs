@@ -603,3 +603,38 @@ fn the_server_never_answers_itself_and_signup_protects_addresses() {
         "is taken",
     );
 }
+
+#[test]
+fn a_mail_may_log_in_with_at_most_eight_passwords() {
+    let mut h = Harness::new();
+    new_board(&mut h, "chess");
+    let before = h.game_state();
+    // Thousands of guesses in one mail would cost minutes of Argon2.
+    let guesses: Vec<String> = (0..40)
+        .map(|n| format!("draw 101 alice guess-{n}"))
+        .collect();
+    let mails = h.send(ALICE, "guesses", &guesses.join("\n"));
+    assert_eq!(h.game_state(), before, "nothing changed");
+    let bodies: Vec<&str> = mails.iter().map(|m| m.body.as_str()).collect();
+    let wrong = bodies
+        .iter()
+        .filter(|b| b.contains("wrong password for alice"))
+        .count();
+    let over = bodies
+        .iter()
+        .filter(|b| {
+            b.contains("a mail may log in with at most 8 different userid and password pairs")
+        })
+        .count();
+    assert_eq!((wrong, over), (8, 32), "{bodies:#?}");
+
+    // Many commands under one password are one login.
+    let mut commands = vec!["move 101 alice alice-pw e4".to_string()];
+    commands.extend((0..12).map(|n| format!("chat 101 alice alice-pw note {n}")));
+    let mails = h.send(ALICE, "commands", &commands.join("\n"));
+    assert!(
+        !mails.is_empty() && mails.iter().all(|m| !m.subject.ends_with("Error")),
+        "{mails:#?}"
+    );
+    assert_ne!(h.game_state(), before, "the move was played");
+}

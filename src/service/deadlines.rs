@@ -205,6 +205,7 @@ fn system_ctx<'a>(
         sender: "",
         now,
         out: Vec::new(),
+        logins: Vec::new(),
     }
 }
 

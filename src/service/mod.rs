@@ -219,6 +219,7 @@ impl Service {
             if mail.size > self.config.max_mail_bytes || mail.automatic.is_some() {
                 continue;
             }
+            let mut logins: Vec<(String, String)> = Vec::new();
             let subject = strip_reply_prefixes(&mail.subject);
             for line in std::iter::once(subject).chain(mail.command_lines()) {
                 let Some(Ok(line)) = command::parse_line(line) else {
@@ -227,14 +228,24 @@ impl Service {
                 let Some((userid, password)) = line.command.credentials() else {
                     continue;
                 };
+                let login = (userid.to_string(), password.to_string());
+                if logins.contains(&login) || logins.len() >= LOGINS_PER_MAIL {
+                    continue;
+                }
                 if let Some(player) = players::by_userid(self.store.conn(), userid)? {
                     self.passwords.verify(&player, password);
                 }
+                logins.push(login);
             }
         }
         Ok(())
     }
 }
+
+/// Different userid/password pairs one mail may log in with. A player's
+/// mail names one or two; each new pair costs an Argon2 check (about 15 ms),
+/// and a hostile mail of thousands would cost minutes of processor time.
+const LOGINS_PER_MAIL: usize = 8;
 
 /// One mail, inside the caller's transaction.
 fn handle_in(
@@ -275,6 +286,7 @@ fn handle_in(
         sender: &sender,
         now,
         out: Vec::new(),
+        logins: Vec::new(),
     };
     if recent >= config.mails_per_sender_per_hour {
         if recent == config.mails_per_sender_per_hour {
@@ -342,6 +354,8 @@ struct Ctx<'a> {
     sender: &'a str,
     now: OffsetDateTime,
     out: Vec<Outgoing>,
+    /// The distinct userid/password pairs this mail logged in with.
+    logins: Vec<(String, String)>,
 }
 
 /// A line of the mail, classified.
@@ -578,6 +592,18 @@ impl Ctx<'_> {
                 board,
             ));
         };
+        let login = (userid.to_string(), password.to_string());
+        if !self.logins.contains(&login) {
+            if self.logins.len() >= LOGINS_PER_MAIL {
+                return Err(refuse(
+                    format!(
+                        "a mail may log in with at most {LOGINS_PER_MAIL} different userid and password pairs; send the other commands in another mail"
+                    ),
+                    board,
+                ));
+            }
+            self.logins.push(login);
+        }
         if !self.passwords.verify(&player, password) {
             return Err(refuse(
                 format!("wrong password for {}", player.userid),
