@@ -14,12 +14,11 @@ use std::fs;
 use std::time::{Duration, Instant};
 
 use lettre::Address;
-use lettre::address::Envelope;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
 use lettre::transport::smtp::extension::ClientId;
 
-use super::transport::{MailSender, SendError};
+use super::transport::{MailSender, SendError, envelope};
 use super::{Endpoint, Secret, Security, ServerAddress};
 
 /// How to reach the SMTP server.
@@ -149,12 +148,7 @@ impl MailSender for SmtpSender {
         recipients: &[String],
         message: &[u8],
     ) -> Result<(), SendError> {
-        let to = recipients
-            .iter()
-            .map(|r| r.parse().map_err(|_| SendError::Address(r.clone())))
-            .collect::<Result<Vec<Address>, _>>()?;
-        let envelope = Envelope::new(Some(self.from.clone()), to)
-            .map_err(|e| SendError::Address(e.to_string()))?;
+        let envelope = envelope(&self.from, recipients)?;
         let mut connection = self.connection()?;
         match connection.send(&envelope, message) {
             Ok(_) => {

@@ -145,6 +145,16 @@ fn sync_written(dir: &Path, files: &[PathBuf]) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
+/// The SMTP envelope of a mail from `from` to `recipients`; an address
+/// that does not parse is refused for this mail alone.
+pub(super) fn envelope(from: &Address, recipients: &[String]) -> Result<Envelope, SendError> {
+    let to = recipients
+        .iter()
+        .map(|r| r.parse().map_err(|_| SendError::Address(r.clone())))
+        .collect::<Result<Vec<Address>, _>>()?;
+    Envelope::new(Some(from.clone()), to).map_err(|e| SendError::Address(e.to_string()))
+}
+
 /// Hands each mail to the local `sendmail` (lettre's sendmail transport).
 pub struct SendmailSender {
     transport: SendmailTransport,
@@ -173,12 +183,7 @@ impl MailSender for SendmailSender {
         recipients: &[String],
         message: &[u8],
     ) -> Result<(), SendError> {
-        let to = recipients
-            .iter()
-            .map(|r| r.parse().map_err(|_| SendError::Address(r.clone())))
-            .collect::<Result<Vec<Address>, _>>()?;
-        let envelope = Envelope::new(Some(self.from.clone()), to)
-            .map_err(|e| SendError::Address(e.to_string()))?;
+        let envelope = envelope(&self.from, recipients)?;
         self.transport
             .send_raw(&envelope, message)
             .map_err(|e| SendError::Sendmail(e.to_string()))
