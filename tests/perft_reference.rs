@@ -265,46 +265,29 @@ fn balanced_marseillais() {
     );
 }
 
+/// The positions and depths of both doublemove rule sets.
+const DOUBLEMOVE_POSITIONS: &[(&str, u32)] = &[
+    (KING_EN_PRISE, 2),
+    (KING_HUNT, 2),
+    (BOXED_IN, 3),
+    (TWO_EP, 3),
+    (EP_SQUARE, 3),
+    (EP_BLOCKED, 3),
+    (PROMOTE_AND_RETURN, 3),
+    (CASTLING, 2),
+    (OPEN_ROOKS, 2),
+    (IN_CHECK, 2),
+    (PROMOTIONS, 1),
+];
+
 #[test]
 fn doublemove() {
-    compare_all(
-        "doublemove",
-        3,
-        &[
-            (KING_EN_PRISE, 2),
-            (KING_HUNT, 2),
-            (BOXED_IN, 3),
-            (TWO_EP, 3),
-            (EP_SQUARE, 3),
-            (EP_BLOCKED, 3),
-            (PROMOTE_AND_RETURN, 3),
-            (CASTLING, 2),
-            (OPEN_ROOKS, 2),
-            (IN_CHECK, 2),
-            (PROMOTIONS, 1),
-        ],
-    );
+    compare_all("doublemove", 3, DOUBLEMOVE_POSITIONS);
 }
 
 #[test]
 fn doublemove_classic() {
-    compare_all(
-        "doublemove-classic",
-        3,
-        &[
-            (KING_EN_PRISE, 2),
-            (KING_HUNT, 2),
-            (BOXED_IN, 3),
-            (TWO_EP, 3),
-            (EP_SQUARE, 3),
-            (EP_BLOCKED, 3),
-            (PROMOTE_AND_RETURN, 3),
-            (CASTLING, 2),
-            (OPEN_ROOKS, 2),
-            (IN_CHECK, 2),
-            (PROMOTIONS, 1),
-        ],
-    );
+    compare_all("doublemove-classic", 3, DOUBLEMOVE_POSITIONS);
 }
 
 #[test]
