@@ -65,7 +65,8 @@ impl PasswordCheck {
     }
 
     /// Whether the outcome for this pair is remembered (no Argon2 needed).
-    pub fn knows(&self, player: &Player, password: &str) -> bool {
+    #[cfg(test)]
+    pub(crate) fn knows(&self, player: &Player, password: &str) -> bool {
         self.outcomes.contains_key(&self.key(player, password))
     }
 
