@@ -253,7 +253,7 @@ fn days_per_turn_sets_the_time_for_each_turn() {
     assert!(
         to(&mails, BOB)
             .body
-            .contains("a reminder after 1 days without a move,\na loss on time after 3 days."),
+            .contains("a reminder after 1 day without a move,\na loss on time after 3 days."),
         "{}",
         to(&mails, BOB).body
     );

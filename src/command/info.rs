@@ -35,8 +35,9 @@ pub struct Games {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Show {
     pub board: u32,
-    /// Show the position after this many turns instead of now.
-    pub after_turn: Option<u32>,
+    /// Show the position when turn #n was to be played (board mails
+    /// number turns so) instead of now.
+    pub turn: Option<u32>,
     pub compact: bool,
 }
 
@@ -95,7 +96,7 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
             }))
         }
         "show" => {
-            let (board_word, after_turn) = match args.first() {
+            let (board_word, turn) = match args.first() {
                 Some(word) => match word.split_once('#') {
                     Some((board, turn)) => {
                         let turn = turn.parse().map_err(|_| {
@@ -121,7 +122,7 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
             };
             Ok(Command::Show(Show {
                 board,
-                after_turn,
+                turn,
                 compact,
             }))
         }

@@ -1,7 +1,9 @@
 //! A received mail, reduced to what the service needs. Parsing never fails:
 //! a mail that is garbage simply has empty fields.
 
-use mail_parser::{HeaderValue, MessageParser};
+use mail_parser::{HeaderValue, MessageParser, PartType};
+
+use super::reply;
 use sha2::{Digest, Sha256};
 
 /// A received mail.
@@ -18,6 +20,12 @@ pub struct Inbound {
     pub subject: String,
     /// The plain text of the body (HTML-only mail converted to text).
     pub body: String,
+    /// The HTML body of a mail without a plain-text part, where the
+    /// quoted mail can still be told from the reply.
+    pub html: Option<String>,
+    /// The Message-IDs the mail answers: In-Reply-To first, then
+    /// References from the newest.
+    pub answers: Vec<String>,
     /// Why the mail is automatic (never to be answered), if it is.
     pub automatic: Option<Automatic>,
     /// The size of the raw mail in bytes.
@@ -47,6 +55,8 @@ impl Inbound {
                 recipients: Vec::new(),
                 subject: String::new(),
                 body: String::new(),
+                html: None,
+                answers: Vec::new(),
                 automatic: None,
                 size: raw.len(),
             };
@@ -92,6 +102,13 @@ impl Inbound {
         } else {
             None
         };
+        let html_only = message
+            .text_body
+            .first()
+            .and_then(|id| message.part(*id))
+            .is_some_and(|part| matches!(part.body, PartType::Html(_)));
+        let mut answers = ids(message.in_reply_to());
+        answers.extend(ids(message.references()).into_iter().rev());
         Inbound {
             message_id: message
                 .message_id()
@@ -105,28 +122,29 @@ impl Inbound {
                 .body_text(0)
                 .map(|b| b.into_owned())
                 .unwrap_or_default(),
+            html: html_only
+                .then(|| message.body_html(0).map(|b| b.into_owned()))
+                .flatten(),
+            answers,
             automatic,
             size: raw.len(),
         }
     }
 
-    /// The lines that may hold commands: the body up to the first quoted
-    /// line, `On ... wrote:` line, signature marker or forwarded original.
-    pub fn command_lines(&self) -> Vec<&str> {
-        let mut lines = Vec::new();
-        for line in self.body.lines() {
-            let trimmed = line.trim();
-            if trimmed.starts_with('>')
-                || line == "-- "
-                || trimmed == "--"
-                || trimmed.starts_with("-----Original Message-----")
-                || (trimmed.starts_with("On ") && trimmed.ends_with("wrote:"))
-            {
-                break;
-            }
-            lines.push(trimmed);
-        }
-        lines
+    /// The lines that may hold commands: the sender's own words, without
+    /// what the mail client quoted (see [`reply`]).
+    pub fn command_lines(&self) -> Vec<String> {
+        reply::own_words(&self.body, self.html.as_deref(), &reply::Known::none())
+    }
+}
+
+/// The Message-IDs of an In-Reply-To or References header, bare.
+fn ids(value: &HeaderValue<'_>) -> Vec<String> {
+    let bare = |id: &str| id.trim().trim_matches(['<', '>']).to_string();
+    match value {
+        HeaderValue::Text(text) => vec![bare(text)],
+        HeaderValue::TextList(list) => list.iter().map(|t| bare(t)).collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -149,7 +167,7 @@ mod tests {
         let mail = Inbound::parse(raw);
         assert_eq!(mail.from.as_deref(), Some("alice@example.org"));
         assert_eq!(mail.message_id, "m1@example.org");
-        assert_eq!(mail.command_lines(), vec!["Nf6,d5", "Schön!", ""]);
+        assert_eq!(mail.command_lines(), vec!["Nf6,d5", "Schön!"]);
         assert_eq!(mail.automatic, None);
     }
 

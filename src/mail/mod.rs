@@ -18,6 +18,7 @@ pub mod imap;
 pub mod inbound;
 pub mod maildir;
 pub mod outgoing;
+pub mod reply;
 pub mod smtp;
 pub mod stop;
 pub mod token;

@@ -164,7 +164,7 @@ pub(super) fn vacation(ctx: &mut Ctx<'_>, command: &Vacation) -> Result<Vec<Outg
         "{} is on vacation for {} days, until {}; the clocks of their boards stop meanwhile.",
         player.userid,
         command.days,
-        crate::store::time_text(until)
+        super::deadlines::readable(until)
     );
     let mut mails = vec![ctx.notice_to_sender("pbem vacation", &text)?];
     for board in boards::of_player(ctx.conn, player.id)?

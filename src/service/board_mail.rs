@@ -5,7 +5,7 @@
 use serde::Serialize;
 use shakmaty::{Color, Position};
 
-use super::{Ctx, Failure, Refusal, ServiceError, refuse};
+use super::{Ctx, Failure, Refusal, ServiceError, answer, reading, refuse};
 use crate::mail::outgoing::Outgoing;
 use crate::render::board::{BoardStyle, draw};
 use crate::render::summary::{example_turn, legal_summary, turn_due};
@@ -172,9 +172,17 @@ impl BoardFacts {
             ));
         }
 
+        for (_, news) in ctx.news.borrow().iter().filter(|(b, _)| *b == board.number) {
+            status.push(news.clone());
+        }
         let since = turns.len().saturating_sub(1) as u32;
         let mut comments = Vec::new();
-        for comment in boards::comments_since(ctx.conn, board.number, since)? {
+        // A board shown as it was (`show 101#5`) shows no later comments.
+        let until = turns.len() as u32;
+        for comment in boards::comments_since(ctx.conn, board.number, since)?
+            .into_iter()
+            .filter(|comment| comment.after_seq <= until)
+        {
             let author = match comment.author {
                 Some(id) if id == white.id => white.userid.clone(),
                 Some(id) if id == black.id => black.userid.clone(),
@@ -261,12 +269,14 @@ pub fn board_mails(
     number: u32,
     occasion: Occasion,
 ) -> Result<Vec<Outgoing>, ServiceError> {
+    if ctx.touch(number, occasion.clone()) {
+        return Ok(Vec::new());
+    }
     let loaded = match load(ctx, number) {
         Ok(loaded) => loaded,
         Err(Failure::Fatal(error)) => return Err(error),
         Err(Failure::Refused(_)) => return Ok(Vec::new()),
     };
-    let thread = format!("board-{number}@{}", ctx.config.address.domain);
     let heading = match &occasion {
         Occasion::New => Heading::New,
         Occasion::Nag(text) => Heading::Nag(text.clone()),
@@ -293,7 +303,7 @@ pub fn board_mails(
             BoardStyle::Full,
             &heading,
         )?;
-        mails.push(Outgoing {
+        let mut mail = Outgoing {
             to: vec![player.mail_address().to_string()],
             subject,
             body,
@@ -302,12 +312,11 @@ pub fn board_mails(
                     .address
                     .with_token(&ctx.key.token(number, player.id)),
             ),
-            in_reply_to: is_sender.then(|| ctx.mail.message_id.clone()),
-            references: thread_references(
-                &thread,
-                is_sender.then_some(ctx.mail.message_id.as_str()),
-            ),
-        });
+            in_reply_to: None,
+            references: Vec::new(),
+        };
+        answer::thread(ctx, &mut mail, number, is_sender)?;
+        mails.push(mail);
         if loaded.board.white == loaded.board.black {
             break;
         }
@@ -329,22 +338,18 @@ pub fn board_mails(
             BoardStyle::Full,
             &heading,
         )?;
-        mails.push(Outgoing {
+        let mut mail = Outgoing {
             to: vec![address],
             subject,
             body,
             reply_to: None,
             in_reply_to: None,
-            references: thread_references(&thread, None),
-        });
+            references: Vec::new(),
+        };
+        answer::thread(ctx, &mut mail, number, false)?;
+        mails.push(mail);
     }
     Ok(mails)
-}
-
-fn thread_references(thread: &str, answered: Option<&str>) -> Vec<String> {
-    let mut references = vec![thread.to_string()];
-    references.extend(answered.map(str::to_string));
-    references
 }
 
 #[derive(Serialize)]
@@ -358,34 +363,23 @@ struct ErrorView {
 
 /// The error reply for a refused command.
 pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceError> {
-    let mut variant = "";
-    let mut board_text = String::new();
-    if let Some(number) = refusal.board
-        && let Ok(loaded) = load(ctx, number)
-    {
-        variant = loaded.board.variant.display_name();
-        let reader = players::by_address(ctx.conn, ctx.sender)?
-            .filter(|p| loaded.board.color_of(p.id).is_some());
-        let reader = reader.as_ref().map_or(Reader::Observer, Reader::Player);
-        let facts = BoardFacts::gather(ctx, &loaded)?;
-        let (_, body) = render_board(
-            ctx,
-            &loaded,
-            &facts,
-            reader,
-            BoardStyle::Full,
-            &Heading::Plain,
-        )?;
-        board_text = body;
-    }
-    let board = (!variant.is_empty()).then_some(refusal.board).flatten();
+    let shown = match refusal.board {
+        Some(number) => board_for_sender(ctx, number)?.map(|(_, body)| (number, body)),
+        None => None,
+    };
+    let variant = match shown {
+        Some((number, _)) => {
+            boards::get(ctx.conn, number)?.map_or("", |board| board.variant.display_name())
+        }
+        None => "",
+    };
     let rendered = ctx.templates.render(
         "error.txt",
         ErrorView {
             error: refusal.message.clone(),
-            board,
+            board: shown.as_ref().map(|(number, _)| *number),
             variant,
-            board_text,
+            board_text: shown.map(|(_, body)| body).unwrap_or_default(),
             quoted: quote_blanked(ctx),
         },
     )?;
@@ -399,18 +393,70 @@ pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceE
     })
 }
 
-/// The mail's subject and command lines, with every word in a password
-/// position of a command line replaced by asterisks.
-fn quote_blanked(ctx: &Ctx<'_>) -> Vec<String> {
-    let mut lines = vec![format!("Subject: {}", blank_passwords(&ctx.mail.subject))];
-    lines.extend(
-        ctx.mail
-            .command_lines()
-            .into_iter()
-            .take(60)
-            .map(blank_passwords),
-    );
-    lines
+/// Board `number` as the sender sees it (from their side when they play
+/// there): its Subject and body; `None` when there is no such board.
+pub fn board_for_sender(
+    ctx: &Ctx<'_>,
+    number: u32,
+) -> Result<Option<(String, String)>, ServiceError> {
+    let loaded = match load(ctx, number) {
+        Ok(loaded) => loaded,
+        Err(Failure::Fatal(error)) => return Err(error),
+        Err(Failure::Refused(_)) => return Ok(None),
+    };
+    let reader = players::by_address(ctx.conn, ctx.sender)?
+        .filter(|p| loaded.board.color_of(p.id).is_some());
+    let reader = reader.as_ref().map_or(Reader::Observer, Reader::Player);
+    let facts = BoardFacts::gather(ctx, &loaded)?;
+    let rendered = render_board(
+        ctx,
+        &loaded,
+        &facts,
+        reader,
+        BoardStyle::Full,
+        &Heading::Plain,
+    )?;
+    Ok(Some(rendered))
+}
+
+/// The mail's subject and the sender's own words, with every password
+/// blanked: the words in a password position of a command line (written
+/// right or misspelled), and any word that is a password the mail gave.
+pub fn quote_blanked(ctx: &Ctx<'_>) -> Vec<String> {
+    let lines = ctx.mail.command_lines();
+    let subject = ctx.mail.subject.as_str();
+    let passwords: Vec<String> = std::iter::once(subject)
+        .chain(lines.iter().map(String::as_str))
+        .filter_map(|line| match crate::command::parse_line(line) {
+            Some(Ok(parsed)) => Some(
+                parsed
+                    .command
+                    .passwords()
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>(),
+            ),
+            _ => None,
+        })
+        .flatten()
+        .filter(|p| !p.is_empty())
+        .collect();
+    let blank = |line: &str| {
+        let line = blank_passwords(line);
+        line.split(' ')
+            .map(|word| {
+                if passwords.iter().any(|p| p == word) {
+                    "********"
+                } else {
+                    word
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut quoted = vec![format!("Subject: {}", blank(subject))];
+    quoted.extend(lines.iter().take(60).map(|line| blank(line)));
+    quoted
 }
 
 /// Blanks the words that hold passwords in a command line, whether or not
@@ -422,11 +468,11 @@ pub fn blank_passwords(line: &str) -> String {
             .first()
             .is_some_and(|w| w.parse::<crate::rules::Variant>().is_ok()),
     );
-    let Some(keyword) = words.get(start).map(|w| w.to_ascii_lowercase()) else {
+    let Some(keyword) = words.get(start).and_then(|w| reading::command_word_near(w)) else {
         return line.to_string();
     };
     // Positions after the command word that hold passwords.
-    let secret: &[usize] = match keyword.as_str() {
+    let secret: &[usize] = match keyword {
         "signup" | "address" | "vacation" | "challenge" => &[2],
         "password" => &[2, 3],
         "move" | "queue" | "resign" | "draw" | "accept" | "reject" | "undo" | "decline"
@@ -447,20 +493,36 @@ pub fn blank_passwords(line: &str) -> String {
         .join(" ")
 }
 
-/// Wraps a move list at `width` columns, breaking between turns.
+/// Wraps a move list at `width` columns, breaking only before a move
+/// number: the two halves of a numbered turn (`6.Be2,O-O Nxe4`) stay on
+/// one line.
 pub fn wrap(text: &str, width: usize) -> String {
+    let mut units: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        let numbered = word.split_once('.').is_some_and(|(number, _)| {
+            !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
+        });
+        match units.last_mut() {
+            Some(unit) if !numbered => {
+                unit.push(' ');
+                unit.push_str(word);
+            }
+            _ => units.push(word.to_string()),
+        }
+    }
     let mut out = String::new();
     let mut column = 0;
-    for word in text.split(' ') {
-        if column > 0 && column + 1 + word.len() > width {
+    for unit in units {
+        let length = unit.chars().count();
+        if column > 0 && column + 1 + length > width {
             out.push('\n');
             column = 0;
         } else if column > 0 {
             out.push(' ');
             column += 1;
         }
-        out.push_str(word);
-        column += word.len();
+        out.push_str(&unit);
+        column += length;
     }
     out
 }
@@ -489,5 +551,17 @@ mod tests {
         );
         assert_eq!(blank_passwords("Nice game!"), "Nice game!");
         assert_eq!(blank_passwords("move"), "move");
+        assert_eq!(
+            blank_passwords("mvoe 101 bob hunter2 Kxc6"),
+            "mvoe 101 bob ******** Kxc6"
+        );
+    }
+
+    #[test]
+    fn a_numbered_turn_is_never_wrapped_apart() {
+        let record = "1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Ba4 Nf6 5.O-O Be7 6.Be2,O-O Nxe4";
+        let wrapped = wrap(record, 60);
+        assert!(wrapped.contains("6.Be2,O-O Nxe4"), "{wrapped}");
+        assert!(wrapped.lines().all(|l| l.len() <= 60), "{wrapped}");
     }
 }

@@ -103,7 +103,7 @@ impl Service {
             ctx.out.extend(mails);
         }
         let mails = std::mem::take(&mut ctx.out);
-        queue_all(&tx, &self.config, mails, now)?;
+        queue_all(&tx, &self.config, &self.key, mails, now)?;
         tx.commit()?;
         Ok(report)
     }
@@ -161,7 +161,7 @@ impl Service {
             mails.push(mail);
         }
         let count = mails.len();
-        queue_all(&tx, &self.config, mails, now)?;
+        queue_all(&tx, &self.config, &self.key, mails, now)?;
         tx.commit()?;
         Ok(count)
     }
@@ -206,6 +206,10 @@ fn system_ctx<'a>(
         now,
         out: Vec::new(),
         logins: Vec::new(),
+        speakers: Vec::new(),
+        boards: std::cell::RefCell::new(None),
+        news: std::cell::RefCell::new(Vec::new()),
+        stale: None,
     }
 }
 
@@ -218,13 +222,15 @@ fn system_mail(now: OffsetDateTime, what: &str) -> Inbound {
         recipients: Vec::new(),
         subject: String::new(),
         body: String::new(),
+        html: None,
+        answers: Vec::new(),
         automatic: None,
         size: 0,
     }
 }
 
 /// A time as players read it: `2026-04-01 12:03 UTC`.
-fn readable(time: OffsetDateTime) -> String {
+pub(super) fn readable(time: OffsetDateTime) -> String {
     let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
     time.to_offset(time::UtcOffset::UTC)
         .format(&format)

@@ -10,25 +10,28 @@
 //! mail or will carry the replies.
 
 mod account;
+mod answer;
 mod board_mail;
 mod deadlines;
+mod dialogue;
 mod passwords;
 mod play;
+mod reading;
 
+use std::cell::RefCell;
 use std::path::PathBuf;
 
 use rusqlite::Connection;
 use time::{Duration, OffsetDateTime};
 
-use crate::command::{self, Command, CommandError, Line, Speaker};
+use crate::command::{self, Command, Line, Speaker};
 use crate::mail::ServerAddress;
 use crate::mail::inbound::Inbound;
 use crate::mail::outgoing::{self, Outgoing};
 use crate::mail::token::TokenKey;
 use crate::render::templates::{TemplateError, Templates};
-use crate::rules::notation::parse_turn;
 use crate::store::players::{self, Player, PlayerId};
-use crate::store::{self, CachedStatements, Store, StoreError, boards, mailbox};
+use crate::store::{self, Store, StoreError, boards, mailbox};
 
 pub use deadlines::SweepReport;
 pub use passwords::PasswordCheck;
@@ -221,7 +224,8 @@ impl Service {
             }
             let mut logins: Vec<(String, String)> = Vec::new();
             let subject = strip_reply_prefixes(&mail.subject);
-            for line in std::iter::once(subject).chain(mail.command_lines()) {
+            let lines = mail.command_lines();
+            for line in std::iter::once(subject).chain(lines.iter().map(String::as_str)) {
                 let Some(Ok(line)) = command::parse_line(line) else {
                     continue;
                 };
@@ -287,6 +291,10 @@ fn handle_in(
         now,
         out: Vec::new(),
         logins: Vec::new(),
+        speakers: Vec::new(),
+        boards: RefCell::new(Some(Vec::new())),
+        news: RefCell::new(Vec::new()),
+        stale: None,
     };
     if recent >= config.mails_per_sender_per_hour {
         if recent == config.mails_per_sender_per_hour {
@@ -305,15 +313,18 @@ fn handle_in(
     }
     let replies = ctx.out.len();
     let outgoing = std::mem::take(&mut ctx.out);
-    queue_all(tx, config, outgoing, now)?;
+    queue_all(tx, config, key, outgoing, now)?;
     mailbox::mark_processed(tx, &mail.message_id, &sender, now)?;
     Ok(Handled::Processed { replies })
 }
 
-/// Builds each reply and puts it in the outbox.
+/// Builds each reply and puts it in the outbox; a mail a player may
+/// reply to (it carries a reply token) is recorded with the position it
+/// shows and its lines (see [`answer::record_sent`]).
 fn queue_all(
     conn: &Connection,
     config: &ServiceConfig,
+    key: &TokenKey,
     mails: Vec<Outgoing>,
     now: OffsetDateTime,
 ) -> Result<(), ServiceError> {
@@ -321,6 +332,7 @@ fn queue_all(
         let message_id = outgoing::new_message_id(&config.address);
         let bytes = outgoing::build(&config.address, &mail, &message_id, now)?;
         mailbox::enqueue(conn, &message_id, &mail.to, &bytes, now)?;
+        answer::record_sent(conn, config, key, &mail, &message_id, now)?;
     }
     Ok(())
 }
@@ -356,136 +368,21 @@ struct Ctx<'a> {
     out: Vec<Outgoing>,
     /// The distinct userid/password pairs this mail logged in with.
     logins: Vec<(String, String)>,
-}
-
-/// A line of the mail, classified.
-enum Item {
-    Command(Line),
-    Malformed(CommandError),
-    /// A bare turn in a reply to a board mail.
-    Turn(String),
+    /// The players this mail spoke for, each with the board it acted on.
+    speakers: Vec<(PlayerId, Option<u32>)>,
+    /// Boards whose board mails wait for the end of the mail (one mail per
+    /// board and reader however many commands touched it); `None` when
+    /// board mails go out at once (the deadline sweep).
+    boards: RefCell<Option<Vec<(u32, board_mail::Occasion)>>>,
+    /// What happened on a board, said in its next board mail ("bob
+    /// rejected the draw offer.").
+    news: RefCell<Vec<(u32, String)>>,
+    /// Set when the mail replies to a board mail whose position the board
+    /// has moved on from: the refusal of every command it speaks by token.
+    stale: Option<Refusal>,
 }
 
 impl Ctx<'_> {
-    /// Reads and runs every command of the mail.
-    fn run_mail(&mut self) -> Result<(), ServiceError> {
-        let token = self.reply_token();
-        let subject = strip_reply_prefixes(&self.mail.subject);
-        let mut items = Vec::new();
-        let mut comment = Vec::new();
-        let mut subject_board = None;
-        match command::parse_line(subject) {
-            Some(Ok(line)) => items.push(Item::Command(line)),
-            Some(Err(error)) => items.push(Item::Malformed(error)),
-            None => subject_board = board_in_subject(subject),
-        }
-        for line in self.mail.command_lines() {
-            if line.is_empty() {
-                continue;
-            }
-            match command::parse_line(line) {
-                Some(Ok(parsed)) => items.push(Item::Command(parsed)),
-                Some(Err(error)) => items.push(Item::Malformed(error)),
-                None if token.is_some() && bare_action(line).is_some() => {
-                    items.push(Item::Command(bare_action(line).expect("checked")))
-                }
-                None if token.is_some()
-                    && !items.iter().any(|i| matches!(i, Item::Turn(_)))
-                    && is_turn(line) =>
-                {
-                    items.push(Item::Turn(line.to_string()))
-                }
-                None => comment.push(line),
-            }
-        }
-
-        // A reply token that does not check out speaks for nobody.
-        if let Some(Err(message)) = &token {
-            let board = token_board(self.mail, self.config);
-            return self.error_mail(&Refusal {
-                message: message.clone(),
-                board,
-            });
-        }
-        let token = token.and_then(Result::ok);
-
-        let comment_board = token.map(|(board, _)| board).or_else(|| {
-            items.iter().find_map(|item| match item {
-                Item::Command(line) => line.command.board(),
-                _ => None,
-            })
-        });
-        let comment_board = comment_board.or(subject_board);
-        let mut comment_pending = None;
-        if !comment.is_empty()
-            && let Some(board) = comment_board
-        {
-            let text = comment.join("\n");
-            if self.store_comment(board, token, &text)? {
-                comment_pending = Some(board);
-            }
-        }
-
-        if items.is_empty() && comment_pending.is_none() {
-            let message =
-                "pbem found no command in your mail. Send \"help\" for the list of commands.";
-            return self.error_mail(&Refusal {
-                message: message.into(),
-                board: None,
-            });
-        }
-        let mut boards_mailed = Vec::new();
-        for item in items {
-            let line = match item {
-                Item::Command(line) => line,
-                Item::Turn(turn) => {
-                    let (board, _) = token.expect("bare turns are only read in token replies");
-                    let (turn, guard) = command::split_guard(&turn);
-                    Line {
-                        variant: None,
-                        command: Command::Move(command::MoveTurn {
-                            board,
-                            speaker: Speaker::Token,
-                            turn,
-                            guard,
-                        }),
-                    }
-                }
-                Item::Malformed(error) => {
-                    self.error_mail(&Refusal {
-                        message: error.to_string(),
-                        board: None,
-                    })?;
-                    continue;
-                }
-            };
-            if let Some(board) = line.command.board() {
-                boards_mailed.push(board);
-            }
-            self.conn.execute_cached("SAVEPOINT command", [])?;
-            match self.run_command(&line, token) {
-                Ok(mails) => {
-                    self.conn.execute_cached("RELEASE command", [])?;
-                    self.out.extend(mails);
-                }
-                Err(Failure::Refused(refusal)) => {
-                    self.conn
-                        .execute_batch("ROLLBACK TO command; RELEASE command")?;
-                    self.error_mail(&refusal)?;
-                }
-                Err(Failure::Fatal(error)) => return Err(error),
-            }
-        }
-        // A comment without a move still reaches the other players.
-        if let Some(board) = comment_pending
-            && !boards_mailed.contains(&board)
-        {
-            let mails = board_mail::board_mails(self, board, board_mail::Occasion::Comment)?;
-            self.out.extend(mails);
-        }
-        Ok(())
-    }
-
     fn run_command(
         &mut self,
         line: &Line,
@@ -545,6 +442,19 @@ impl Ctx<'_> {
         token: Option<(u32, PlayerId)>,
         board: Option<u32>,
     ) -> Result<Player, Failure> {
+        let player = self.speaker_unrecorded(speaker, token, board)?;
+        if !self.speakers.contains(&(player.id, board)) {
+            self.speakers.push((player.id, board));
+        }
+        Ok(player)
+    }
+
+    fn speaker_unrecorded(
+        &mut self,
+        speaker: &Speaker,
+        token: Option<(u32, PlayerId)>,
+        board: Option<u32>,
+    ) -> Result<Player, Failure> {
         match speaker {
             Speaker::Password { userid, password } => self.login(userid, password, board),
             Speaker::Token => {
@@ -563,6 +473,9 @@ impl Ctx<'_> {
                     ));
                 }
                 let player = players::by_id(self.conn, player_id)?;
+                if let Some(refusal) = self.stale.clone() {
+                    return Err(Failure::Refused(refusal));
+                }
                 if !player.owns_address(self.sender) {
                     return Err(refuse(
                         format!(
@@ -611,50 +524,6 @@ impl Ctx<'_> {
             ));
         }
         Ok(player)
-    }
-
-    /// Stores a comment from the sender on `board`; false when the sender
-    /// does not play there (the text is then ignored).
-    fn store_comment(
-        &mut self,
-        board: u32,
-        token: Option<(u32, PlayerId)>,
-        text: &str,
-    ) -> Result<bool, ServiceError> {
-        let Some(row) = boards::get(self.conn, board)? else {
-            return Ok(false);
-        };
-        let author = match token {
-            Some((token_board, player)) if token_board == board => {
-                players::by_id(self.conn, player)?
-            }
-            _ => match players::by_address(self.conn, self.sender)? {
-                Some(player) => player,
-                None => return Ok(false),
-            },
-        };
-        if row.color_of(author.id).is_none() || !author.owns_address(self.sender) {
-            return Ok(false);
-        }
-        let after_seq = boards::turns(self.conn, board)?.len() as u32;
-        let text: String = text.chars().take(4000).collect();
-        boards::add_comment(
-            self.conn,
-            board,
-            Some(author.id),
-            after_seq,
-            &text,
-            self.now,
-        )?;
-        Ok(true)
-    }
-
-    /// An error reply to the sender only: the reason, the board again, and
-    /// the mail quoted with passwords blanked.
-    fn error_mail(&mut self, refusal: &Refusal) -> Result<(), ServiceError> {
-        let mail = board_mail::error_mail(self, refusal)?;
-        self.out.push(mail);
-        Ok(())
     }
 
     /// A short error, without quoting (size and rate limits).
@@ -711,15 +580,6 @@ fn strip_reply_prefixes(subject: &str) -> &str {
     }
 }
 
-/// The board a subject like `Chess2 Board 101 bob` is about.
-fn board_in_subject(subject: &str) -> Option<u32> {
-    let words: Vec<&str> = subject.split_whitespace().collect();
-    words
-        .windows(2)
-        .find(|pair| pair[0].eq_ignore_ascii_case("board"))
-        .and_then(|pair| pair[1].trim_start_matches('#').parse().ok())
-}
-
 /// The board named by the (unverified) reply token of a mail, for showing
 /// the board in an error mail.
 fn token_board(mail: &Inbound, config: &ServiceConfig) -> Option<u32> {
@@ -728,25 +588,6 @@ fn token_board(mail: &Inbound, config: &ServiceConfig) -> Option<u32> {
         .find_map(|r| config.address.token_of(r))
         .and_then(|token| token.split('.').next())
         .and_then(|board| board.parse().ok())
-}
-
-/// Whether a line reads as a turn (for bare replies).
-fn is_turn(line: &str) -> bool {
-    let (turn, _) = command::split_guard(line);
-    parse_turn(&turn).is_ok_and(|moves| !moves.is_empty())
-}
-
-/// A one-word board action (`resign`, `draw`, ...) in a reply to a board mail.
-fn bare_action(line: &str) -> Option<Line> {
-    let action = command::Action::from_word(line.trim())?;
-    Some(Line {
-        variant: None,
-        command: Command::Action(command::BoardAction {
-            board: 0,
-            speaker: Speaker::Token,
-            action,
-        }),
-    })
 }
 
 #[cfg(test)]

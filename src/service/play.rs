@@ -5,6 +5,7 @@
 use shakmaty::Color;
 
 use super::board_mail::{self, BoardFacts, Heading, Loaded, Occasion, Reader, load, render_board};
+use super::dialogue::COMMENT_CHARS;
 use super::{Ctx, Failure, refuse};
 use crate::command::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Subscription,
@@ -131,8 +132,18 @@ pub(super) fn make_move(
     }
     play_turn(ctx, &mut loaded, player.id, &command.turn)?;
     // A turn answers the opponent's standing offers by ignoring them.
-    boards::clear_offer(ctx.conn, number, OfferKind::Draw)?;
-    boards::clear_offer(ctx.conn, number, OfferKind::Undo)?;
+    for (kind, what) in [
+        (OfferKind::Draw, "draw offer"),
+        (OfferKind::Undo, "request to take back the last turn"),
+    ] {
+        if boards::offer(ctx.conn, number, kind)?.is_some_and(|offer| offer.by != player.id) {
+            ctx.tell(
+                number,
+                format!("{} played on: the {what} lapsed.", player.userid),
+            );
+        }
+        boards::clear_offer(ctx.conn, number, kind)?;
+    }
     play_queued(ctx, &mut loaded)?;
     Ok(board_mail::board_mails(ctx, number, Occasion::Update)?)
 }
@@ -332,6 +343,20 @@ pub(super) fn action(
                 ));
             };
             boards::clear_offer(ctx.conn, number, kind)?;
+            let what = match kind {
+                OfferKind::Draw => "draw offer",
+                OfferKind::Undo => "request to take back the last turn",
+            };
+            let verb = if command.action == Action::Accept {
+                "accepted"
+            } else {
+                "rejected"
+            };
+            let by = players::by_id(ctx.conn, opponent)?.userid;
+            ctx.tell(
+                number,
+                format!("{} {verb} the {what} of {by}.", player.userid),
+            );
             if command.action == Action::Accept {
                 match kind {
                     OfferKind::Draw => boards::set_result(
@@ -373,17 +398,19 @@ pub(super) fn action(
 pub(super) fn show(ctx: &mut Ctx<'_>, command: &Show) -> Result<Vec<Outgoing>, Failure> {
     let number = command.board;
     let mut loaded = load(ctx, number)?;
-    if let Some(after) = command.after_turn {
-        let count = after as usize;
-        if count > loaded.turns.len() {
+    if let Some(turn) = command.turn {
+        // `#k` is the position when turn #k was to be played, as board
+        // mails number turns.
+        let due = loaded.turns.len() + 1;
+        if turn == 0 || turn as usize > due {
             return Err(refuse(
                 format!(
-                    "board {number} has {} turns; show {number}#{after} asks for more",
-                    loaded.turns.len()
+                    "board {number} is at turn #{due}; show {number}#k shows the position at turn #k, for k from 1 to {due}"
                 ),
                 Some(number),
             ));
         }
+        let count = turn as usize - 1;
         loaded.game = board_mail::replay(&loaded.board, &loaded.turns, count)?;
         loaded.turns.truncate(count);
     }
@@ -420,7 +447,7 @@ pub(super) fn history(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, F
         lines.push(format!(
             "{:<16} {}",
             turn.numbered(),
-            crate::store::time_text(stored.played_at)
+            super::deadlines::readable(stored.played_at)
         ));
     }
     if lines.is_empty() {
@@ -531,36 +558,22 @@ pub(super) fn chat(
     let number = command.board;
     let player = ctx.speaker(&command.speaker, token, Some(number))?;
     let loaded = load(ctx, number)?;
-    let Some(color) = loaded.board.color_of(player.id) else {
+    if loaded.board.color_of(player.id).is_none() {
         return Err(refuse(
             format!("{} does not play on board {number}", player.userid),
             Some(number),
         ));
-    };
-    let opponent = players::by_id(ctx.conn, loaded.board.player(!color))?;
-    let text = format!("{} says: {}", player.userid, command.text);
+    }
+    // Chat is a comment under the board: the other player and the
+    // observers read it in the board mail it brings.
+    let text: String = command.text.chars().take(COMMENT_CHARS).collect();
     boards::add_comment(
         ctx.conn,
         number,
         Some(player.id),
         loaded.turns.len() as u32,
-        &command.text,
+        &text,
         ctx.now,
     )?;
-    let subject = format!(
-        "{} Board {number} chat from {}",
-        loaded.board.variant.display_name(),
-        player.userid
-    );
-    let mut to_opponent = ctx.notice(vec![opponent.mail_address().to_string()], &subject, &text)?;
-    to_opponent.reply_to = Some(
-        ctx.config
-            .address
-            .with_token(&ctx.key.token(number, opponent.id)),
-    );
-    let mut mails = vec![to_opponent];
-    for observer in boards::observers(ctx.conn, number)? {
-        mails.push(ctx.notice(vec![observer], &subject, &text)?);
-    }
-    Ok(mails)
+    Ok(board_mail::board_mails(ctx, number, Occasion::Comment)?)
 }

@@ -11,6 +11,7 @@ pub mod boards;
 pub mod deadlines;
 pub mod mailbox;
 pub mod players;
+pub mod sent;
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,7 @@ use time::format_description::well_known::Rfc3339;
 const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0001_initial.sql")),
     M::up(include_str!("../../migrations/0002_deadlines.sql")),
+    M::up(include_str!("../../migrations/0008_dialogue.sql")),
 ];
 
 /// Compiled statements kept per connection: more than a mail's commands

@@ -1,0 +1,369 @@
+//! One answer per mail. The commands of a mail run first; their board
+//! mails wait ([`Ctx::touch`]) and go out at the end, one per board and
+//! reader, showing the board as the whole mail left it. The sender gets
+//! one mail: the board mail alone when one command did one thing, the
+//! error mail when one command was refused, and otherwise one mail that
+//! lists each command's result, then each notice and each board touched.
+//!
+//! Threading: every mail of a board's conversation references the first
+//! mail pbem sent that reader on that board (its real Message-ID, kept in
+//! `store::sent`) and the mail it answers.
+
+use rusqlite::Connection;
+use time::OffsetDateTime;
+
+use super::board_mail::{self, Occasion};
+use super::{Ctx, Refusal, ServiceConfig, ServiceError};
+use crate::mail::outgoing::Outgoing;
+use crate::mail::reply::Known;
+use crate::mail::token::TokenKey;
+use crate::store::players;
+use crate::store::sent::{self, SentMail};
+
+/// What became of one command of a mail.
+pub struct Outcome {
+    /// The line as written.
+    pub written: String,
+    /// The board it acted on.
+    pub board: Option<u32>,
+    pub refusal: Option<Refusal>,
+    /// The mails it made besides board mails (notices).
+    pub mails: Vec<Outgoing>,
+}
+
+impl Outcome {
+    pub fn done(written: &str, board: Option<u32>, mails: Vec<Outgoing>) -> Outcome {
+        Outcome {
+            written: written.to_string(),
+            board,
+            refusal: None,
+            mails,
+        }
+    }
+
+    pub fn refused(written: &str, refusal: Refusal) -> Outcome {
+        Outcome {
+            written: written.to_string(),
+            board: refusal.board,
+            refusal: Some(refusal),
+            mails: Vec::new(),
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// Notes that `board` needs board mails for `occasion` at the end of
+    /// the mail; `false` when board mails go out at once instead.
+    pub(super) fn touch(&self, board: u32, occasion: Occasion) -> bool {
+        let mut boards = self.boards.borrow_mut();
+        let Some(boards) = boards.as_mut() else {
+            return false;
+        };
+        match boards.iter_mut().find(|(b, _)| *b == board) {
+            Some((_, existing)) => {
+                if rank(&occasion) > rank(existing) {
+                    *existing = occasion;
+                }
+            }
+            None => boards.push((board, occasion)),
+        }
+        true
+    }
+
+    /// Says what happened on `board` in its next board mail.
+    pub(super) fn tell(&self, board: u32, news: String) {
+        self.news.borrow_mut().push((board, news));
+    }
+}
+
+/// Which occasion wins when a mail touches a board several times.
+fn rank(occasion: &Occasion) -> u8 {
+    match occasion {
+        Occasion::Comment => 0,
+        Occasion::Nag(_) => 1,
+        Occasion::Update => 2,
+        Occasion::New => 3,
+    }
+}
+
+/// Sends the board mails of the boards the mail touched and the one
+/// answer to the sender.
+pub(super) fn finish(
+    ctx: &mut Ctx<'_>,
+    outcomes: Vec<Outcome>,
+    notes: Vec<String>,
+) -> Result<(), ServiceError> {
+    let touched = ctx.boards.borrow_mut().take().unwrap_or_default();
+    let mut own_addresses = vec![ctx.sender.to_string()];
+    for (player, _) in &ctx.speakers {
+        own_addresses.push(
+            players::by_id(ctx.conn, *player)?
+                .mail_address()
+                .to_string(),
+        );
+    }
+    let is_own = |mail: &Outgoing| {
+        mail.to
+            .iter()
+            .any(|to| own_addresses.iter().any(|own| own.eq_ignore_ascii_case(to)))
+    };
+    // The pieces of the sender's answer, each with its board.
+    let mut own: Vec<(Option<u32>, Outgoing)> = Vec::new();
+    for (board, occasion) in touched {
+        for mail in board_mail::board_mails(ctx, board, occasion)? {
+            if is_own(&mail) {
+                own.push((Some(board), mail));
+            } else {
+                ctx.out.push(mail);
+            }
+        }
+    }
+    let mut refusals = Vec::new();
+    let mut results = Vec::new();
+    for (index, outcome) in outcomes.iter().enumerate() {
+        for mail in &outcome.mails {
+            if is_own(mail) {
+                own.push((outcome.board, mail.clone()));
+            } else {
+                let mut mail = mail.clone();
+                if let Some(board) = outcome.board {
+                    thread(ctx, &mut mail, board, false)?;
+                }
+                ctx.out.push(mail);
+            }
+        }
+        let written = board_mail::blank_passwords(&outcome.written);
+        let label = if written.is_empty() {
+            format!("{}.", index + 1)
+        } else {
+            format!("{}. {written}:", index + 1)
+        };
+        match &outcome.refusal {
+            Some(refusal) => {
+                results.push(format!("{label} refused: {}", refusal.message));
+                refusals.push(refusal.clone());
+            }
+            None => results.push(format!("{label} done.")),
+        }
+    }
+    let reply_board = ctx
+        .reply_token()
+        .and_then(Result::ok)
+        .map(|(board, _)| board);
+    if refusals.is_empty() && notes.is_empty() && own.len() <= 1 {
+        for (board, mut mail) in own {
+            if let Some(board) = board.or(reply_board) {
+                thread(ctx, &mut mail, board, true)?;
+            }
+            ctx.out.push(mail);
+        }
+        return Ok(());
+    }
+    if let ([refusal], [_], true, true) = (
+        &refusals[..],
+        &outcomes[..],
+        own.is_empty(),
+        notes.is_empty(),
+    ) {
+        let mut mail = board_mail::error_mail(ctx, refusal)?;
+        if let Some(board) = refusal.board {
+            with_token(ctx, &mut mail, board)?;
+            thread(ctx, &mut mail, board, true)?;
+        }
+        ctx.out.push(mail);
+        return Ok(());
+    }
+    let answer = merged(ctx, &outcomes, &results, &refusals, own, &notes)?;
+    ctx.out.push(answer);
+    Ok(())
+}
+
+/// The sender's one answer to a mail of several commands or notes.
+fn merged(
+    ctx: &Ctx<'_>,
+    outcomes: &[Outcome],
+    results: &[String],
+    refusals: &[Refusal],
+    own: Vec<(Option<u32>, Outgoing)>,
+    notes: &[String],
+) -> Result<Outgoing, ServiceError> {
+    let mut boards: Vec<u32> = Vec::new();
+    let mentioned = outcomes
+        .iter()
+        .map(|o| o.board)
+        .chain(own.iter().map(|(b, _)| *b));
+    for board in mentioned.flatten() {
+        if !boards.contains(&board) {
+            boards.push(board);
+        }
+    }
+    let mut body = String::new();
+    if outcomes.len() == 1
+        && let Some(refusal) = &outcomes[0].refusal
+    {
+        body.push_str(&refusal.message);
+        body.push('\n');
+    } else if !outcomes.is_empty() {
+        body.push_str(&format!(
+            "pbem read {} command{} in your mail:\n",
+            outcomes.len(),
+            if outcomes.len() == 1 { "" } else { "s" }
+        ));
+        for result in results {
+            body.push_str(&format!("  {result}\n"));
+        }
+    }
+    for note in notes {
+        body.push_str(&format!("\n{note}\n"));
+    }
+    let mut subject = None;
+    let mut shown = Vec::new();
+    let mut bodies: Vec<&str> = Vec::new();
+    for (board, mail) in &own {
+        if let Some(board) = board
+            && mail.reply_to.is_some()
+        {
+            shown.push(*board);
+        }
+        subject.get_or_insert_with(|| mail.subject.clone());
+        // The same notice twice (`help` sent again) is shown once.
+        if !bodies.contains(&mail.body.as_str()) {
+            bodies.push(&mail.body);
+            body.push_str(&format!("\n{}\n", mail.body.trim_end()));
+        }
+    }
+    for refusal in refusals {
+        if let Some(board) = refusal.board
+            && !shown.contains(&board)
+            && let Some((subject_line, text)) = board_mail::board_for_sender(ctx, board)?
+        {
+            shown.push(board);
+            subject.get_or_insert(subject_line);
+            body.push_str(&format!("\n{}\n", text.trim_end()));
+        }
+    }
+    if !refusals.is_empty() {
+        body.push_str("\nYour mail, with passwords blanked:\n");
+        for line in board_mail::quote_blanked(ctx) {
+            body.push_str(&format!("> {line}\n"));
+        }
+    }
+    let subject = match (boards.as_slice(), subject) {
+        ([_], Some(subject)) if refusals.is_empty() => subject,
+        ([_], Some(subject)) => format!("{} Error", board_subject(&subject)),
+        _ if refusals.is_empty() => "pbem answer".to_string(),
+        _ => "pbem Error".to_string(),
+    };
+    let mut mail = Outgoing {
+        to: vec![ctx.sender.to_string()],
+        subject,
+        body,
+        reply_to: None,
+        in_reply_to: Some(ctx.mail.message_id.clone()),
+        references: vec![ctx.mail.message_id.clone()],
+    };
+    if let [board] = boards[..] {
+        with_token(ctx, &mut mail, board)?;
+        thread(ctx, &mut mail, board, true)?;
+    }
+    Ok(mail)
+}
+
+/// `Chess Board 101` of a board mail's Subject (`New Chess Board 101
+/// alice **`): the part that stays the same for the board.
+fn board_subject(subject: &str) -> String {
+    let words: Vec<&str> = subject.split_whitespace().collect();
+    match words.iter().position(|w| *w == "Board") {
+        Some(at) if at >= 1 && at + 1 < words.len() => words[at - 1..=at + 1].join(" "),
+        _ => subject.to_string(),
+    }
+}
+
+/// Gives a mail to the sender the reply token of the player the sender
+/// speaks for on `board`, if the sender plays there.
+fn with_token(ctx: &Ctx<'_>, mail: &mut Outgoing, board: u32) -> Result<(), ServiceError> {
+    if mail.reply_to.is_some() {
+        return Ok(());
+    }
+    let Some(row) = crate::store::boards::get(ctx.conn, board)? else {
+        return Ok(());
+    };
+    let reader = match players::by_address(ctx.conn, ctx.sender)? {
+        Some(player) if row.color_of(player.id).is_some() => Some(player.id),
+        _ => ctx
+            .speakers
+            .iter()
+            .map(|(player, _)| *player)
+            .find(|player| row.color_of(*player).is_some()),
+    };
+    if let Some(player) = reader {
+        mail.reply_to = Some(ctx.config.address.with_token(&ctx.key.token(board, player)));
+    }
+    Ok(())
+}
+
+/// Threads a mail into its board's conversation: it references the first
+/// mail of the board its reader got, and answers the sender's mail (for
+/// the sender) or the reader's newest mail of the board.
+pub(super) fn thread(
+    ctx: &Ctx<'_>,
+    mail: &mut Outgoing,
+    board: u32,
+    to_sender: bool,
+) -> Result<(), ServiceError> {
+    let Some(address) = mail.to.first().cloned() else {
+        return Ok(());
+    };
+    let answered = if to_sender {
+        Some(ctx.mail.message_id.clone())
+    } else {
+        sent::latest(ctx.conn, board, &address)?
+    };
+    let mut references = Vec::new();
+    references.extend(sent::thread_root(ctx.conn, board, &address)?);
+    for id in answered.iter().chain(&mail.references) {
+        if !references.contains(id) && !id.is_empty() {
+            references.push(id.clone());
+        }
+    }
+    if ctx.sender.is_empty() {
+        // The server acting on its own answers no mail.
+        references.retain(|id| *id != ctx.mail.message_id);
+    }
+    mail.references = references;
+    mail.in_reply_to = answered.or_else(|| mail.references.last().cloned());
+    if ctx.sender.is_empty() && mail.in_reply_to.as_deref() == Some(ctx.mail.message_id.as_str()) {
+        mail.in_reply_to = None;
+    }
+    Ok(())
+}
+
+/// Records a mail that carries a reply token: the board, player and
+/// position it shows, and its lines.
+pub(super) fn record_sent(
+    conn: &Connection,
+    config: &ServiceConfig,
+    key: &TokenKey,
+    mail: &Outgoing,
+    message_id: &str,
+    now: OffsetDateTime,
+) -> Result<(), ServiceError> {
+    let Some((board, player)) = mail
+        .reply_to
+        .as_deref()
+        .and_then(|to| config.address.token_of(to))
+        .and_then(|token| key.verify(token))
+    else {
+        return Ok(());
+    };
+    let record = SentMail {
+        message_id: message_id.trim().trim_matches(['<', '>']).to_string(),
+        board,
+        player: Some(player),
+        turn_seq: sent::turns_played(conn, board)? + 1,
+        lines: Known::of_text(&mail.body).to_bytes(),
+    };
+    let address = mail.to.first().map_or("", String::as_str);
+    sent::record(conn, &record, address, now)?;
+    Ok(())
+}

@@ -1,0 +1,287 @@
+//! Running one mail: find the sender's own words (`mail::reply`), read
+//! them (`reading`), check that a reply answers the board's current
+//! position, run each command in a savepoint of its own, keep the comment
+//! only when nothing was refused and it may be forwarded, and hand the
+//! outcomes to `answer`, which sends one answer per mail.
+
+use super::answer::{self, Outcome};
+use super::board_mail::{Occasion, blank_passwords};
+use super::reading::{self, Item, Reading};
+use super::{Ctx, Failure, Refusal, ServiceError, strip_reply_prefixes, token_board};
+use crate::mail::reply::{self, Known};
+use crate::rules::notation::parse_turn;
+use crate::store::players::{self, PlayerId};
+use crate::store::sent::{self, SentMail};
+use crate::store::{CachedStatements, boards};
+
+impl Ctx<'_> {
+    /// Reads and runs every command of the mail, and answers it.
+    pub(super) fn run_mail(&mut self) -> Result<(), ServiceError> {
+        let token = match self.reply_token() {
+            Some(Err(message)) => {
+                // A reply token that does not check out speaks for nobody.
+                let board = token_board(self.mail, self.config);
+                let refusal = Refusal { message, board };
+                return answer::finish(self, vec![Outcome::refused("", refusal)], Vec::new());
+            }
+            Some(Ok(token)) => Some(token),
+            None => None,
+        };
+        let answered = self.answered_mail(token)?;
+        let mut known = Known::none();
+        if let Some(mail) = &answered {
+            known.extend(Known::from_bytes(&mail.lines));
+        }
+        let lines = reply::own_words(&self.mail.body, self.mail.html.as_deref(), &known);
+        let subject = strip_reply_prefixes(&self.mail.subject);
+        let reading = reading::read(subject, &lines, token.map(|(board, _)| board));
+        // Which position a reply answers is known from its In-Reply-To or
+        // References; a client that sends neither is not judged stale.
+        if let (Some((board, _)), Some(answered)) = (token, &answered)
+            && answered.board == board
+            && !self.mail.answers.is_empty()
+        {
+            self.stale = self.moved_on(board, answered.turn_seq)?;
+        }
+        let mut notes = Vec::new();
+        if reading.unread_commands > 0 {
+            notes.push(format!(
+                "Your mail held {} more commands than the {} pbem reads in one mail; they were not read. Send them in another mail.",
+                reading.unread_commands,
+                reading::COMMANDS_PER_MAIL
+            ));
+        }
+        if reading.items.is_empty() {
+            return self.comment_alone(reading, token, notes);
+        }
+        let mut outcomes = Vec::new();
+        for (written, item) in reading.items.iter() {
+            outcomes.push(self.run_item(written, item, token)?);
+        }
+        if !reading.comment.is_empty() {
+            let refused = outcomes.iter().any(|o| o.refusal.is_some());
+            if refused {
+                notes.push(
+                    "Your comment was not passed on, since a command of your mail was refused; send it again with the corrected command.".into(),
+                );
+            } else if let Some(why) = &reading.withheld {
+                notes.push(withheld_note(why));
+            } else if let Some((board, author)) = self.comment_author(token)? {
+                self.store_comment(board, author, &reading.comment.join("\n"))?;
+            } else if outcomes.iter().any(|o| o.board.is_some()) {
+                notes.push(
+                    "Your comment was not passed on: a comment goes with a reply to a board mail or with a command that gives your password.".into(),
+                );
+            }
+        }
+        answer::finish(self, outcomes, notes)
+    }
+
+    /// A mail of words and no command: chat on the reply's board when the
+    /// sender is not to move there; otherwise an error that says how to
+    /// write what pbem expected.
+    fn comment_alone(
+        &mut self,
+        reading: Reading,
+        token: Option<(u32, PlayerId)>,
+        notes: Vec<String>,
+    ) -> Result<(), ServiceError> {
+        let refuse = |message: String, board| {
+            Ok::<_, ServiceError>(vec![Outcome::refused("", Refusal { message, board })])
+        };
+        let outcomes = match token {
+            _ if reading.comment.is_empty() => refuse(
+                "pbem found no command in your mail. Send \"help\" for the list of commands.".into(),
+                None,
+            )?,
+            None => refuse(
+                "pbem found no command in your mail, and passes text on to the other players only in a reply to a board mail or with a command that gives your password. Send \"help\" for the list of commands.".into(),
+                None,
+            )?,
+            Some((board, player)) => {
+                if let Some(refusal) = self.stale.clone() {
+                    vec![Outcome::refused("", refusal)]
+                } else if let Some(why) = &reading.withheld {
+                    refuse(
+                        format!(
+                            "{}; nothing was played and nothing was passed on. Reply with just your turn (for example Nf6, or two moves as e5,Nf6) or a command such as draw, accept or resign; a comment may follow on the next lines.",
+                            why_sentence(why)
+                        ),
+                        Some(board),
+                    )?
+                } else if self.to_move(board)? == Some(player) {
+                    refuse(
+                        format!(
+                            "it is your turn on board {board}, and your reply does not begin with a turn; nothing was played and nothing was passed on. Reply with your turn first (for example Nf6), then your comment on the next lines."
+                        ),
+                        Some(board),
+                    )?
+                } else {
+                    let author = players::by_id(self.conn, player)?;
+                    if !author.owns_address(self.sender) {
+                        refuse(
+                            format!(
+                                "this reply came from {}, which is not an address of {}; reply from your registered address",
+                                self.sender, author.userid
+                            ),
+                            Some(board),
+                        )?
+                    } else {
+                        self.store_comment(board, player, &reading.comment.join("\n"))?;
+                        Vec::new()
+                    }
+                }
+            }
+        };
+        answer::finish(self, outcomes, notes)
+    }
+
+    /// Runs one command in a savepoint: a refused command changes nothing.
+    fn run_item(
+        &mut self,
+        written: &str,
+        item: &Item,
+        token: Option<(u32, PlayerId)>,
+    ) -> Result<Outcome, ServiceError> {
+        let line = match item {
+            Item::Command(line) => line,
+            Item::Malformed(error) => {
+                let refusal = Refusal {
+                    message: error.to_string(),
+                    board: None,
+                };
+                return Ok(Outcome::refused(written, refusal));
+            }
+            Item::NotUnderstood(text) => {
+                let refusal = Refusal {
+                    message: not_understood(text),
+                    board: token.map(|(board, _)| board),
+                };
+                return Ok(Outcome::refused(written, refusal));
+            }
+        };
+        let board = line.command.board();
+        self.conn.execute_cached("SAVEPOINT command", [])?;
+        match self.run_command(line, token) {
+            Ok(mails) => {
+                self.conn.execute_batch("RELEASE command")?;
+                Ok(Outcome::done(written, board, mails))
+            }
+            Err(Failure::Refused(refusal)) => {
+                self.conn
+                    .execute_batch("ROLLBACK TO command; RELEASE command")?;
+                Ok(Outcome::refused(written, refusal))
+            }
+            Err(Failure::Fatal(error)) => Err(error),
+        }
+    }
+
+    /// The mail pbem sent that this mail replies to, if it is one of the
+    /// recorded ones: its In-Reply-To first, then its References. A reply
+    /// without them answers the newest mail sent to the token's player.
+    fn answered_mail(
+        &self,
+        token: Option<(u32, PlayerId)>,
+    ) -> Result<Option<SentMail>, ServiceError> {
+        for id in &self.mail.answers {
+            if let Some(mail) = sent::by_message_id(self.conn, id)? {
+                return Ok(Some(mail));
+            }
+        }
+        match token {
+            Some((board, player)) if self.mail.answers.is_empty() => {
+                Ok(sent::latest_to_player(self.conn, board, player)?)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The refusal for a reply to a mail that showed turn #`shown` when
+    /// the board has moved on since.
+    fn moved_on(&self, board: u32, shown: u32) -> Result<Option<Refusal>, ServiceError> {
+        let due = boards::turns(self.conn, board)?.len() as u32 + 1;
+        Ok((due != shown).then(|| Refusal {
+            message: format!(
+                "your reply answers the board mail of board {board} at turn #{shown}, but the board has moved on to turn #{due}; nothing was changed. Look at the board below and reply to this mail."
+            ),
+            board: Some(board),
+        }))
+    }
+
+    /// The player to move on `board`, if the game is on.
+    fn to_move(&self, board: u32) -> Result<Option<PlayerId>, ServiceError> {
+        let Some(row) = boards::get(self.conn, board)? else {
+            return Ok(None);
+        };
+        if row.result.is_some() {
+            return Ok(None);
+        }
+        let turns = boards::turns(self.conn, board)?.len();
+        let white_to_move = turns % 2 == 0;
+        Ok(Some(if white_to_move { row.white } else { row.black }))
+    }
+
+    /// Who may comment, and on which board: the reply token's player on
+    /// its board, or a player who gave a password for a command on a board
+    /// they play on. A From address alone never speaks (it is forgeable).
+    fn comment_author(
+        &self,
+        token: Option<(u32, PlayerId)>,
+    ) -> Result<Option<(u32, PlayerId)>, ServiceError> {
+        if let Some((board, player)) = token
+            && players::by_id(self.conn, player)?.owns_address(self.sender)
+        {
+            return Ok(Some((board, player)));
+        }
+        for (player, board) in &self.speakers {
+            if let Some(board) = board
+                && boards::get(self.conn, *board)?.is_some_and(|b| b.color_of(*player).is_some())
+            {
+                return Ok(Some((*board, *player)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Stores a comment under the board, for its next board mail.
+    fn store_comment(
+        &mut self,
+        board: u32,
+        author: PlayerId,
+        text: &str,
+    ) -> Result<(), ServiceError> {
+        let after_seq = boards::turns(self.conn, board)?.len() as u32;
+        let text: String = text.chars().take(COMMENT_CHARS).collect();
+        boards::add_comment(self.conn, board, Some(author), after_seq, &text, self.now)?;
+        self.touch(board, Occasion::Comment);
+        Ok(())
+    }
+}
+
+/// The longest comment kept, in characters.
+pub const COMMENT_CHARS: usize = 4000;
+
+/// The error for a reply whose first words pbem did not understand.
+fn not_understood(text: &str) -> String {
+    let turn = text.trim().trim_end_matches(['.', ';', ',']);
+    // The notation's own complaint, for one word only: a longer line may
+    // hold a password the error would repeat.
+    let reason = match parse_turn(turn) {
+        Err(error) if !turn.contains(char::is_whitespace) => format!(" ({error})"),
+        _ => String::new(),
+    };
+    let text = blank_passwords(text);
+    format!(
+        "pbem did not understand \"{text}\" as a turn or a command{reason}; nothing was played and nothing was passed on. Reply with just your turn in SAN (for example Nf6, or a two-move turn as e5,Nf6) or a command such as draw, accept or resign; a comment may follow on the next lines."
+    )
+}
+
+fn why_sentence(why: &str) -> String {
+    format!("the line {why}")
+}
+
+fn withheld_note(why: &str) -> String {
+    format!(
+        "Your comment was not passed on: the line {why}, and pbem never passes on what may be a move, a command or a password. Write moves only as your turn, on the first line."
+    )
+}

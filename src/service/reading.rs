@@ -1,0 +1,503 @@
+//! What a mail says: its Subject and the sender's own words read as
+//! commands, a turn, and a comment, by one model (PROTOCOL.md, "Where
+//! commands are read"):
+//!
+//! - A reply to a board mail (one carrying a reply token) speaks for that
+//!   player on that board. Its first words are a turn or a board command
+//!   (`draw`, `accept`, `reject`, `resign`, `decline`, `undo`,
+//!   `queue <turn>`, `show`, `pgn`) without board number or password, or
+//!   any full command. Whatever follows is a comment.
+//! - Any other mail holds full commands, one a line; other lines are a
+//!   comment on the board the commands name.
+//! - A comment line that looks like a turn, a move, a (misspelled) command
+//!   or holds a password of the mail is never forwarded: the comment is
+//!   withheld and the sender told why.
+//!
+//! Reading is pure: no store, no I/O. The service acts on the [`Reading`].
+
+use super::board_mail::blank_passwords;
+use crate::command::{
+    self, Action, BoardAction, Command, CommandError, Line, Queue, Show, Speaker, split_guard,
+};
+use crate::rules::notation::parse_turn;
+
+/// Commands one mail may hold; the rest are not read (one hostile mail of
+/// thousands of commands would otherwise cost thousands of answers' work).
+pub const COMMANDS_PER_MAIL: usize = 16;
+
+/// One thing the mail asks for, with the words it was written in.
+#[derive(Debug)]
+pub enum Item {
+    Command(Line),
+    /// A line that starts like a command but does not follow its form.
+    Malformed(CommandError),
+    /// A reply's first words that are neither a turn nor a command but
+    /// look like one (`kxd7`, `mvoe 101 ...`): refused, nothing forwarded.
+    NotUnderstood(String),
+}
+
+/// A mail, read.
+#[derive(Debug, Default)]
+pub struct Reading {
+    /// What the mail asks for, in order, with each line as written.
+    pub items: Vec<(String, Item)>,
+    /// The comment: the sender's words that are not commands.
+    pub comment: Vec<String>,
+    /// Why the comment may not be forwarded (the first offending line).
+    pub withheld: Option<String>,
+    /// Command lines past [`COMMANDS_PER_MAIL`], not read.
+    pub unread_commands: usize,
+}
+
+/// Reads a mail. `token_board` is the board of a verified reply token.
+pub fn read(subject: &str, lines: &[String], token_board: Option<u32>) -> Reading {
+    let mut reading = Reading::default();
+    let body_has_command = lines.iter().any(|l| {
+        command::parse_line(l).is_some()
+            || token_board.is_some_and(|b| bare_command(l, b).is_some() || is_turn(l))
+    });
+    // The Subject: a full command, or in a reply a turn when the body holds
+    // none. A Subject naming only a command word whose command is in the
+    // body (`signup`) is no second command.
+    match command::parse_line(subject) {
+        Some(Ok(line)) => reading.push(subject, Item::Command(line)),
+        Some(Err(_)) if body_has_command => {}
+        Some(Err(error)) => reading.push(subject, Item::Malformed(error)),
+        None => {
+            if let Some(board) = token_board
+                && !body_has_command
+                && let Some(item) = reply_command(subject, board)
+            {
+                reading.push(subject, item);
+            }
+        }
+    }
+    let mut commands_end = token_board.is_none();
+    // `commands_end`: past a reply's first words (always, in other mail).
+    for (index, line) in lines.iter().enumerate() {
+        if !commands_end {
+            // A reply: its first words are commands or a turn.
+            let board = token_board.expect("only replies read bare commands");
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(item) = reply_command(line, board) {
+                let already_a_turn = matches!(
+                    &item,
+                    Item::Command(Line {
+                        command: Command::Move(_),
+                        ..
+                    })
+                ) && reading.items.iter().any(|(_, i)| {
+                    matches!(
+                        i,
+                        Item::Command(Line {
+                            command: Command::Move(_),
+                            ..
+                        })
+                    )
+                });
+                if !already_a_turn {
+                    reading.push(line, item);
+                    continue;
+                }
+            }
+            commands_end = true;
+            if reading.items.is_empty() && suspicious(line, &[]).is_some() {
+                reading.push(line, Item::NotUnderstood(line.clone()));
+                reading.comment.extend(lines[index + 1..].iter().cloned());
+                break;
+            }
+        } else {
+            match command::parse_line(line) {
+                Some(Ok(parsed)) => {
+                    reading.push(line, Item::Command(parsed));
+                    continue;
+                }
+                Some(Err(error)) => {
+                    reading.push(line, Item::Malformed(error));
+                    continue;
+                }
+                None => {}
+            }
+        }
+        reading.comment.push(line.clone());
+    }
+    // A bare action word may carry a comment after it on its line.
+    if let Some(board) = token_board {
+        for (written, item) in &reading.items {
+            if let Item::Command(Line {
+                command: Command::Action(BoardAction { board: b, .. }),
+                ..
+            }) = item
+                && *b == board
+                && let Some((_, rest)) = bare_with_rest(written)
+                && !rest.is_empty()
+            {
+                reading.comment.insert(0, rest.to_string());
+            }
+        }
+    }
+    while reading.comment.last().is_some_and(String::is_empty) {
+        reading.comment.pop();
+    }
+    while reading.comment.first().is_some_and(String::is_empty) {
+        reading.comment.remove(0);
+    }
+    let passwords: Vec<String> = reading
+        .items
+        .iter()
+        .filter_map(|(_, item)| match item {
+            Item::Command(line) => Some(line.command.passwords()),
+            _ => None,
+        })
+        .flatten()
+        .map(str::to_string)
+        .collect();
+    reading.withheld = reading.comment.iter().find_map(|line| {
+        suspicious(line, &passwords).map(|why| match why {
+            // Never echoed: the answer goes to a From that may be forged.
+            HOLDS_PASSWORD => format!("of your comment that {why}"),
+            _ => format!("\"{}\" {why}", blank_passwords(line)),
+        })
+    });
+    reading
+}
+
+impl Reading {
+    fn push(&mut self, written: &str, item: Item) {
+        if self.items.len() >= COMMANDS_PER_MAIL {
+            self.unread_commands += 1;
+        } else {
+            self.items.push((written.to_string(), item));
+        }
+    }
+}
+
+/// A reply line read as a command on the reply's board: a full command, a
+/// bare board command, or a turn.
+fn reply_command(line: &str, board: u32) -> Option<Item> {
+    if let Some(line) = bare_command(line, board) {
+        return Some(Item::Command(line));
+    }
+    match command::parse_line(line) {
+        Some(Ok(parsed)) => return Some(Item::Command(parsed)),
+        Some(Err(error)) => return Some(Item::Malformed(error)),
+        None => {}
+    }
+    let written = turn_text(line);
+    is_turn(&written).then(|| {
+        let (turn, guard) = split_guard(&written);
+        Item::Command(Line {
+            variant: None,
+            command: Command::Move(command::MoveTurn {
+                board,
+                speaker: Speaker::Token,
+                turn,
+                guard,
+            }),
+        })
+    })
+}
+
+/// The board commands a reply may hold without board number or password.
+fn bare_command(line: &str, board: u32) -> Option<Line> {
+    let (word, rest) = bare_with_rest(line)?;
+    let command = match word.as_str() {
+        "show" if rest.is_empty() => Command::Show(Show {
+            board,
+            turn: None,
+            compact: false,
+        }),
+        "pgn" if rest.is_empty() => Command::Pgn { board },
+        "queue" if !rest.is_empty() => Command::Queue(Queue {
+            board,
+            speaker: Speaker::Token,
+            turn: turn_text(rest),
+        }),
+        word => Command::Action(BoardAction {
+            board,
+            speaker: Speaker::Token,
+            action: Action::from_word(word)?,
+        }),
+    };
+    Some(Line {
+        variant: None,
+        command,
+    })
+}
+
+/// A line's first word when it is a bare board command word (`draw`,
+/// `Resign.`), lowercase, and the rest of the line; `None` when the word
+/// is followed by a board number (then it is a full command).
+fn bare_with_rest(line: &str) -> Option<(String, &str)> {
+    let line = line.trim();
+    let end = line.find(char::is_whitespace).unwrap_or(line.len());
+    let word = line[..end]
+        .trim_end_matches(['.', '!', '?', ',', ';', ':'])
+        .to_ascii_lowercase();
+    let rest = line[end..].trim();
+    let first_rest = rest.split_whitespace().next().unwrap_or("");
+    let board_follows = first_rest.trim_start_matches('#').parse::<u32>().is_ok();
+    let bare = matches!(
+        word.as_str(),
+        "draw" | "accept" | "reject" | "resign" | "decline" | "undo" | "show" | "pgn" | "queue"
+    );
+    (bare && !board_follows).then_some((word, rest))
+}
+
+/// A turn as a reply writes it, without the trailing punctuation and
+/// space of a sentence (`e5.`).
+fn turn_text(line: &str) -> String {
+    line.trim()
+        .trim_end_matches(['.', ';', ','])
+        .trim_end()
+        .to_string()
+}
+
+/// Whether a line reads as a turn.
+pub fn is_turn(line: &str) -> bool {
+    if line.len() > 200 {
+        return false;
+    }
+    let (turn, _) = split_guard(&turn_text(line));
+    !turn.is_empty() && parse_turn(&turn).is_ok_and(|moves| !moves.is_empty())
+}
+
+const HOLDS_PASSWORD: &str = "holds your password";
+
+/// Why a line may not be forwarded to other players, if it may not: it
+/// looks like a turn, a move or a command (perhaps misspelled), or holds
+/// one of `passwords`.
+pub fn suspicious(line: &str, passwords: &[String]) -> Option<&'static str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.iter().any(|w| {
+        passwords
+            .iter()
+            .any(|p| !p.is_empty() && w.contains(p.as_str()))
+    }) {
+        return Some(HOLDS_PASSWORD);
+    }
+    if looks_like_command(&words) {
+        return Some("looks like a command");
+    }
+    if is_turn(line) || words.iter().flat_map(|w| w.split(',')).any(looks_like_move) {
+        return Some("looks like a move");
+    }
+    None
+}
+
+/// A command word, or a near miss of one (`mvoe`, `resing`) that stands
+/// alone or before a number or a move.
+fn looks_like_command(words: &[&str]) -> bool {
+    let Some(first) = words.first() else {
+        return false;
+    };
+    let Some(near) = command_word_near(first) else {
+        return false;
+    };
+    command::is_command_word(near)
+        && (near.eq_ignore_ascii_case(first.trim_end_matches(['.', '!', ',', ';', ':']))
+            || words.get(1).is_none_or(|second| {
+                second.trim_start_matches('#').parse::<u32>().is_ok() || looks_like_move(second)
+            }))
+}
+
+/// The command word `word` is, or is a near miss of (one typo in a word
+/// of four letters or more, two from seven), lowercase.
+pub fn command_word_near(word: &str) -> Option<&'static str> {
+    let word = word
+        .trim_end_matches(['.', '!', '?', ',', ';', ':'])
+        .to_lowercase();
+    if let Some(exact) = COMMAND_WORDS.iter().find(|c| **c == word) {
+        return Some(exact);
+    }
+    let typos = match word.chars().count() {
+        0..=3 => return None,
+        4..=6 => 1,
+        _ => 2,
+    };
+    COMMAND_WORDS
+        .iter()
+        .find(|c| typo_distance(&word, c) <= typos)
+        .copied()
+}
+
+const COMMAND_WORDS: &[&str] = &[
+    "signup",
+    "password",
+    "address",
+    "help",
+    "games",
+    "challenge",
+    "move",
+    "show",
+    "history",
+    "pgn",
+    "resign",
+    "draw",
+    "accept",
+    "reject",
+    "undo",
+    "decline",
+    "queue",
+    "subscribe",
+    "unsubscribe",
+    "chat",
+    "vacation",
+];
+
+/// The edit distance with adjacent transpositions counting one (optimal
+/// string alignment), for short words only.
+fn typo_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len() > 16 || b.len() > 16 {
+        return usize::MAX;
+    }
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// Whether a word looks like one move in any common notation, in any case
+/// (`Nf6`, `nf6`, `kxd7`, `exd5`, `e2-e4`, `e2e4`, `O-O`, `e8=Q+`).
+fn looks_like_move(word: &str) -> bool {
+    let word = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '-' && c != '=');
+    let lower = word.to_ascii_lowercase();
+    if matches!(
+        lower.as_str(),
+        "o-o" | "0-0" | "o-o-o" | "0-0-0" | "oo" | "ooo"
+    ) {
+        return true;
+    }
+    let bytes: Vec<u8> = lower.bytes().filter(|b| !b"x:-".contains(b)).collect();
+    let bytes = match bytes.iter().position(|&b| b == b'=') {
+        Some(at) if at + 2 == bytes.len() && b"qrbn".contains(&bytes[at + 1]) => &bytes[..at],
+        Some(_) => return false,
+        None => &bytes[..],
+    };
+    let bytes = match bytes.first() {
+        Some(b'k' | b'q' | b'r' | b'n' | b'p') => &bytes[1..],
+        // `b` is a file as well as the bishop: both readings are moves.
+        _ => bytes,
+    };
+    let square =
+        |s: &[u8]| s.len() == 2 && (b'a'..=b'h').contains(&s[0]) && (b'1'..=b'8').contains(&s[1]);
+    match bytes.len() {
+        2 => square(bytes),
+        3 => {
+            square(&bytes[1..]) && (bytes[0].is_ascii_digit() || (b'a'..=b'h').contains(&bytes[0]))
+        }
+        4 => {
+            square(&bytes[2..])
+                && (square(&bytes[..2]) || (b'a'..=b'h').contains(&bytes[1]) && bytes[0] == b'b')
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_reply_begins_with_a_turn_or_a_bare_command_and_the_rest_is_a_comment() {
+        let reading = read(
+            "Chess Board 101 bob",
+            &lines("Nf6,d5.\nNice game"),
+            Some(101),
+        );
+        assert!(matches!(
+            &reading.items[..],
+            [(_, Item::Command(Line { command: Command::Move(m), .. }))] if m.turn == "Nf6,d5"
+        ));
+        assert_eq!(reading.comment, ["Nice game"]);
+        assert_eq!(reading.withheld, None);
+
+        let reading = read("Re: x", &lines("Draw. Well played\nreally"), Some(101));
+        assert!(matches!(
+            &reading.items[..],
+            [(_, Item::Command(Line { command: Command::Action(a), .. }))]
+                if a.action == Action::Draw && a.board == 101
+        ));
+        assert_eq!(reading.comment, ["Well played", "really"]);
+    }
+
+    #[test]
+    fn what_looks_like_a_turn_is_never_a_comment() {
+        for text in ["kxd7", "e5 Nf6", "mvoe 101 bob hunter2 Kxc6", "resing"] {
+            let reading = read("Re: x", &lines(text), Some(101));
+            assert!(
+                matches!(&reading.items[..], [(_, Item::NotUnderstood(_))]),
+                "{text}: {reading:?}"
+            );
+        }
+        let reading = read("Re: x", &lines("e4\nthen I play Nf3"), Some(101));
+        assert!(reading.withheld.is_some(), "{reading:?}");
+        let reading = read(
+            "x",
+            &lines("move 101 alice s3cret e4\nmy s3cret plan"),
+            None,
+        );
+        assert_eq!(
+            reading.withheld.as_deref(),
+            Some("of your comment that holds your password")
+        );
+        let reading = read("Re: x", &lines("Love you, see you at 10"), Some(101));
+        assert!(
+            reading.items.is_empty() && reading.withheld.is_none(),
+            "{reading:?}"
+        );
+    }
+
+    #[test]
+    fn a_subject_naming_the_command_of_the_body_is_no_second_command() {
+        let reading = read("signup", &lines("signup alice pw"), None);
+        assert_eq!(reading.items.len(), 1, "{reading:?}");
+        let reading = read("e4", &[], Some(101));
+        assert_eq!(reading.items.len(), 1, "a turn in the Subject of a reply");
+    }
+
+    #[test]
+    fn at_most_so_many_commands_are_read() {
+        let body = lines(&"help\n".repeat(52_000));
+        let reading = read("x", &body, None);
+        assert_eq!(reading.items.len(), COMMANDS_PER_MAIL);
+        assert_eq!(reading.unread_commands, 52_000 - COMMANDS_PER_MAIL);
+    }
+
+    #[test]
+    fn moves_are_told_from_words() {
+        for word in [
+            "e4", "Nf6", "nf6", "kxd7", "exd5", "e2-e4", "e2e4", "O-O", "o-o-o", "e8=Q", "Bxe4+",
+            "Nbd7",
+        ] {
+            assert!(looks_like_move(word), "{word}");
+        }
+        for word in ["hello", "be", "at", "10", "a", "the", "game", "draw"] {
+            assert!(!looks_like_move(word), "{word}");
+        }
+    }
+}
