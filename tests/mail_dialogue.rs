@@ -452,3 +452,61 @@ fn item_14_cosmetics() {
         to(&resigned, ALICE).body
     );
 }
+
+#[test]
+fn a_line_holding_the_password_of_the_mail_is_never_forwarded() {
+    let mut h = Harness::new();
+    new_board(&mut h);
+    let mails = h.send(
+        ALICE,
+        "my turn",
+        "move 101 alice alice-pw e4\nBob, my password alice-pw is a secret",
+    );
+    assert_eq!(mails.len(), 2, "{mails:#?}");
+    assert!(
+        !to(&mails, BOB).body.contains("alice-pw"),
+        "{}",
+        to(&mails, BOB).body
+    );
+    assert!(!to(&mails, BOB).body.contains("Comments:"));
+    let answer = to(&mails, ALICE);
+    assert!(
+        answer.body.contains("Your comment was not passed on"),
+        "{}",
+        answer.body
+    );
+    assert!(!answer.body.contains("alice-pw"), "{}", answer.body);
+}
+
+#[test]
+fn a_shown_board_carries_the_reply_token_of_its_player() {
+    let mut h = Harness::new();
+    new_board(&mut h);
+    let shown = h.send(ALICE, "s", "show 101");
+    let token = shown[0].reply_to.as_deref().expect("a token");
+    assert!(token.starts_with("pbem+101."), "{token}");
+    let mails = h.reply(&shown[0], ALICE, "e4");
+    assert_eq!(mails.len(), 2, "{mails:#?}");
+}
+
+#[test]
+fn hostile_reply_bodies_get_one_answer_quickly() {
+    let mut h = Harness::new();
+    let (alice, _) = new_board(&mut h);
+    let markers = format!("e4\n{}", "> > > > >\n".repeat(10_000));
+    let mails = h.reply(&alice, ALICE, &markers);
+    assert_eq!(mails.len(), 2, "the turn is played: {mails:#?}");
+    let html = format!(
+        "From: {ALICE}\r\nTo: {}\r\nSubject: Re\r\nMessage-ID: <deep@x>\r\nContent-Type: text/html\r\n\r\n{}Nf3{}",
+        to(&mails, ALICE).reply_to.as_deref().expect("token"),
+        "<div><blockquote>".repeat(6_000),
+        "</blockquote></div>".repeat(6_000)
+    );
+    let mails = h.deliver_raw(html.as_bytes());
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert!(
+        mails[0].body.contains("found no command"),
+        "all of it is a quote: {}",
+        mails[0].body
+    );
+}

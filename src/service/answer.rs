@@ -153,6 +153,8 @@ pub(super) fn finish(
     if refusals.is_empty() && notes.is_empty() && own.len() <= 1 {
         for (board, mut mail) in own {
             if let Some(board) = board.or(reply_board) {
+                // A board shown (`show`) invites a reply like a board mail.
+                with_token(ctx, &mut mail, board)?;
                 thread(ctx, &mut mail, board, true)?;
             }
             ctx.out.push(mail);
