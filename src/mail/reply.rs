@@ -444,7 +444,7 @@ fn is_attribution_head(line: &str) -> bool {
             && w[3].is_ascii_digit()
             && w[4].is_ascii_digit()
     });
-    trimmed.ends_with(['<', '"', ',']) || trimmed.contains('@') || has_time
+    trimmed.ends_with(['<', '"']) || trimmed.contains('@') || has_time
 }
 
 /// `Sent from my iPhone` and its kin: a line a phone adds.
