@@ -346,7 +346,11 @@ fn item_12_every_board_mail_references_the_first_board_mail() {
     let (alice, bob) = new_board(&mut h);
     let played = h.reply(&alice, ALICE, "e4\nhello");
     let chat = h.send(BOB, "c", "chat 101 bob bob-pw hi there");
-    for mail in played.iter().chain(&chat) {
+    let vacation = h.send(BOB, "v", "vacation bob bob-pw 3");
+    let to_alice: Vec<Sent> = vacation.iter().filter(|m| m.to == ALICE).cloned().collect();
+    assert_eq!(to_alice.len(), 1, "{vacation:#?}");
+    assert_eq!(to_alice[0].subject, "Chess Board 101 vacation");
+    for mail in played.iter().chain(&chat).chain(&to_alice) {
         let root = if mail.to == ALICE { &alice } else { &bob };
         assert_eq!(mail.references.first(), Some(&root.message_id), "{mail:#?}");
         assert!(

@@ -126,7 +126,7 @@ pub(super) fn finish(
                 own.push((outcome.board, mail.clone()));
             } else {
                 let mut mail = mail.clone();
-                if let Some(board) = outcome.board {
+                if let Some(board) = outcome.board.or_else(|| board_of_subject(&mail.subject)) {
                     thread(ctx, &mut mail, board, false)?;
                 }
                 ctx.out.push(mail);
@@ -152,7 +152,10 @@ pub(super) fn finish(
         .map(|(board, _)| board);
     if refusals.is_empty() && notes.is_empty() && own.len() <= 1 {
         for (board, mut mail) in own {
-            if let Some(board) = board.or(reply_board) {
+            if let Some(board) = board
+                .or_else(|| board_of_subject(&mail.subject))
+                .or(reply_board)
+            {
                 // A board shown (`show`) invites a reply like a board mail.
                 with_token(ctx, &mut mail, board)?;
                 thread(ctx, &mut mail, board, true)?;
@@ -281,6 +284,15 @@ fn board_subject(subject: &str) -> String {
     }
 }
 
+/// The board a notice's Subject names (`Chess Board 101 vacation`).
+fn board_of_subject(subject: &str) -> Option<u32> {
+    let words: Vec<&str> = subject.split_whitespace().collect();
+    words
+        .windows(2)
+        .find(|pair| pair[0] == "Board")
+        .and_then(|pair| pair[1].parse().ok())
+}
+
 /// Gives a mail to the sender the reply token of the player the sender
 /// speaks for on `board`, if the sender plays there.
 fn with_token(ctx: &Ctx<'_>, mail: &mut Outgoing, board: u32) -> Result<(), ServiceError> {
@@ -323,6 +335,10 @@ pub(super) fn thread(
     };
     let mut references = Vec::new();
     references.extend(sent::thread_root(ctx.conn, board, &address)?);
+    // Only the sender saw the sender's mail.
+    if !to_sender {
+        mail.references.retain(|id| *id != ctx.mail.message_id);
+    }
     for id in answered.iter().chain(&mail.references) {
         if !references.contains(id) && !id.is_empty() {
             references.push(id.clone());
