@@ -514,3 +514,27 @@ fn hostile_reply_bodies_get_one_answer_quickly() {
         mails[0].body
     );
 }
+
+#[test]
+fn item_4_queue_and_show_by_reply() {
+    let mut h = Harness::new();
+    let (alice, _) = new_board(&mut h);
+    let played = h.reply(&alice, ALICE, "e4");
+    let alice_now = to(&played, ALICE).clone();
+    let queued = h.reply(&alice_now, ALICE, "queue Nf3");
+    assert_eq!(queued.len(), 1, "{queued:#?}");
+    assert_eq!(queued[0].subject, "Chess Board 101 queued");
+    let shown = h.reply(&alice_now, ALICE, "show");
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert!(
+        shown[0].body.contains("It is bob's turn (turn #2)"),
+        "{}",
+        shown[0].body
+    );
+    let answered = h.reply(to(&played, BOB), BOB, "e5");
+    assert!(
+        to(&answered, BOB).body.contains("1.e4 e5 2.Nf3"),
+        "{}",
+        to(&answered, BOB).body
+    );
+}
