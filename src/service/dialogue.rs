@@ -27,9 +27,15 @@ impl Ctx<'_> {
             Some(Ok(token)) => Some(token),
             None => None,
         };
-        let answered = self.answered_mail(token)?;
+        let answered = self.answered_mail()?;
+        // The lines pbem sent: of the mail answered, or for a reply that
+        // names none of pbem's mails, of the newest one to its player.
+        let shown = match (&answered, token) {
+            (Some(_), _) | (None, None) => None,
+            (None, Some((board, player))) => sent::latest_to_player(self.conn, board, player)?,
+        };
         let mut known = Known::none();
-        if let Some(mail) = &answered {
+        if let Some(mail) = answered.as_ref().or(shown.as_ref()) {
             known.extend(Known::from_bytes(&mail.lines));
         }
         let lines = reply::own_words(&self.mail.body, self.mail.html.as_deref(), &known);
@@ -39,7 +45,6 @@ impl Ctx<'_> {
         // References; a client that sends neither is not judged stale.
         if let (Some((board, _)), Some(answered)) = (token, &answered)
             && answered.board == board
-            && !self.mail.answers.is_empty()
         {
             self.stale = self.moved_on(board, answered.turn_seq)?;
         }
@@ -177,23 +182,14 @@ impl Ctx<'_> {
     }
 
     /// The mail pbem sent that this mail replies to, if it is one of the
-    /// recorded ones: its In-Reply-To first, then its References. A reply
-    /// without them answers the newest mail sent to the token's player.
-    fn answered_mail(
-        &self,
-        token: Option<(u32, PlayerId)>,
-    ) -> Result<Option<SentMail>, ServiceError> {
+    /// recorded ones: its In-Reply-To first, then its References.
+    fn answered_mail(&self) -> Result<Option<SentMail>, ServiceError> {
         for id in &self.mail.answers {
             if let Some(mail) = sent::by_message_id(self.conn, id)? {
                 return Ok(Some(mail));
             }
         }
-        match token {
-            Some((board, player)) if self.mail.answers.is_empty() => {
-                Ok(sent::latest_to_player(self.conn, board, player)?)
-            }
-            _ => Ok(None),
-        }
+        Ok(None)
     }
 
     /// The refusal for a reply to a mail that showed turn #`shown` when
