@@ -538,3 +538,17 @@ fn item_4_queue_and_show_by_reply() {
         to(&answered, BOB).body
     );
 }
+
+#[test]
+fn a_reply_with_a_line_of_a_megabyte_gets_one_answer() {
+    let mut h = Harness::with_config(|config| config.service.max_mail_bytes = 4 << 20);
+    let (alice, _) = new_board(&mut h);
+    let line = "x".repeat(1 << 20);
+    let mails = h.reply(&alice, ALICE, &format!("e4\n{line}"));
+    assert_eq!(mails.len(), 2, "the turn is played, the line is a comment");
+    let bob = to(&mails, BOB);
+    assert!(
+        bob.body.len() < 10_000,
+        "a comment keeps its first 4,000 characters"
+    );
+}
