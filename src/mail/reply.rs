@@ -11,8 +11,6 @@
 
 use std::collections::HashSet;
 
-use sha2::{Digest, Sha256};
-
 /// The lines of a mail pbem sent, kept as short digests: a line of the
 /// reply with the same digest is pbem's text, never the player's.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -37,7 +35,8 @@ impl Known {
             .filter_map(|line| {
                 let line = normalized(line);
                 let could_be_a_turn = !line.contains([' ', '.', ':']) && line.len() <= 12;
-                (line.chars().count() >= MIN_KNOWN_CHARS && !could_be_a_turn).then(|| digest(&line))
+                let (digest, chars) = collapsed_digest(&line);
+                (chars >= MIN_KNOWN_CHARS && !could_be_a_turn).then_some(digest)
             })
             .collect();
         Known { digests }
@@ -65,33 +64,67 @@ impl Known {
         Known { digests }
     }
 
-    fn contains(&self, normalized_line: &str) -> bool {
-        !self.digests.is_empty()
-            && normalized_line.chars().count() >= MIN_KNOWN_CHARS
-            && self.digests.contains(&digest(normalized_line))
+    /// Whether pbem sent this line (`lower`: in lowercase, without quote
+    /// markers).
+    fn contains(&self, lower: &str) -> bool {
+        if self.digests.is_empty() {
+            return false;
+        }
+        let (digest, chars) = collapsed_digest(lower);
+        chars >= MIN_KNOWN_CHARS && self.digests.contains(&digest)
     }
 }
 
 /// Lines shorter than this are not remembered as pbem's.
 const MIN_KNOWN_CHARS: usize = 3;
 
-fn digest(normalized_line: &str) -> u64 {
-    let hash = Sha256::digest(normalized_line.as_bytes());
-    u64::from_le_bytes(hash[..8].try_into().expect("a SHA-256 has 32 bytes"))
+/// FNV-1a over a line with its runs of white space made one space (see
+/// [`normalized`]), without building that line; and how many characters
+/// it has. FNV-1a is a stable 64-bit digest, fast on short lines: the
+/// digests only tell pbem's own lines from the player's, so a chance
+/// collision costs one line of the player's, and nobody gains by forging
+/// one.
+fn collapsed_digest(text: &str) -> (u64, usize) {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut chars = 0;
+    let mut feed = |byte: u8| {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        chars += usize::from(byte & 0xC0 != 0x80);
+    };
+    for (index, word) in text.split_whitespace().enumerate() {
+        if index > 0 {
+            feed(b' ');
+        }
+        word.bytes().for_each(&mut feed);
+    }
+    (hash, chars)
 }
 
 /// A line with quote markers, surrounding space and case taken away and
 /// runs of white space made one space: what survives a client's quoting.
 fn normalized(line: &str) -> String {
-    let (_, rest) = unquoted(line);
-    let mut out = String::with_capacity(rest.len());
-    for word in rest.split_whitespace() {
+    collapsed(&lowercase(unquoted(line).1))
+}
+
+/// Runs of white space made one space.
+fn collapsed(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.extend(word.chars().flat_map(char::to_lowercase));
+        out.push_str(word);
     }
     out
+}
+
+/// Lowercase, cheaply for ASCII (most lines).
+fn lowercase(text: &str) -> String {
+    if text.is_ascii() {
+        text.to_ascii_lowercase()
+    } else {
+        text.to_lowercase()
+    }
 }
 
 /// How many quote markers (`>`, possibly spaced) a line starts with, and
@@ -128,16 +161,20 @@ pub fn own_words(text: &str, html: Option<&str>, known: &Known) -> Vec<String> {
             index += 1;
             continue;
         }
-        if is_signature_marker(line) || is_separator(rest) || header_block_at(&lines, index) {
+        let lower = lowercase(rest);
+        if is_signature_marker(line) || is_separator(&lower) || header_block_at(&lines, index) {
             break;
         }
         // An attribution, perhaps wrapped over up to three lines.
-        let attribution_end = if is_attribution(rest) {
+        let attribution_end = if is_attribution(rest, &lower) {
             Some(index)
         } else if opens_wrapped_attribution(rest) {
             (index + 1..lines.len().min(index + 3))
                 .take_while(|&next| !lines[next].trim().is_empty())
-                .find(|&next| is_attribution(unquoted(lines[next]).1))
+                .find(|&next| {
+                    let next = unquoted(lines[next]).1;
+                    is_attribution(next, &lowercase(next))
+                })
         } else {
             None
         };
@@ -160,7 +197,7 @@ pub fn own_words(text: &str, html: Option<&str>, known: &Known) -> Vec<String> {
                 _ => break,
             }
         }
-        if is_mobile_signature(rest) || is_rule(rest) || known.contains(&normalized(rest)) {
+        if is_mobile_signature(&lower) || is_rule(rest) || known.contains(&lower) {
             index += 1;
             continue;
         }
@@ -182,9 +219,9 @@ fn is_signature_marker(line: &str) -> bool {
     line.trim_end_matches(['\r', '\n']) == "-- " || line.trim() == "--"
 }
 
-/// `-----Original Message-----` and its kin, in the major languages.
-fn is_separator(line: &str) -> bool {
-    let lower = line.to_lowercase();
+/// `-----Original Message-----` and its kin, in the major languages
+/// (`lower`: the line in lowercase).
+fn is_separator(lower: &str) -> bool {
     let trimmed = lower.trim();
     if trimmed.len() >= 10 && trimmed.chars().all(|c| c == '_') {
         return true;
@@ -315,7 +352,7 @@ fn header_key(line: &str) -> Option<String> {
     let line = line.trim().trim_start_matches('*');
     let colon = line.find([':', '：'])?;
     let key = line[..colon].trim().trim_end_matches('*').trim();
-    (!key.is_empty() && key.chars().count() <= 20).then(|| key.to_lowercase())
+    (!key.is_empty() && key.chars().count() <= 20).then(|| lowercase(key))
 }
 
 /// Whether an Outlook-style header block (`From:` then `Sent:`, `To:`,
@@ -371,12 +408,13 @@ const WROTE: &[&str] = &[
     "작성:",
 ];
 
-fn is_attribution(line: &str) -> bool {
+/// Whether a line is an attribution (`lower`: the line in lowercase).
+fn is_attribution(line: &str, lower: &str) -> bool {
     let trimmed = line.trim();
     if trimmed.is_empty() || trimmed.len() > 400 {
         return false;
     }
-    let lower = trimmed.to_lowercase();
+    let lower = lower.trim();
     // `26.06.2014, 14:41, "Alexander L" <abc@example.com>:`
     let address_and_colon = trimmed.ends_with(">:") && trimmed.contains('@');
     // `Am 01.03.26 um 12:01 schrieb pbem:`: the name after the verb.
@@ -447,13 +485,13 @@ fn is_attribution_head(line: &str) -> bool {
     trimmed.ends_with(['<', '"']) || trimmed.contains('@') || has_time
 }
 
-/// `Sent from my iPhone` and its kin: a line a phone adds.
-fn is_mobile_signature(line: &str) -> bool {
-    let trimmed = line.trim();
-    if trimmed.is_empty() || trimmed.len() > 80 {
+/// `Sent from my iPhone` and its kin: a line a phone adds (`lower`: the
+/// line in lowercase).
+fn is_mobile_signature(lower: &str) -> bool {
+    let lower = lower.trim();
+    if lower.is_empty() || lower.len() > 80 {
         return false;
     }
-    let lower = trimmed.to_lowercase();
     const PREFIXES: &[&str] = &[
         "sent from my ",
         "sent from mail for ",
