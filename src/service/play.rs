@@ -145,8 +145,7 @@ fn play_turn(
     written: &str,
 ) -> Result<(), Failure> {
     let number = loaded.board.number;
-    let moves =
-        parse_turn(written).map_err(|e| refuse(format!("\"{written}\": {e}"), Some(number)))?;
+    let moves = parse_turn(written).map_err(|e| refuse(e.to_string(), Some(number)))?;
     let text = match loaded.game.play(&moves) {
         Ok(played) => played.text(),
         Err(PlayError::Illegal(error)) => return Err(refuse(error.to_string(), Some(number))),
@@ -237,8 +236,7 @@ pub(super) fn queue(
             Some(number),
         ));
     }
-    parse_turn(&command.turn)
-        .map_err(|e| refuse(format!("\"{}\": {e}", command.turn), Some(number)))?;
+    parse_turn(&command.turn).map_err(|e| refuse(e.to_string(), Some(number)))?;
     boards::set_queued_turn(ctx.conn, number, player.id, &command.turn, ctx.now)?;
     let text = format!(
         "Queued on board {number}: {} will be played after your opponent's next turn, if it is legal then.",
