@@ -146,8 +146,8 @@ fn play_turn(
 ) -> Result<(), Failure> {
     let number = loaded.board.number;
     let moves = parse_turn(written).map_err(|e| refuse(e.to_string(), Some(number)))?;
-    let text = match loaded.game.play(&moves) {
-        Ok(played) => played.text(),
+    let (text, notes) = match loaded.game.play(&moves) {
+        Ok(played) => (played.text(), played.notes.clone()),
         Err(PlayError::Illegal(error)) => return Err(refuse(error.to_string(), Some(number))),
         Err(PlayError::GameOver(end)) => {
             return Err(refuse(
@@ -166,6 +166,10 @@ fn play_turn(
         Some(&ctx.mail.message_id),
         ctx.now,
     )?;
+    // How pbem read a move the text left open (plain move or en passant).
+    for note in &notes {
+        boards::add_comment(ctx.conn, number, None, seq, note, ctx.now)?;
+    }
     loaded.turns = boards::turns(ctx.conn, number)?;
     deadlines::set_to_move(
         ctx.conn,
