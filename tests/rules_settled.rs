@@ -282,3 +282,32 @@ fn twinmove_free_begins_with_a_pawn_move() {
     };
     assert_eq!(count(Variant::TwinmoveFree), count(Variant::Twinmove));
 }
+
+/// The help texts state the three points.
+#[test]
+fn the_help_texts_state_the_settled_points() {
+    let words = |variant: Variant| {
+        variant
+            .help()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for variant in BOTH {
+        let help = words(variant);
+        for phrase in [
+            "A doublestep is one move, legal by the position it leaves",
+            "as though the second step had not been taken",
+            "The king's own doublestep is the exception",
+        ] {
+            assert!(help.contains(phrase), "{variant}: {phrase:?} in {help}");
+        }
+    }
+    let doublestep = words(Variant::Doublestep);
+    assert!(doublestep.contains("e3-e4-e5 may block a check on the fifth rank"));
+    assert!(doublestep.contains("1.Ra1-a4-a6, Ra8xa4 is legal"));
+    assert!(words(Variant::Doubletime).contains("a check may be met by a second step"));
+    assert!(words(Variant::TwinmoveFree).contains(
+        "White's first turn is a pawn move followed by a piece move (e4,Nf3); 1.Nf3 alone is not allowed"
+    ));
+}

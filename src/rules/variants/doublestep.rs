@@ -63,7 +63,9 @@ Doublestep Chess (Ralph Betza).
   1.Ra1-a4-a6, Ra8xa4 is legal; after 1.e2-e4 with a rook on e8, Re8xe3).
   Write it as an ordinary capture onto the passed square (Nxf6,
   Ng8xf6, exd6, e.p. optional). A quiet move onto that square stays
-  possible and is written without the capture sign (Nf6, Ng8-f6, g8f6).
+  possible and is written without the capture sign (Nf6, Ng8-f6, g8f6);
+  where no quiet move exists, those mean the capture. pbem says under the
+  board which of the two a move written without x was.
   Only a single move can capture en passant.
 - The king's own doublestep is the exception: a king may not doublestep
   through an attacked square (as with castling, it could be taken en
@@ -92,7 +94,7 @@ Doubletime Chess (Ralph Betza).
   reappears), with the castling rights its capture took. The captured
   piece cannot make that rescue itself. Write the capture with its sign
   (Ng8xf6 or Nxf6); Nf6 and g8f6 mean a quiet move onto the square where
-  one exists.
+  one exists, else the capture.
 - Check: a king is in check when an enemy move could capture it, including
   a doublestep capture (by any piece, the enemy king too, pinned or not),
   except a doublestep whose passed square the defender could capture on
