@@ -273,24 +273,25 @@ fn both_sides_play_pawn_and_piece_from_the_first_turn() {
 }
 
 /// twinmove-free: "the pawn move is optional: a player may play only a
-/// piece move and so give up the double move".
+/// piece move and so give up the double move" (from Black's first turn:
+/// White's first turn begins with a pawn move, see `rules_settled.rs`).
 #[test]
 fn twinmove_free_allows_a_lone_piece_move() {
-    let new = Game::new(Variant::TwinmoveFree);
-    let after = allows(&new, "Nf3");
-    assert_eq!(after.record(), "1.Nf3");
-    assert_eq!(after.state().turn(), Color::Black);
+    let black = game(Variant::TwinmoveFree, None, "1.e4,Nf3");
+    let after = allows(&black, "Nf6");
+    assert_eq!(after.record(), "1.e4,Nf3 Nf6");
+    assert_eq!(after.state().turn(), Color::White);
     let error = forbids(
-        &new,
-        "Nf3,e4",
-        "2nd move e4: no second move is allowed: a turn that starts with a piece move is that one move",
+        &black,
+        "Nf6,e5",
+        "2nd move e5: no second move is allowed: a turn that starts with a piece move is that one move",
     );
     assert!(matches!(error.reason, Illegal::TurnAlreadyOver(_)));
     // A pawn move still needs its piece move.
-    forbids(&new, "e4", "a pawn move must be followed by a piece move");
+    forbids(&black, "e5", "a pawn move must be followed by a piece move");
     // The choice is counted: the four knight moves are the extra turns.
-    let compulsory = Game::new(Variant::Twinmove);
-    let free_turns = new.state().count_turns(new.rules());
+    let compulsory = game(Variant::Twinmove, None, "1.e4,Nf3");
+    let free_turns = black.state().count_turns(black.rules());
     let compulsory_turns = compulsory.state().count_turns(compulsory.rules());
     assert_eq!(free_turns, compulsory_turns + 4);
 }
@@ -302,8 +303,12 @@ fn first_moves_say_what_follows() {
     let firsts = new.state().legal_first_moves(new.rules());
     assert_eq!(firsts.len(), 16);
     assert!(firsts.iter().all(|first| first.m.role() == Role::Pawn));
+    // twinmove-free begins with a pawn move too; afterwards a knight's
+    // move may start (and be) a turn.
     let free = Game::new(Variant::TwinmoveFree);
-    assert_eq!(free.state().legal_first_moves(free.rules()).len(), 20);
+    assert_eq!(free.state().legal_first_moves(free.rules()).len(), 16);
+    let black = game(Variant::TwinmoveFree, None, "1.e4,Nf3");
+    assert_eq!(black.state().legal_first_moves(black.rules()).len(), 20);
 }
 
 /// Every legal turn, written in canonical notation, reads back as the same

@@ -71,6 +71,9 @@ pub struct PlayedTurn {
     /// Each move in canonical SAN (`#` on a mating last move); a doublestep
     /// is one entry in long form (`Nb1-c3-e4`).
     pub sans: Vec<String>,
+    /// How the written text was read where it did not say (see
+    /// [`JudgedTurn::notes`]), for the answer to the player.
+    pub notes: Vec<String>,
 }
 
 impl PlayedTurn {
@@ -208,6 +211,7 @@ impl Game {
             number,
             turn: judged.turn,
             sans,
+            notes: judged.notes,
         });
         self.played.last().expect("just pushed")
     }

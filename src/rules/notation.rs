@@ -7,7 +7,8 @@
 //! UCI (`g1f3`), including the three-square moves of the doublestep variants
 //! (`Nb1-c3-e4`). It knows nothing about the rules of any game: [`resolve`]
 //! only finds which of a list of legal moves, computed elsewhere, a written
-//! move means.
+//! move means, leniently where players leave something out and only one
+//! move fits (a capture without its `x`, lowercase piece letters).
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -158,24 +159,51 @@ pub enum NotationError {
     ResultInTurn { text: String },
 }
 
+/// How to write a move, for errors about text that is none.
+const MOVE_FORMS: &str =
+    "write a move in SAN like Nc6 or exd5, long algebraic like b8-c6, or UCI like b8c6";
+
+impl NotationError {
+    /// Writes an error about one move; `turn` is the turn it stands in,
+    /// quoted after the move when the turn has more than that move.
+    fn fmt_move(&self, f: &mut fmt::Formatter<'_>, turn: Option<&str>) -> fmt::Result {
+        let within = turn.map_or(String::new(), |turn| format!(" in \"{turn}\""));
+        match self {
+            NotationError::NotAMove { text } => {
+                write!(f, "\"{text}\"{within} is not a move: {MOVE_FORMS}")
+            }
+            NotationError::BadPromotion { text } => write!(
+                f,
+                "\"{text}\"{within}: a pawn can only promote to a queen, rook, bishop or knight (Q, R, B or N), like e8=Q"
+            ),
+            NotationError::TooManySquares { text } => write!(
+                f,
+                "\"{text}\"{within} has too many squares: a move has two, like g1-f3, or three for a piece moving twice, like Nb1-c3-e4"
+            ),
+            other => match turn {
+                Some(turn) => write!(f, "in \"{turn}\": {other}"),
+                None => fmt::Display::fmt(other, f),
+            },
+        }
+    }
+}
+
+/// The words of `text` joined by commas, as one turn is written, if they
+/// all read as moves and there are at most three (`e5 Nf6` -> `e5,Nf6`).
+fn as_one_turn(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (words.len() <= 3 && words.iter().all(|word| parse_move(word).is_ok())).then(|| words.join(","))
+}
+
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NotationError::NoMove => f.write_str("no move written"),
-            NotationError::NotAMove { text } => write!(
-                f,
-                "\"{text}\": not a move (expected SAN like Nf3, long algebraic like g1-f3, or UCI like g1f3)"
-            ),
-            NotationError::BadPromotion { text } => write!(
-                f,
-                "\"{text}\": a pawn can only promote to a queen, rook, bishop or knight (Q, R, B or N)"
-            ),
-            NotationError::TooManySquares { text } => write!(
-                f,
-                "\"{text}\": too many squares (a move has two, or three for a piece moving twice)"
-            ),
+            NotationError::NotAMove { .. }
+            | NotationError::BadPromotion { .. }
+            | NotationError::TooManySquares { .. } => self.fmt_move(f, None),
             NotationError::EmptyMove { turn, joiner } => {
-                write!(f, "turn \"{turn}\": a move is missing before \"{joiner}\"")
+                write!(f, "a move is missing before \"{joiner}\" in \"{turn}\"")
             }
             NotationError::Unclosed { opener, at } => {
                 let what = match opener {
@@ -207,17 +235,20 @@ impl fmt::Display for NotationError {
                 write!(f, "\"{text}\": move number without a move")
             }
             NotationError::WrongMoveNumber { turn, expected } => {
-                write!(f, "turn \"{turn}\": expected move number {expected}")
+                write!(f, "\"{turn}\": expected move number {expected}")
             }
             NotationError::NotBlacksTurn { turn } => write!(
                 f,
-                "turn \"{turn}\": \"...\" marks a turn of Black, but White is to move here"
+                "\"{turn}\": \"...\" marks a turn of Black, but White is to move here"
             ),
-            NotationError::InTurn { turn, error } => write!(f, "turn \"{turn}\": {error}"),
-            NotationError::MoreThanOneTurn { text } => write!(
-                f,
-                "\"{text}\": more than one turn (join the moves of one turn with \",\" or \"/\")"
-            ),
+            NotationError::InTurn { turn, error } => error.fmt_move(f, Some(turn)),
+            NotationError::MoreThanOneTurn { text } => {
+                let example = as_one_turn(text).unwrap_or_else(|| "Nf3,Bb5".into());
+                write!(
+                    f,
+                    "\"{text}\" is more than one turn: join the moves of one turn with a comma, like {example}"
+                )
+            }
             NotationError::ResultInTurn { text } => {
                 write!(f, "\"{text}\": a game result is not a move")
             }
@@ -302,8 +333,12 @@ pub fn parse_move(text: &str) -> Result<MoveSpec, NotationError> {
         }
         promotion => promotion,
     };
+    // Lowercase piece letters are read too, except `b`, which is a file
+    // first (`bxc6`); see [`resolve`] for when it is the bishop.
     let (role, body) = match body.chars().next() {
-        Some(letter @ ('K' | 'Q' | 'R' | 'B' | 'N' | 'P')) => (Role::from_char(letter), &body[1..]),
+        Some(letter @ ('K' | 'Q' | 'R' | 'B' | 'N' | 'P' | 'k' | 'q' | 'r' | 'n' | 'p')) => {
+            (Role::from_char(letter), &body[1..])
+        }
         _ => (None, body),
     };
     let parts = scan_parts(body).ok_or_else(not_a_move)?;
@@ -316,9 +351,9 @@ pub fn parse_move(text: &str) -> Result<MoveSpec, NotationError> {
         1 => san_from_parts(role, &parts, capture_mark, promotion)
             .map(MoveSpec::San)
             .ok_or_else(not_a_move),
-        2 | 3 => {
-            coordinates_from_parts(role, &parts, capture_mark, promotion).ok_or_else(not_a_move)
-        }
+        2 | 3 => coordinates_from_parts(role, &parts, capture_mark, promotion)
+            .or_else(|| lowercase_bishop_coordinates(role, body, capture_mark, promotion))
+            .ok_or_else(not_a_move),
         _ => Err(NotationError::TooManySquares {
             text: excerpt(text),
         }),
@@ -326,6 +361,13 @@ pub fn parse_move(text: &str) -> Result<MoveSpec, NotationError> {
 }
 
 /// Finds which of `candidates` a written move means.
+///
+/// A move is first read as written. Where that matches nothing, the
+/// readings that players commonly mean are tried, and the moves they match
+/// together decide: a SAN capture written without its `x` (`Qh7` for
+/// `Qxh7`, `ed5` for `exd5`), and a pawn move from the b-file written with
+/// a lowercase `b` read as a bishop move (`bxc6` is the pawn's capture where
+/// a pawn can make it, else `Bxc6`; `bc6` where both fit is ambiguous).
 ///
 /// SAN matches as [`San::matches`] does. Coordinates match on from and to
 /// squares, the piece if one was written, and the promotion piece if one was
@@ -339,7 +381,64 @@ pub fn parse_move(text: &str) -> Result<MoveSpec, NotationError> {
 /// doublestep variants resolve those themselves.
 #[must_use]
 pub fn resolve(spec: &MoveSpec, candidates: &MoveList) -> Resolution {
-    let matching = match spec {
+    let mut matching = matching(spec, candidates);
+    if matching.is_empty() {
+        for reading in lenient_readings(spec) {
+            for m in self::matching(&MoveSpec::San(reading), candidates) {
+                if !matching.contains(&m) {
+                    matching.push(m);
+                }
+            }
+        }
+    }
+    match matching.as_slice() {
+        [] => Resolution::NoMatch,
+        &[m] => Resolution::Unique(m),
+        _ => Resolution::Ambiguous(matching),
+    }
+}
+
+/// The readings of a SAN move that [`resolve`] tries when it matches
+/// nothing as written: with the capture sign added, and a b-file pawn move
+/// as a bishop move (with and without the capture sign).
+fn lenient_readings(spec: &MoveSpec) -> Vec<San> {
+    let &MoveSpec::San(San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    }) = spec
+    else {
+        return Vec::new();
+    };
+    let mut readings = Vec::new();
+    let mut push = |role, file, capture| {
+        readings.push(San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        });
+    };
+    if !capture {
+        push(role, file, true);
+    }
+    if role == Role::Pawn && file == Some(File::B) && rank.is_none() && promotion.is_none() {
+        push(Role::Bishop, None, capture);
+        if !capture {
+            push(Role::Bishop, None, true);
+        }
+    }
+    readings
+}
+
+/// The candidates that a written move means as written.
+fn matching(spec: &MoveSpec, candidates: &MoveList) -> Vec<Move> {
+    match spec {
         MoveSpec::San(san) => candidates
             .iter()
             .copied()
@@ -357,11 +456,6 @@ pub fn resolve(spec: &MoveSpec, candidates: &MoveList) -> Resolution {
             }
             _ => Vec::new(),
         },
-    };
-    match matching.as_slice() {
-        [] => Resolution::NoMatch,
-        &[m] => Resolution::Unique(m),
-        _ => Resolution::Ambiguous(matching),
     }
 }
 
@@ -990,10 +1084,11 @@ fn is_annotation(piece: &str) -> bool {
 // ---------------------------------------------------------------------------
 // Moves
 
-/// Strips trailing annotations (`+ # ! ? e.p.` and similar) and a trailing
-/// capture sign `:` from a move; returns the rest and whether `:` was there.
+/// Strips trailing annotations (`+ # ! ? e.p.` and similar, and a full
+/// stop ending a sentence) and a trailing capture sign `:` from a move;
+/// returns the rest and whether `:` was there.
 fn strip_annotations(text: &str) -> (&str, bool) {
-    const GLYPHS: [char; 9] = ['+', '#', '!', '?', '‼', '⁇', '⁈', '⁉', '†'];
+    const GLYPHS: [char; 10] = ['+', '#', '!', '?', '‼', '⁇', '⁈', '⁉', '†', '.'];
     let mut rest = text.trim();
     let mut capture_mark = false;
     loop {
@@ -1138,6 +1233,19 @@ fn san_from_parts(
         to: *to,
         promotion,
     })
+}
+
+/// Coordinates after a lowercase `b` that is no file (`bc1-e3`, `bf1c4`):
+/// the bishop's move.
+fn lowercase_bishop_coordinates(
+    role: Option<Role>,
+    body: &str,
+    capture_mark: bool,
+    promotion: Option<Role>,
+) -> Option<MoveSpec> {
+    let rest = body.strip_prefix('b').filter(|_| role.is_none())?;
+    let parts = scan_parts(rest)?;
+    coordinates_from_parts(Some(Role::Bishop), &parts, capture_mark, promotion)
 }
 
 /// Coordinates: squares, each after the first optionally preceded by `-` or `x`.
@@ -1296,7 +1404,7 @@ mod tests {
         assert_eq!(RecordResult::Draw.to_string(), "1/2-1/2");
         assert_eq!(RecordResult::Unfinished.to_string(), "*");
         // Half a result is not a result.
-        assert!(error(parse_record("1.e4 1/2")).starts_with("turn \"1/2\": \"1\": not a move"));
+        assert!(error(parse_record("1.e4 1/2")).starts_with("\"1\" in \"1/2\" is not a move"));
     }
 
     #[test]
@@ -1394,11 +1502,11 @@ mod tests {
 
         assert_eq!(
             error(parse_record("1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 5.Nf3")),
-            "turn \"5.Nf3\": expected move number 4"
+            "\"5.Nf3\": expected move number 4"
         );
         assert_eq!(
             error(parse_record("1.e4 e5 2...Nf3")),
-            "turn \"2...Nf3\": \"...\" marks a turn of Black, but White is to move here"
+            "\"2...Nf3\": \"...\" marks a turn of Black, but White is to move here"
         );
         assert_eq!(
             error(parse_record("1.e4 e5 2. 3.Nf3")),
@@ -1418,7 +1526,7 @@ mod tests {
             let moves = parse_turn(text).unwrap();
             assert_eq!(move_texts(&moves), ["Nf6", "d5"], "{text}");
         }
-        assert!(error(parse_turn("e8/Q")).starts_with("turn \"e8/Q\": \"Q\": not a move"));
+        assert!(error(parse_turn("e8/Q")).starts_with("\"Q\" in \"e8/Q\" is not a move"));
         for text in [
             "e4", "1.e4", "1. e4", "1...e4", "e4/", "e4,", "e4//", "e4 !!",
         ] {
@@ -1457,7 +1565,7 @@ mod tests {
         );
         assert_eq!(
             error(parse_turn("e4 e5")),
-            "\"e4 e5\": more than one turn (join the moves of one turn with \",\" or \"/\")"
+            "\"e4 e5\" is more than one turn: join the moves of one turn with a comma, like e4,e5"
         );
         assert_eq!(
             error(parse_turn("1-0")),
@@ -1465,27 +1573,26 @@ mod tests {
         );
         assert_eq!(
             error(parse_turn("Nf3,,d5")),
-            "turn \"Nf3,,\": a move is missing before \",\""
+            "a move is missing before \",\" in \"Nf3,,\""
         );
         assert_eq!(
             error(parse_turn(",d5")),
-            "turn \",\": a move is missing before \",\""
+            "a move is missing before \",\" in \",\""
         );
         assert_eq!(
             error(parse_turn("1.//")),
-            "turn \"1.//\": a move is missing before \"//\""
+            "a move is missing before \"//\" in \"1.//\""
         );
         assert_eq!(
             error(parse_turn("Bx")),
-            "\"Bx\": not a move (expected SAN like Nf3, long algebraic like g1-f3, or UCI like g1f3)"
+            "\"Bx\" is not a move: write a move in SAN like Nc6 or exd5, long algebraic like b8-c6, or UCI like b8c6"
         );
         assert_eq!(
             error(parse_turn("Nf3,Bx")),
-            "turn \"Nf3,Bx\": \"Bx\": not a move (expected SAN like Nf3, long algebraic like g1-f3, \
-             or UCI like g1f3)"
+            "\"Bx\" in \"Nf3,Bx\" is not a move: write a move in SAN like Nc6 or exd5, long algebraic like b8-c6, or UCI like b8c6"
         );
-        assert!(error(parse_turn("!!")).starts_with("\"!!\": not a move"));
-        assert!(error(parse_turn("e.p.")).starts_with("\"e.p.\": not a move"));
+        assert!(error(parse_turn("!!")).starts_with("\"!!\" is not a move"));
+        assert!(error(parse_turn("e.p.")).starts_with("\"e.p.\" is not a move"));
     }
 
     #[test]
@@ -1534,10 +1641,9 @@ mod tests {
         ));
         assert_eq!(
             error(parse_record("1.e4 e5 2.Nf3 thanks")),
-            "\"thanks\": not a move (expected SAN like Nf3, long algebraic like g1-f3, or UCI like \
-             g1f3)"
+            "\"thanks\" is not a move: write a move in SAN like Nc6 or exd5, long algebraic like b8-c6, or UCI like b8c6"
         );
-        assert!(error(parse_record("1.e4 e5 2.Nf3,Bx")).starts_with("turn \"2.Nf3,Bx\": \"Bx\""));
+        assert!(error(parse_record("1.e4 e5 2.Nf3,Bx")).starts_with("\"Bx\" in \"2.Nf3,Bx\""));
     }
 
     #[test]
@@ -1658,7 +1764,7 @@ mod tests {
         }
         assert_eq!(
             error(parse_move("e8=K")),
-            "\"e8=K\": a pawn can only promote to a queen, rook, bishop or knight (Q, R, B or N)"
+            "\"e8=K\": a pawn can only promote to a queen, rook, bishop or knight (Q, R, B or N), like e8=Q"
         );
         assert!(matches!(
             parse_move("e7e8(P)"),
@@ -1666,7 +1772,7 @@ mod tests {
         ));
         assert_eq!(
             error(parse_move("a1-a2-a3-a4")),
-            "\"a1-a2-a3-a4\": too many squares (a move has two, or three for a piece moving twice)"
+            "\"a1-a2-a3-a4\" has too many squares: a move has two, like g1-f3, or three for a piece moving twice, like Nb1-c3-e4"
         );
     }
 

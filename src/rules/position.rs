@@ -239,11 +239,66 @@ impl Pos {
         match self.check_rule {
             CheckRule::Fide => self.gen_fide(moves),
             CheckRule::KingCapture => self.gen_king_capture(moves),
-            CheckRule::Doubletime => return self.gen_doubletime(moves),
+            CheckRule::Doubletime => return self.gen_doubletime(moves, None),
         }
         if self.doublestep.is_some() || self.stepper.is_some() {
             self.apply_doublestep_rules(moves);
         }
+    }
+
+    /// The legal moves as [`Pos::fill_legal_moves`] gives them, and in
+    /// `exposing` the first steps of a doublestep that only its second
+    /// step can make legal: moves that could begin a doublestep
+    /// ([`Pos::may_begin_doublestep`]), by pieces other than the king, that
+    /// leave the own king in check where they stand. A doublestep is one
+    /// move, judged by the position it leaves; a king never passes through
+    /// check, so its first steps are always legal moves themselves.
+    pub fn fill_legal_and_exposing(&self, moves: &mut MoveList, exposing: &mut MoveList) {
+        match self.check_rule {
+            CheckRule::Doubletime => self.gen_doubletime(moves, Some(exposing)),
+            CheckRule::Fide => {
+                self.fill_legal_moves(moves);
+                self.gen_fide_exposing(exposing);
+            }
+            CheckRule::KingCapture => self.fill_legal_moves(moves),
+        }
+    }
+
+    /// Whether `m` may be the first step of a doublestep: a quiet move that
+    /// is neither castling, a promotion, nor a pawn's two-square advance
+    /// (each of those already is a doublestep, or ends the move).
+    pub fn may_begin_doublestep(m: Move) -> bool {
+        matches!(
+            m,
+            Move::Normal {
+                capture: None,
+                promotion: None,
+                ..
+            }
+        ) && !Pos::is_double_step(m)
+    }
+
+    /// FIDE's check rule: the exposing first steps of
+    /// [`Pos::fill_legal_and_exposing`]. Only a move out of a pin or a move
+    /// in check can expose the king, so most positions have none.
+    fn gen_fide_exposing(&self, exposing: &mut MoveList) {
+        let Some(king) = self.king(self.turn) else {
+            return;
+        };
+        let in_check = self
+            .board
+            .attacks_to(king, !self.turn, self.board.occupied())
+            .any();
+        if !in_check && self.slider_blockers(king).is_empty() {
+            return;
+        }
+        let mut quiet = MoveList::new();
+        self.gen_pieces(!self.board.occupied(), &mut quiet);
+        exposing.extend(quiet.into_iter().filter(|&m| {
+            Pos::may_begin_doublestep(m)
+                && self.stepper.is_none_or(|square| m.from() == Some(square))
+                && !self.is_legal_by_board(m)
+        }));
     }
 
     /// Adds the legal en passant captures of a doublestepper and keeps only
@@ -562,16 +617,22 @@ impl Pos {
 
     /// The captures of a doublestepper en passant: every ordinary move of
     /// the side to move onto the square it passed (legality not checked).
+    /// The paths are those of the board "as though the second step had not
+    /// been taken": the doublestepper's square is empty again, or holds the
+    /// piece it took (doubletime), which is back on its square then.
     fn gen_doublestep_captures(&self, doublestep: Doublestep, moves: &mut MoveList) {
         let passed = doublestep.passed;
-        if self.board.occupied().contains(passed) {
+        let occupied = self.board.occupied();
+        if occupied.contains(passed) {
             return;
         }
+        let before_second_step = if doublestep.held.is_some() {
+            occupied
+        } else {
+            occupied.without(doublestep.landed)
+        };
         let capture = Some(doublestep.role);
-        for from in self
-            .board
-            .attacks_to(passed, self.turn, self.board.occupied())
-        {
+        for from in self.board.attacks_to(passed, self.turn, before_second_step) {
             let Some(role) = self.board.role_at(from) else {
                 continue;
             };
@@ -585,8 +646,10 @@ impl Pos {
 
     /// Doubletime: every move that leaves the own king out of check, by
     /// making it on a copy of the board. A side whose king is held hostage
-    /// (taken by a doublestep) may only free it by en passant.
-    fn gen_doubletime(&self, moves: &mut MoveList) {
+    /// (taken by a doublestep) may only free it by en passant. With
+    /// `exposing`, the moves left out that could begin a doublestep and are
+    /// not the king's go there (see [`Pos::fill_legal_and_exposing`]).
+    fn gen_doubletime(&self, moves: &mut MoveList, mut exposing: Option<&mut MoveList>) {
         let mut candidates = MoveList::new();
         if let Some(doublestep) = self.doublestep {
             self.gen_doublestep_captures(doublestep, &mut candidates);
@@ -601,9 +664,19 @@ impl Pos {
             self.gen_castling(king, CastlingSide::QueenSide, false, &mut candidates);
         }
         let stepper = self.stepper;
-        moves.extend(candidates.into_iter().filter(|&m| {
-            stepper.is_none_or(|square| m.from() == Some(square)) && self.is_legal_by_board(m)
-        }));
+        for m in candidates {
+            if stepper.is_some_and(|square| m.from() != Some(square)) {
+                continue;
+            }
+            if self.is_legal_by_board(m) {
+                moves.push(m);
+            } else if let Some(exposing) = exposing.as_deref_mut()
+                && m.role() != Role::King
+                && Pos::may_begin_doublestep(m)
+            {
+                exposing.push(m);
+            }
+        }
     }
 
     /// Whether `m` (a move the pieces can make) leaves the mover's king out

@@ -17,7 +17,7 @@ use std::num::NonZeroU32;
 use shakmaty::{Bitboard, Color, Move, MoveList, Position, Role, Square};
 
 use super::position::{Doublestep, Pos};
-use super::variant::{AfterFirstMove, EnPassantRule, Rules, SecondMover};
+use super::variant::{AfterFirstMove, EnPassantRule, MovesPerTurn, Rules, SecondMover};
 
 /// Where the player to move stands within a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -256,6 +256,38 @@ impl State {
             AfterFirstMove::MustContinue => next.continue_turn(rules, mover, m, None),
         }
         next
+    }
+
+    /// Plays the first step of a doublestep that leaves the mover's own
+    /// king in check ([`Pos::fill_legal_and_exposing`]): the turn goes on,
+    /// and only a second step that ends the check can complete it.
+    pub fn play_exposing_step(&self, rules: &dyn Rules, m: Move) -> State {
+        let mut next = self.play_move(rules, m);
+        next.stop_gives = None;
+        next
+    }
+
+    /// The moves that may start the turn now, as [`State::next_moves`]
+    /// gives them, followed (in the doublestep variants, at the start of a
+    /// turn) by the first steps that leave the own king in check, which
+    /// only a second step can complete. Returns how many of `moves` are
+    /// allowed moves; the rest are such first steps, to be played with
+    /// [`State::play_exposing_step`].
+    pub fn fill_first_moves(&self, rules: &dyn Rules, moves: &mut MoveList) -> usize {
+        if self.phase != Phase::TurnStart || rules.moves_per_turn() != MovesPerTurn::OneOrDoublestep
+        {
+            self.fill_next_moves(rules, moves);
+            return moves.len();
+        }
+        let mut exposing = MoveList::new();
+        self.pos.fill_legal_and_exposing(moves, &mut exposing);
+        if rules.has_move_restrictions(self) {
+            moves.retain(|m| rules.forbids(self, *m).is_none());
+            exposing.retain(|m| rules.forbids(self, *m).is_none());
+        }
+        let allowed = moves.len();
+        moves.extend(exposing);
+        allowed
     }
 
     /// The doublestep that `m`, the last move of a turn, completes: the

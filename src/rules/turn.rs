@@ -4,7 +4,9 @@
 //!
 //! In the doublestep variants a turn is one written move, but a doublestep
 //! (`Nb1-c3-e4`) is judged, enumerated and stored as its two steps; it is
-//! written back in long form ([`State::turn_text`]).
+//! written back in long form ([`State::turn_text`]). Being one move, it is
+//! legal by the position it leaves: its first step may leave the own king
+//! in check when the second step ends it ([`State::fill_first_moves`]).
 
 use std::fmt;
 
@@ -83,12 +85,22 @@ impl State {
         }
     }
 
+    /// Plays a first move of [`State::fill_first_moves`]; `exposing` says
+    /// it leaves the own king in check, so only a second step completes it.
+    fn play_first(&self, rules: &dyn Rules, m: Move, exposing: bool) -> State {
+        if exposing {
+            self.play_exposing_step(rules, m)
+        } else {
+            self.play_move(rules, m)
+        }
+    }
+
     /// Calls `visit` with every legal whole turn and the state after it.
     pub fn visit_turns(&self, rules: &dyn Rules, visit: &mut dyn FnMut(&Turn, &State)) {
         let mut firsts = MoveList::new();
-        self.fill_next_moves(rules, &mut firsts);
-        for &m1 in &firsts {
-            let after = self.play_move(rules, m1);
+        let allowed = self.fill_first_moves(rules, &mut firsts);
+        for (i, &m1) in firsts.iter().enumerate() {
+            let after = self.play_first(rules, m1, i >= allowed);
             if after.phase() != Phase::SecondMove {
                 visit(&Turn::one(m1), &after);
                 continue;
@@ -108,9 +120,9 @@ impl State {
     /// found without enumerating the others.
     pub fn first_turn(&self, rules: &dyn Rules) -> Option<Turn> {
         let mut firsts = MoveList::new();
-        self.fill_next_moves(rules, &mut firsts);
-        firsts.iter().find_map(|&m1| {
-            let after = self.play_move(rules, m1);
+        let allowed = self.fill_first_moves(rules, &mut firsts);
+        firsts.iter().enumerate().find_map(|(i, &m1)| {
+            let after = self.play_first(rules, m1, i >= allowed);
             if after.phase() != Phase::SecondMove {
                 return Some(Turn::one(m1));
             }
@@ -132,14 +144,15 @@ impl State {
     /// The number of legal whole turns, without building them.
     pub fn count_turns(&self, rules: &dyn Rules) -> u64 {
         let mut firsts = MoveList::new();
-        self.fill_next_moves(rules, &mut firsts);
+        let allowed = self.fill_first_moves(rules, &mut firsts);
         if self.phase().is_single() || rules.moves_per_turn() == MovesPerTurn::One {
             return firsts.len() as u64;
         }
         firsts
             .iter()
-            .map(|&m1| {
-                let after = self.play_move(rules, m1);
+            .enumerate()
+            .map(|(i, &m1)| {
+                let after = self.play_first(rules, m1, i >= allowed);
                 if after.phase() != Phase::SecondMove {
                     return 1;
                 }
@@ -153,12 +166,12 @@ impl State {
     /// Whether the side to move can complete at least one legal turn.
     pub fn has_legal_turn(&self, rules: &dyn Rules) -> bool {
         let mut firsts = MoveList::new();
-        self.fill_next_moves(rules, &mut firsts);
+        let allowed = self.fill_first_moves(rules, &mut firsts);
         if self.phase().is_single() || rules.moves_per_turn() == MovesPerTurn::One {
             return !firsts.is_empty();
         }
-        firsts.iter().any(|&m1| {
-            let after = self.play_move(rules, m1);
+        firsts.iter().enumerate().any(|(i, &m1)| {
+            let after = self.play_first(rules, m1, i >= allowed);
             if after.phase() != Phase::SecondMove {
                 return true;
             }
@@ -172,8 +185,10 @@ impl State {
     /// move that cannot be completed into a whole turn is left out.
     pub fn legal_first_moves(&self, rules: &dyn Rules) -> Vec<FirstMove> {
         let mut firsts = Vec::new();
-        for &m in &self.next_moves(rules) {
-            let after = self.play_move(rules, m);
+        let mut candidates = MoveList::new();
+        let allowed = self.fill_first_moves(rules, &mut candidates);
+        for (i, &m) in candidates.iter().enumerate() {
+            let after = self.play_first(rules, m, i >= allowed);
             let kind = if after.phase() != Phase::SecondMove {
                 FirstMoveKind::EndsTurn
             } else {
@@ -287,6 +302,7 @@ impl State {
                 turn: Turn::one(m1),
                 sans: vec![san1],
                 states: vec![after],
+                notes: Vec::new(),
             });
         }
         let mut seconds = MoveList::new();
@@ -297,6 +313,7 @@ impl State {
                     turn: Turn::one(m1),
                     sans: vec![san1],
                     states: vec![stopped],
+                    notes: Vec::new(),
                 }),
                 None if seconds.is_empty() => Err(at(0, Illegal::NoSecondMovePossible)),
                 None => Err(at(
@@ -314,6 +331,7 @@ impl State {
             turn: Turn::two(m1, m2),
             sans: vec![san1, san2],
             states: vec![after, end],
+            notes: Vec::new(),
         })
     }
 
@@ -340,6 +358,7 @@ impl State {
         let Some(second) = second else {
             let m = self.resolve_move(rules, &first).map_err(error)?;
             let san = self.san(rules, m);
+            let notes = self.passed_square_note(rules, written, m, &san);
             let mut after = self.play_move(rules, m);
             if after.phase() == Phase::SecondMove {
                 after = after.stop(rules);
@@ -348,25 +367,84 @@ impl State {
                 turn: Turn::one(m),
                 sans: vec![san],
                 states: vec![after],
+                notes: notes.into_iter().collect(),
             });
         };
-        let m1 = self
-            .resolve_move(rules, &first)
+        let (m1, exposing) = self
+            .resolve_first_step(rules, &first)
             .map_err(|reason| error(self.first_step_error(reason, &first)))?;
-        let after = self.play_move(rules, m1);
+        let after = self.play_first(rules, m1, exposing);
         if after.phase() != Phase::SecondMove {
             let why = rules.why_turn_over(m1).unwrap_or("the move is over");
             return Err(error(Illegal::NoSecondStep(why)));
         }
-        let m2 = after
-            .resolve_move(rules, &second)
-            .map_err(|reason| error(Illegal::SecondStep(Box::new(reason))))?;
+        // The doublestep is one move: the king's safety is the whole move's.
+        let m2 = after.resolve_move(rules, &second).map_err(|reason| {
+            error(match reason {
+                Illegal::LeavesKingInCheck | Illegal::DoesNotEscapeCheck if self.in_check() => {
+                    Illegal::DoesNotEscapeCheck
+                }
+                Illegal::LeavesKingInCheck | Illegal::DoesNotEscapeCheck => {
+                    Illegal::LeavesKingInCheck
+                }
+                reason => Illegal::SecondStep(Box::new(reason)),
+            })
+        })?;
         let end = after.play_move(rules, m2);
         Ok(JudgedTurn {
             turn: Turn::two(m1, m2),
             sans: vec![doublestep_text(m1, m2, &end)],
             states: vec![after, end],
+            notes: Vec::new(),
         })
+    }
+
+    /// Finds the first step of a written doublestep among the moves that
+    /// may start the turn, those that leave the own king in check included
+    /// (then `true`); says why there is none as [`State::resolve_move`] does.
+    fn resolve_first_step(
+        &self,
+        rules: &dyn Rules,
+        spec: &MoveSpec,
+    ) -> Result<(Move, bool), Illegal> {
+        let mut firsts = MoveList::new();
+        let allowed = self.fill_first_moves(rules, &mut firsts);
+        match notation::resolve(spec, &firsts) {
+            Resolution::Unique(m) => {
+                let index = firsts.iter().position(|&first| first == m);
+                Ok((m, index.is_some_and(|i| i >= allowed)))
+            }
+            _ => self.resolve_move(rules, spec).map(|m| (m, false)),
+        }
+    }
+
+    /// Says which move a text without a capture sign was onto the square
+    /// an enemy doublestepper passed, where the plain move and the en
+    /// passant capture are different moves: `Kb5-c4` is the plain move
+    /// when one exists, else the capture.
+    fn passed_square_note(
+        &self,
+        rules: &dyn Rules,
+        written: &MoveText,
+        m: Move,
+        san: &str,
+    ) -> Option<String> {
+        let passed = self.pos().doublestep()?;
+        if m.to() != passed.passed || written_capture(&written.spec) {
+            return None;
+        }
+        let text = &written.text;
+        if passed.is_taken_by(m) {
+            return Some(format!("{text} was played as the en passant capture {san}"));
+        }
+        let capture = self
+            .next_moves(rules)
+            .into_iter()
+            .find(|&other| passed.is_taken_by(other) && other.from() == m.from())?;
+        Some(format!(
+            "{text} was played as the plain move {san}; the en passant capture is written {}",
+            self.san(rules, capture)
+        ))
     }
 
     /// Splits a written move into its steps: a doublestep `a-b-c` into
@@ -563,6 +641,15 @@ fn no_such_move(spec: &MoveSpec, pos: &Pos, any_piece_en_passant: bool) -> Strin
     }
 }
 
+/// Whether a written move carries a capture sign (`x` or `:`).
+fn written_capture(spec: &MoveSpec) -> bool {
+    match spec {
+        MoveSpec::San(San::Normal { capture, .. }) => *capture,
+        MoveSpec::Coordinates { captures, .. } => captures.iter().any(|&capture| capture),
+        MoveSpec::San(_) => false,
+    }
+}
+
 /// Why a first move alone is not a whole turn, per variant.
 fn second_move_why(variant: Variant) -> &'static str {
     match variant {
@@ -609,12 +696,16 @@ fn joined(written: &[MoveText]) -> String {
 }
 
 /// A legal turn, its moves in canonical notation (SAN per move; a doublestep
-/// is one long-form entry, `Nb1-c3-e4`), and the states after each move.
+/// is one long-form entry, `Nb1-c3-e4`), the states after each move, and
+/// what the player should know about how the text was read.
 #[derive(Clone, Debug)]
 pub struct JudgedTurn {
     pub turn: Turn,
     pub sans: Vec<String>,
     pub states: Vec<State>,
+    /// Sentences on a reading the text did not spell out: a move written
+    /// without `x` onto the square a doublestepper passed.
+    pub notes: Vec<String>,
 }
 
 impl JudgedTurn {

@@ -90,6 +90,8 @@ pub enum Forbidden {
     ReturnToStart { square: Square },
     /// twinmove: a turn must start with a pawn move while one exists.
     PawnMoveCompulsory,
+    /// twinmove-free: White's first turn begins with a pawn move.
+    FirstTurnPawnMove,
     /// twinmove: the second move of a turn is a piece move.
     SecondPawnMove,
     /// A doublestep may not end on the square it started from.
@@ -118,6 +120,9 @@ impl fmt::Display for Forbidden {
             ),
             Forbidden::PawnMoveCompulsory => f.write_str(
                 "a pawn move is compulsory while one exists: start the turn with a pawn move",
+            ),
+            Forbidden::FirstTurnPawnMove => f.write_str(
+                "White's first turn begins with a pawn move in Twinmove (uncompelled): write a pawn move and a piece move, like e4,Nf3",
             ),
             Forbidden::SecondPawnMove => f.write_str(
                 "never two pawn moves in one turn: the second move must be a piece move",

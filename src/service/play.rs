@@ -156,10 +156,9 @@ fn play_turn(
     written: &str,
 ) -> Result<(), Failure> {
     let number = loaded.board.number;
-    let moves =
-        parse_turn(written).map_err(|e| refuse(format!("\"{written}\": {e}"), Some(number)))?;
-    let text = match loaded.game.play(&moves) {
-        Ok(played) => played.text(),
+    let moves = parse_turn(written).map_err(|e| refuse(e.to_string(), Some(number)))?;
+    let (text, notes) = match loaded.game.play(&moves) {
+        Ok(played) => (played.text(), played.notes.clone()),
         Err(PlayError::Illegal(error)) => return Err(refuse(error.to_string(), Some(number))),
         Err(PlayError::GameOver(end)) => {
             return Err(refuse(
@@ -178,6 +177,10 @@ fn play_turn(
         Some(&ctx.mail.message_id),
         ctx.now,
     )?;
+    // How pbem read a move the text left open (plain move or en passant).
+    for note in &notes {
+        boards::add_comment(ctx.conn, number, None, seq, note, ctx.now)?;
+    }
     loaded.turns = boards::turns(ctx.conn, number)?;
     deadlines::set_to_move(
         ctx.conn,
@@ -248,8 +251,7 @@ pub(super) fn queue(
             Some(number),
         ));
     }
-    parse_turn(&command.turn)
-        .map_err(|e| refuse(format!("\"{}\": {e}", command.turn), Some(number)))?;
+    parse_turn(&command.turn).map_err(|e| refuse(e.to_string(), Some(number)))?;
     boards::set_queued_turn(ctx.conn, number, player.id, &command.turn, ctx.now)?;
     let text = format!(
         "Queued on board {number}: {} will be played after your opponent's next turn, if it is legal then.",

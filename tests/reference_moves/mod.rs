@@ -302,6 +302,8 @@ pub struct Game {
     turn: Color,
     passage: Option<Passage>,
     over: bool,
+    /// White's first turn of the game (move 1, White to play).
+    first_turn: bool,
 }
 
 /// A whole turn and the game after it.
@@ -366,6 +368,7 @@ impl Reference for Game {
                 held_rights: 0,
             }
         });
+        let first_turn = turn == Color::White && fields.get(5).is_some_and(|&number| number == "1");
         Game {
             kind,
             board,
@@ -373,6 +376,7 @@ impl Reference for Game {
             turn,
             passage,
             over: false,
+            first_turn,
         }
     }
 
@@ -502,13 +506,17 @@ impl Game {
             turn: !self.turn,
             passage,
             over,
+            first_turn: false,
         }
     }
 
     // -----------------------------------------------------------------
     // twinmove: a pawn move and a piece move, king capture
 
+    /// twinmove-free differs only on White's first turn: "games always
+    /// begin with a pawn move", as in the compulsory form.
     fn twinmove_turns(&self, compulsory: bool) -> Vec<TurnAndAfter> {
+        let compulsory = compulsory || self.first_turn;
         let us = self.turn;
         let all = self.plain_moves(&self.board, self.rights, us);
         let pawn_moves: Vec<Step> = all
@@ -615,7 +623,9 @@ impl Game {
     }
 
     /// En passant captures of the opponent's doublestepper: every move of
-    /// a piece of ours that attacks the square it passed onto that square.
+    /// a piece of ours that attacks the square it passed onto that square,
+    /// on the board as it was before the second step: the doublestepper on
+    /// the passed square, and on its final square whatever it took there.
     fn en_passant_steps(&self) -> Vec<Step> {
         let Some(passage) = self.passage else {
             return Vec::new();
@@ -623,9 +633,15 @@ impl Game {
         if at(&self.board, passage.passed).is_some() {
             return Vec::new();
         }
+        let mut before_second_step = moved(&self.board, passage.landed, passage.passed, None);
+        put(
+            &mut before_second_step,
+            passage.landed,
+            passage.held.map(|role| (self.turn, role)),
+        );
         let mut steps = Vec::new();
         for from in pieces_of(&self.board, self.turn) {
-            if !attacks(&self.board, from, passage.passed) {
+            if !attacks(&before_second_step, from, passage.passed) {
                 continue;
             }
             let step = Step {
@@ -662,20 +678,27 @@ impl Game {
         };
         let mut turns = Vec::new();
         for m1 in firsts {
-            if !self.legal(board, self.rights, &m1, capture) {
+            // A doublestep is one move, judged by the board it leaves: its
+            // first step alone may leave the king in check, unless the king
+            // itself steps (it may not pass through check).
+            let legal_alone = self.legal(board, self.rights, &m1, capture);
+            let king = at(board, m1.from).is_some_and(|(_, role)| role == Role::King);
+            if !legal_alone && king {
                 continue;
             }
             let (b1, r1) = self.play(board, self.rights, us, &m1);
             let two_squares = Game::is_pawn(board, m1.from)
                 && m1.from.rank().to_u32().abs_diff(m1.to.rank().to_u32()) == 2;
-            let passage = two_squares.then(|| Passage {
-                passed: offset(m1.from, (0, ahead(us))).expect("on the board"),
-                landed: m1.to,
-                held: None,
-                held_rights: 0,
-            });
-            let over = Game::takes_king(board, &m1);
-            turns.push((vec![m1], self.next_game(b1, r1, passage, over)));
+            if legal_alone {
+                let passage = two_squares.then(|| Passage {
+                    passed: offset(m1.from, (0, ahead(us))).expect("on the board"),
+                    landed: m1.to,
+                    held: None,
+                    held_rights: 0,
+                });
+                let over = Game::takes_king(board, &m1);
+                turns.push((vec![m1], self.next_game(b1, r1, passage, over)));
+            }
             let quiet = at(board, m1.to).is_none() && !m1.en_passant;
             if !quiet || m1.castle || m1.promotion.is_some() || two_squares {
                 continue;

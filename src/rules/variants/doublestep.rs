@@ -5,7 +5,10 @@
 //! A doublestep is played as two steps (two [`Move`]s) of one turn: the
 //! first step may start a doublestep when it is quiet, the second is
 //! restricted here, and the en passant that follows is the generic
-//! [`EnPassantRule::AnyDoublestepper`]. In doubletime the second step may
+//! [`EnPassantRule::AnyDoublestepper`]. A doublestep is one move, legal by
+//! the position it leaves: a first step that leaves the own king in check
+//! (not the king's own) is offered as well, and only a second step that
+//! ends the check completes it ([`State::fill_first_moves`]). In doubletime the second step may
 //! capture, en passant then frees the captured piece, and check follows
 //! [`CheckRule::Doubletime`].
 
@@ -33,9 +36,16 @@ pub struct Doublestep {
 pub const HELP: &str = "\
 Doublestep Chess (Ralph Betza).
 - One move per turn, as in chess, but any piece may make a doublestep: two
-  non-capturing steps by the same piece, each a legal move of that piece
-  from where it stands (own king not left in check after either step).
-  Write it as one move in long form: Nb1-c3-e4, e3-e4-e5, Ke1-d2-d3.
+  non-capturing steps by the same piece, each a move that piece could make
+  from where it stands. Write it as one move in long form: Nb1-c3-e4,
+  e3-e4-e5, Ke1-d2-d3.
+- A doublestep is one move, legal by the position it leaves: only the
+  final position counts for your own king. The square between the steps
+  is no position of the game, so the first step may leave your king in
+  check if the second ends it: e3-e4-e5 may block a check on the fifth
+  rank as e2-e4 blocks one on the fourth, and a pinned piece may step off
+  its line and back on (Qe2-d3-e4 against a rook on e8). In check, a
+  doublestep that ends the check is a legal reply.
 - The second step may not return to the starting square. A pawn that
   promotes ends its move there; promotion on the second step is fine
   (e6-e7-e8=Q).
@@ -47,12 +57,19 @@ Doublestep Chess (Ralph Betza).
   after the move, the opponent's very next move may capture the
   doublestepper with an ordinary single move onto that square, by any
   piece, the king included; the doublestepper is removed from where it
-  stands. Write it as an ordinary capture onto the passed square (Nxf6,
+  stands. The capture is judged as though the second step had not been
+  taken: the doublestepper stands on the passed square and its final
+  square is empty, so a piece it now blocks may still take it (after
+  1.Ra1-a4-a6, Ra8xa4 is legal; after 1.e2-e4 with a rook on e8, Re8xe3).
+  Write it as an ordinary capture onto the passed square (Nxf6,
   Ng8xf6, exd6, e.p. optional). A quiet move onto that square stays
-  possible and is written without the capture sign (Nf6, Ng8-f6, g8f6).
+  possible and is written without the capture sign (Nf6, Ng8-f6, g8f6);
+  where no quiet move exists, those mean the capture. pbem says under the
+  board which of the two a move written without x was.
   Only a single move can capture en passant.
-- A king may not doublestep through an attacked square (as with castling,
-  it could be taken en passant there). Check, checkmate and stalemate are
+- The king's own doublestep is the exception: a king may not doublestep
+  through an attacked square (as with castling, it could be taken en
+  passant there), nor end on one. Check, checkmate and stalemate are
   otherwise those of chess; a FEN's en passant square stands for a pawn's
   two-square advance, and FENs written by pbem show no en passant square.
 - Draws as in chess (fivefold repetition, 75-move rule, insufficient
@@ -69,18 +86,26 @@ Doubletime Chess (Ralph Betza).
   two-square advance).
 - En passant for every piece, by any piece with an ordinary single move
   onto the square the doublestep passed, on the very next move only, when
-  that square is attacked after the doublestep. If the doublestep captured
-  a piece, the en passant capture puts that piece back on its square (a
-  captured king reappears), with the castling rights its capture took. The
-  captured piece cannot make that rescue itself. Write the capture with its
-  sign (Ng8xf6 or Nxf6); Nf6 and g8f6 mean a quiet move onto the square.
+  that square is attacked after the doublestep, judged as though the
+  second step had not been taken (as in Doublestep Chess; decision: a
+  piece the second step captured counts as standing on its square then,
+  and blocks that path). If the doublestep captured a piece, the en
+  passant capture puts that piece back on its square (a captured king
+  reappears), with the castling rights its capture took. The captured
+  piece cannot make that rescue itself. Write the capture with its sign
+  (Ng8xf6 or Nxf6); Nf6 and g8f6 mean a quiet move onto the square where
+  one exists, else the capture.
 - Check: a king is in check when an enemy move could capture it, including
   a doublestep capture (by any piece, the enemy king too, pinned or not),
   except a doublestep whose passed square the defender could capture on
   with a single move of a piece other than the king (it counts attacks, as
-  check does). No move, nor either step of a doublestep, may leave the own
-  king in check; so a king never doublesteps (captures included) or castles
-  through a square where it would be in check.
+  check does). A doublestep is one move, legal by the position it leaves:
+  no move may leave the own king in check, but the first step of a
+  doublestep may, if the second step ends it, so a check may be met by a
+  second step (a position is mate only if no move nor doublestep ends the
+  check). The king's own doublestep is the exception: a king never
+  doublesteps (captures included) or castles through a square where it
+  would be in check.
 - A king taken by a doublestep capture ends the game only if the opponent
   cannot undo it by en passant on the next move; until then the opponent's
   only legal moves are those rescues.
@@ -93,19 +118,6 @@ impl Doublestep {
     fn captures(&self) -> bool {
         self.second_step == SecondStep::MayCapture
     }
-}
-
-/// Whether `m`, a first step, may go on into a doublestep: a quiet move
-/// that is neither castling, a promotion, nor a pawn's two-square advance.
-fn may_continue(m: Move) -> bool {
-    matches!(
-        m,
-        Move::Normal {
-            capture: None,
-            promotion: None,
-            ..
-        }
-    ) && !Pos::is_double_step(m)
 }
 
 /// The rank pawns of `color` start on.
@@ -173,7 +185,7 @@ impl Rules for Doublestep {
     }
 
     fn after_first_move(&self, _before: &State, m: Move, _after: &Pos) -> AfterFirstMove {
-        if may_continue(m) {
+        if Pos::may_begin_doublestep(m) {
             AfterFirstMove::MayContinue {
                 stop_gives: Phase::TurnStart,
             }

@@ -3,7 +3,7 @@
 //! move is due whenever a pawn can move; in the uncompelled form (`free`) a
 //! player may play a lone piece move instead.
 
-use shakmaty::{Move, Role};
+use shakmaty::{Color, Move, Role};
 
 use crate::rules::position::{CheckRule, Pos};
 use crate::rules::state::{Phase, State};
@@ -55,13 +55,22 @@ Twinmove Chess, uncompelled (M. Winther).
   turn; a pawn that promotes may make the piece move itself.
 - Check does not exist, castling ignores attacked squares and is a piece
   move, capturing the enemy king wins at once. No en passant.
-- Both sides play from the very first turn. A player with no move at all is
-  stalemated (draw).
+- The game begins with a pawn move (the inventor's page): White's first
+  turn is a pawn move followed by a piece move (e4,Nf3); 1.Nf3 alone is
+  not allowed. Black's first turn and every later turn are free.
+- A player with no move at all is stalemated (draw).
 - Write e4,Nf3 for a double move, or a piece move alone (Nf3).";
 
 impl Twinmove {
     fn compulsory(&self) -> bool {
         self.pawn_move == PawnMove::Compulsory
+    }
+
+    /// Whether a turn starting in `state` must begin with a pawn move when
+    /// one exists: always in the compulsory form; in the uncompelled form
+    /// on White's first turn ("games always begin with a pawn move").
+    fn pawn_move_due(&self, state: &State) -> bool {
+        self.compulsory() || (state.turn() == Color::White && state.turn_number() == 1)
     }
 }
 
@@ -93,7 +102,7 @@ impl Rules for Twinmove {
     fn has_move_restrictions(&self, state: &State) -> bool {
         match state.phase() {
             Phase::SecondMove => true,
-            Phase::TurnStart => self.compulsory(),
+            Phase::TurnStart => self.pawn_move_due(state),
             Phase::OpeningMove | Phase::Response => false,
         }
     }
@@ -102,8 +111,14 @@ impl Rules for Twinmove {
         let pawn = m.role() == Role::Pawn;
         match state.phase() {
             Phase::SecondMove if pawn => Some(Forbidden::SecondPawnMove),
-            Phase::TurnStart if self.compulsory() && !pawn && state.pos().has_pawn_move() => {
-                Some(Forbidden::PawnMoveCompulsory)
+            Phase::TurnStart
+                if !pawn && self.pawn_move_due(state) && state.pos().has_pawn_move() =>
+            {
+                Some(if self.compulsory() {
+                    Forbidden::PawnMoveCompulsory
+                } else {
+                    Forbidden::FirstTurnPawnMove
+                })
             }
             _ => None,
         }
