@@ -206,6 +206,7 @@ fn system_ctx<'a>(
         now,
         out: Vec::new(),
         logins: Vec::new(),
+        login_outcomes: Vec::new(),
     }
 }
 
@@ -220,6 +221,7 @@ fn system_mail(now: OffsetDateTime, what: &str) -> Inbound {
         body: String::new(),
         automatic: None,
         size: 0,
+        authentication_results: Vec::new(),
     }
 }
 
