@@ -500,3 +500,24 @@ fn a_weak_token_secret_is_refused() {
         Err(pbem::service::ServiceError::WeakSecret)
     ));
 }
+
+#[test]
+fn a_withdrawn_claim_still_counts_against_the_weekly_mail() {
+    let mut h = Harness::new();
+    h.signup("mallory", "mallory@example.net");
+    const VICTIM: &str = "victim@victim.example";
+    let mut to_victim = 0;
+    for body in [
+        format!("address mallory mallory-pw mallory@example.net {VICTIM}"),
+        "address mallory mallory-pw mallory@example.net other@victim.example".to_string(),
+        format!("address mallory mallory-pw mallory@example.net {VICTIM}"),
+        format!("signup sock sock-password {VICTIM}"),
+    ] {
+        let replies = h.send("mallory@example.net", "hi", &body);
+        to_victim += replies.iter().filter(|m| m.to == VICTIM).count();
+    }
+    assert_eq!(
+        to_victim, 1,
+        "one mail a week to an address that did not confirm"
+    );
+}

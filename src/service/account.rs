@@ -156,7 +156,7 @@ pub(super) fn addresses(
     if !kept.is_empty() {
         players::set_addresses(ctx.conn, player.id, &kept)?;
     }
-    claims::drop_player_claims_except(ctx.conn, player.id, &claimed)?;
+    claims::withdraw_claims_except(ctx.conn, player.id, &claimed)?;
     let mut mails = confirm::claim(ctx, &player, &claimed)?;
     let now_from = if kept.is_empty() {
         player.addresses.clone()

@@ -10,7 +10,8 @@ use super::players::PlayerId;
 use super::{CachedStatements, StoreError, time_text};
 
 /// Records (or renews) `player`'s claim on `address` with `code`; `mailed`
-/// says whether the confirmation mail goes out for it.
+/// says whether the confirmation mail goes out for it. A renewed claim
+/// never forgets that a mail went out (the weekly limit counts it).
 pub fn claim(
     conn: &Connection,
     address: &str,
@@ -23,7 +24,9 @@ pub fn claim(
         "INSERT INTO address_claims (address, player_id, code, created_at, mailed)
          VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (address, player_id) DO UPDATE
-         SET code = excluded.code, created_at = excluded.created_at, mailed = excluded.mailed",
+         SET code = excluded.code,
+             created_at = CASE WHEN excluded.mailed THEN excluded.created_at ELSE created_at END,
+             mailed = mailed OR excluded.mailed",
         params![address, player.0, code, time_text(now), mailed],
     )?;
     Ok(())
@@ -55,7 +58,8 @@ pub fn claimed_by(
 ) -> Result<bool, StoreError> {
     Ok(conn
         .query_row_cached(
-            "SELECT 1 FROM address_claims WHERE address = ?1 AND player_id = ?2 AND created_at >= ?3",
+            "SELECT 1 FROM address_claims
+             WHERE address = ?1 AND player_id = ?2 AND code != '' AND created_at >= ?3",
             params![address, player.0, time_text(since)],
             |_| Ok(()),
         )
@@ -73,7 +77,7 @@ pub fn claimant(
     Ok(conn
         .query_row_cached(
             "SELECT player_id FROM address_claims
-             WHERE address = ?1 AND code = ?2 AND created_at >= ?3",
+             WHERE address = ?1 AND code = ?2 AND code != '' AND created_at >= ?3",
             params![address, code, time_text(since)],
             |row| row.get(0),
         )
@@ -87,8 +91,10 @@ pub fn drop_address(conn: &Connection, address: &str) -> Result<(), StoreError> 
     Ok(())
 }
 
-/// Drops `player`'s claims on addresses not in `keep`.
-pub fn drop_player_claims_except(
+/// Withdraws `player`'s claims on addresses not in `keep`: their codes no
+/// longer confirm anything, but the rows stay until they lapse, so a mail
+/// that went out still counts against the address's weekly limit.
+pub fn withdraw_claims_except(
     conn: &Connection,
     player: PlayerId,
     keep: &[String],
@@ -101,7 +107,7 @@ pub fn drop_player_claims_except(
     for address in claimed {
         if !keep.iter().any(|k| k.eq_ignore_ascii_case(&address)) {
             conn.execute_cached(
-                "DELETE FROM address_claims WHERE address = ?1 AND player_id = ?2",
+                "UPDATE address_claims SET code = '' WHERE address = ?1 AND player_id = ?2",
                 params![address, player.0],
             )?;
         }
