@@ -521,3 +521,38 @@ fn a_withdrawn_claim_still_counts_against_the_weekly_mail() {
         "one mail a week to an address that did not confirm"
     );
 }
+
+#[test]
+fn a_mail_that_fails_alone_is_recorded_and_the_rest_of_its_batch_commits() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    h.send(ALICE, "game", "chess challenge alice alice-pw bob --white");
+    // A stored game that no longer replays (a bug, or a hand-edited row).
+    let db = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("db");
+    db.execute(
+        "INSERT INTO turns (board, seq, text, player_id, played_at) VALUES (101, 1, 'Ke8', 1, '2026-03-01T12:00:00Z')",
+        [],
+    )
+    .expect("a corrupt turn");
+    drop(db);
+    let inbox = h.server.inbox().clone();
+    inbox
+        .deliver(raw_from(ALICE, "corrupt", "show 101").as_bytes())
+        .expect("delivered");
+    inbox
+        .deliver(raw_from(BOB, "fine", "help").as_bytes())
+        .expect("delivered");
+    let pass = h.pass();
+    assert_eq!((pass.mails, pass.ignored), (2, 1), "{pass:?}");
+    let mails = h.new_mails();
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert_eq!(mails[0].to, BOB);
+    assert_eq!(
+        count(
+            &h,
+            "SELECT COUNT(*) FROM processed WHERE message_id = 'corrupt@x'"
+        ),
+        1
+    );
+}
