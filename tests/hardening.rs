@@ -556,3 +556,36 @@ fn a_mail_that_fails_alone_is_recorded_and_the_rest_of_its_batch_commits() {
         1
     );
 }
+
+#[test]
+fn numbers_from_mail_past_their_range_are_refused_and_change_nothing() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    for option in [
+        "--days=4294967296",
+        "--nag=4294967295",
+        "--forfeit=99999999999999999999",
+    ] {
+        let replies = h.send(
+            ALICE,
+            "game",
+            &format!("chess challenge alice alice-pw bob {option}"),
+        );
+        assert_eq!(replies.len(), 1, "{option}: {replies:#?}");
+        assert!(
+            replies[0].body.contains("give a number of days from 1 to"),
+            "{}",
+            replies[0].body
+        );
+    }
+    assert_eq!(count(&h, "SELECT COUNT(*) FROM boards"), 0);
+    h.send(ALICE, "game", "chess challenge alice alice-pw bob --white");
+    for guard in ["4294967295", "4294967296", "99999999999999999999"] {
+        let replies = h.send(ALICE, "t", &format!("move 101 alice alice-pw e4#{guard}"));
+        assert_eq!(replies.len(), 1, "{guard}: {replies:#?}");
+    }
+    assert_eq!(count(&h, "SELECT COUNT(*) FROM turns"), 0);
+    let show = h.send(BOB, "s", "show 101#4294967295");
+    assert_eq!(show.len(), 1, "{show:#?}");
+}
