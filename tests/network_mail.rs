@@ -138,12 +138,13 @@ fn a_chess2_game_to_checkmate_over_smtp_and_imap() {
     let pbem_mailbox = servers.client("pbem");
     assert!(pbem_mailbox.folder("INBOX").is_empty());
     let processed = pbem_mailbox.folder("processed");
-    assert_eq!(processed.len(), 8, "{processed:?}");
+    // Two signups, their two confirmations, a challenge and the turns.
+    assert_eq!(processed.len(), 10, "{processed:?}");
     assert!(
         processed.iter().all(|(_, flags, _)| flags.contains("Seen")),
         "{processed:?}"
     );
-    assert_eq!(pbem.count("SELECT COUNT(*) FROM processed"), 8);
+    assert_eq!(pbem.count("SELECT COUNT(*) FROM processed"), 10);
     assert_exactly_once(&servers, &pbem);
     assert_eq!(
         pbem.warnings(),
@@ -489,7 +490,8 @@ fn a_connection_lost_after_the_server_copied_a_mail_doubles_nothing() {
         warnings.len() == 1 && warnings[0].contains("copying mail UID 1"),
         "the one lost connection, and nothing else: {warnings:#?}"
     );
-    assert_eq!(processed.len(), 1, "{processed:?}");
+    // The signup and its confirmation.
+    assert_eq!(processed.len(), 2, "{processed:?}");
 }
 
 #[test]
@@ -500,7 +502,8 @@ fn a_connection_lost_before_the_server_copied_a_mail_loses_nothing() {
         warnings.len() == 1 && warnings[0].contains("flagging mail UID 1"),
         "the one lost connection, and nothing else: {warnings:#?}"
     );
-    assert_eq!(processed.len(), 1, "{processed:?}");
+    // The signup and its confirmation.
+    assert_eq!(processed.len(), 2, "{processed:?}");
     assert!(processed[0].1.contains("Seen"), "{processed:?}");
 }
 

@@ -315,7 +315,7 @@ impl Outbox {
                                 message_id = %mail.message_id,
                                 recipients,
                                 retry_in_seconds = delay.as_secs(),
-                                "{error}; it stays in the outbox (check the recipient addresses and the server's relay settings)"
+                                "the mail server refused this mail: {error}; it stays in the outbox (check the recipient addresses and the server's relay settings)"
                             );
                         }
                     }
