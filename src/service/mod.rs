@@ -35,7 +35,7 @@ use crate::store::{self, CachedStatements, Store, StoreError, boards, mailbox};
 
 pub use deadlines::SweepReport;
 pub use passwords::PasswordCheck;
-pub use prune::{PROCESSED_KEPT, Pruned, SENT_KEPT};
+pub use prune::Pruned;
 
 /// Settings of the service.
 #[derive(Clone, Debug)]
