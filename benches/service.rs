@@ -304,7 +304,7 @@ fn io_reference(dir: &Path, mails: &[Vec<u8>], replies: &[Vec<u8>]) -> Duration 
             let index = batch * BATCH + offset;
             let raw = fs::read(path).expect("mail");
             let id = format!("mail-{index}-{}", raw.len());
-            if !mailbox::is_processed(&tx, &id).expect("lookup") {
+            if !mailbox::is_processed(&tx, &id, "player@example.org").expect("lookup") {
                 for (n, reply) in replies[2 * index..2 * index + 2].iter().enumerate() {
                     let reply_id = format!("reply-{index}-{n}");
                     mailbox::enqueue(&tx, &reply_id, &recipients, reply, now).expect("enqueue");

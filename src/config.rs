@@ -123,6 +123,14 @@ impl Config {
             if let Some(dir) = server.templates {
                 config.service.templates_dir = Some(resolve(dir));
             }
+            if let Some(id) = server.trusted_authserv_id {
+                if id.trim().is_empty() || id.contains(char::is_whitespace) || id.contains(';') {
+                    return Err(format!(
+                        "server.trusted_authserv_id \"{id}\" is not an authserv-id: give the host name your mail server writes first in its Authentication-Results headers"
+                    ));
+                }
+                config.service.trusted_authserv_id = Some(id);
+            }
         }
         if let Some(database) = file.database {
             config.database = resolve(database);
@@ -149,6 +157,18 @@ impl Config {
             }
             if let Some(count) = limits.mails_per_sender_per_hour {
                 config.service.mails_per_sender_per_hour = count;
+            }
+            if let Some(count) = limits.mails_per_domain_per_hour {
+                config.service.mails_per_domain_per_hour = count;
+            }
+            if let Some(count) = limits.mails_per_hour {
+                config.service.mails_per_hour = count;
+            }
+            if let Some(length) = limits.min_password_length {
+                if length < 1 {
+                    return Err("limits.min_password_length must be at least 1".into());
+                }
+                config.service.min_password_length = length;
             }
         }
         Ok(config)
@@ -466,6 +486,7 @@ struct ServerSection {
     token_secret_env: Option<String>,
     token_secret_file: Option<PathBuf>,
     templates: Option<PathBuf>,
+    trusted_authserv_id: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -512,6 +533,9 @@ struct OutboundSection {
 struct LimitsSection {
     max_mail_bytes: Option<usize>,
     mails_per_sender_per_hour: Option<u32>,
+    mails_per_domain_per_hour: Option<u32>,
+    mails_per_hour: Option<u32>,
+    min_password_length: Option<usize>,
 }
 
 #[cfg(test)]

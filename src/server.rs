@@ -28,7 +28,7 @@ use crate::mail::smtp::SmtpSender;
 use crate::mail::stop::Stop;
 use crate::mail::transport::{self, FileSender, MailSender, Outbox, SendError, SendmailSender};
 use crate::schedule::cron;
-use crate::service::{Handled, Service, ServiceError, SweepReport};
+use crate::service::{Handled, Pruned, Service, ServiceError, SweepReport};
 use crate::store::{Store, StoreError};
 
 /// Where the time comes from: the system clock, or a fixed time for tests.
@@ -149,6 +149,7 @@ impl Server {
         let replies_queued = Stop::default();
         let outbox = &mut self.outbox;
         std::thread::scope(|scope| {
+            let _stop_on_panic = replies_queued.stop_on_panic();
             let replies = &replies_queued;
             let sender =
                 scope.spawn(move || send_until_stopped(&sender_store, outbox, clock, replies));
@@ -218,6 +219,10 @@ fn open_outbox(config: &Config) -> Result<Outbox, ServerError> {
 /// stop request waits for at most this many mails.
 pub const BATCH: usize = 64;
 
+/// What is read of a mail over the size limit: its headers, to answer it.
+/// A batch holds at most `BATCH` times the size limit in memory.
+const HEAD_BYTES: usize = 64 * 1024;
+
 /// Sends the outbox whenever `replies_queued` is woken, and a last time
 /// once it is stopped. Returns how many mails it sent.
 fn send_until_stopped(
@@ -258,8 +263,9 @@ fn handle_waiting(
         }
         let mut paths = Vec::with_capacity(chunk.len());
         let mut raws = Vec::with_capacity(chunk.len());
+        let limit = service.config().max_mail_bytes;
         for path in chunk {
-            match fs::read(path) {
+            match Maildir::read(path, limit, HEAD_BYTES) {
                 Ok(raw) => {
                     paths.push(path);
                     raws.push(raw);
@@ -274,9 +280,12 @@ fn handle_waiting(
                 }
             }
         }
-        let raws: Vec<&[u8]> = raws.iter().map(Vec::as_slice).collect();
+        let heads: Vec<(&[u8], usize)> = raws
+            .iter()
+            .map(|(raw, size)| (raw.as_slice(), *size))
+            .collect();
         // One commit for the batch; the mails leave new/ only after it.
-        let results = service.handle_batch(&raws, clock.now())?;
+        let results = service.handle_heads(&heads, clock.now())?;
         for (path, result) in paths.into_iter().zip(results) {
             pass.count(result);
             inbox
@@ -394,8 +403,13 @@ fn run(
     };
     tracing::info!(inbound = %describe(&config.inbound), "pbem is serving");
     std::thread::scope(|scope| {
-        scope.spawn(move || run_deadlines(&mut deadline_service, clock, stop, &deadline_events));
+        let _stop_on_panic = stop.stop_on_panic();
+        scope.spawn(move || {
+            let _stop_on_panic = stop.stop_on_panic();
+            run_deadlines(&mut deadline_service, clock, stop, &deadline_events)
+        });
         let sender = scope.spawn(move || {
+            let _stop_on_panic = stop.stop_on_panic();
             let mut outbox = outbox;
             transport::run_sender(&sender_store, &mut outbox, &|| clock.now(), stop)
         });
@@ -468,6 +482,17 @@ fn run_deadlines(service: &mut Service, clock: Clock, stop: &Stop, events: &Rece
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => return,
         };
+        if event == cron::Event::Sweep {
+            match service.prune(clock.now()) {
+                Ok(pruned) if pruned != Pruned::default() => {
+                    tracing::info!(?pruned, "old records pruned")
+                }
+                Ok(_) => {}
+                Err(error) => {
+                    tracing::error!(%error, "pruning failed; it runs again at the next sweep")
+                }
+            }
+        }
         let result = match event {
             cron::Event::Sweep => service.sweep(clock.now()).map(|report| {
                 tracing::info!(

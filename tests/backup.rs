@@ -49,6 +49,17 @@ fn backup_copies_the_database_while_it_is_open() {
         .expect("players");
     assert_eq!(players, 1);
     assert!(!dir.path().join("copy.sqlite3.partial").exists());
+
+    // The database and the copy hold the token key and password hashes:
+    // nobody but their owner may read them, whatever the umask.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for file in [data.join("pbem.sqlite3"), copy] {
+            let mode = std::fs::metadata(&file).expect("file").permissions().mode();
+            assert_eq!(mode & 0o077, 0, "{} has mode {mode:o}", file.display());
+        }
+    }
 }
 
 #[test]

@@ -343,6 +343,29 @@ fn killed_at_random_points_every_mail_is_applied_and_answered_once() {
             ))
             .expect("deliver");
     }
+    // Each address confirms with the code pbem mailed it.
+    data.serve_once();
+    let codes: Vec<(String, String)> = {
+        let db = data.db();
+        let mut statement = db
+            .prepare("SELECT address, code FROM address_claims ORDER BY address")
+            .expect("claims");
+        statement
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+            .expect("claims")
+            .collect::<Result<_, _>>()
+            .expect("claims")
+    };
+    assert_eq!(codes.len(), PLAYERS.len(), "a claim per signup");
+    for (n, (address, code)) in codes.iter().enumerate() {
+        inbox
+            .deliver(&mail(
+                address,
+                &format!("confirm {code}"),
+                &format!("confirm-{n}@example.org"),
+            ))
+            .expect("deliver");
+    }
     for number in FIRST_BOARD..FIRST_BOARD + BOARDS {
         let (white, black) = players_of(number);
         let subject = format!(
@@ -367,10 +390,11 @@ fn killed_at_random_points_every_mail_is_applied_and_answered_once() {
         unsent: count(&db, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL"),
         files: data.eml_files(),
     };
-    let setup_mails = PLAYERS.len() + BOARDS as usize;
+    let setup_mails = 2 * PLAYERS.len() + BOARDS as usize;
     assert_eq!(setup.processed, setup_mails, "setup: {summary}");
-    // A notice per signup, a new-board mail to each player per challenge.
-    assert_eq!(setup.outbox, PLAYERS.len() + 2 * BOARDS as usize);
+    // A confirmation mail and a welcome per signup, a new-board mail to
+    // each player per challenge.
+    assert_eq!(setup.outbox, 2 * PLAYERS.len() + 2 * BOARDS as usize);
     assert_eq!(setup.unsent, 0);
     for number in FIRST_BOARD..FIRST_BOARD + BOARDS {
         let (white, black) = players_of(number);

@@ -19,12 +19,25 @@ use servers::{CuttingRelay, MailClient, MailServers, Options, Pbem, Received};
 
 const WAIT: Duration = Duration::from_secs(60);
 
-/// Signs a player up over SMTP and waits for the welcome mail.
+/// Signs a player up over SMTP, confirms the address by replying to the
+/// confirmation mail, and waits for the welcome mail.
 fn sign_up(client: &mut MailClient, userid: &str) {
     client.send(
         "pbem@example.org",
         "hello",
         &format!("signup {userid} {userid}-pw"),
+        None,
+    );
+    let confirmation = client.wait_for(1, WAIT);
+    assert!(
+        confirmation[0].subject.starts_with("confirm "),
+        "{}",
+        confirmation[0].body
+    );
+    client.send(
+        "pbem@example.org",
+        &format!("Re: {}", confirmation[0].subject),
+        "",
         None,
     );
     let welcome = client.wait_for(1, WAIT);
@@ -125,12 +138,13 @@ fn a_chess2_game_to_checkmate_over_smtp_and_imap() {
     let pbem_mailbox = servers.client("pbem");
     assert!(pbem_mailbox.folder("INBOX").is_empty());
     let processed = pbem_mailbox.folder("processed");
-    assert_eq!(processed.len(), 8, "{processed:?}");
+    // Two signups, their two confirmations, a challenge and the turns.
+    assert_eq!(processed.len(), 10, "{processed:?}");
     assert!(
         processed.iter().all(|(_, flags, _)| flags.contains("Seen")),
         "{processed:?}"
     );
-    assert_eq!(pbem.count("SELECT COUNT(*) FROM processed"), 8);
+    assert_eq!(pbem.count("SELECT COUNT(*) FROM processed"), 10);
     assert_exactly_once(&servers, &pbem);
     assert_eq!(
         pbem.warnings(),
@@ -319,15 +333,16 @@ impl Burst {
     }
 }
 
-/// The number of mails a burst set-up sends to pbem (signups and
-/// challenges).
+/// The number of mails a burst set-up sends to pbem (signups, their
+/// confirmations and challenges).
 fn setup_mails(pairs: usize) -> usize {
-    pairs * 2 + pairs
+    pairs * 2 * 2 + pairs
 }
 
-/// The replies to them: a welcome per signup, two board mails per challenge.
+/// The replies to them: a confirmation mail and a welcome per signup, two
+/// board mails per challenge.
 fn setup_replies(pairs: usize) -> usize {
-    pairs * 2 + pairs * 2
+    pairs * 2 * 2 + pairs * 2
 }
 
 #[test]
@@ -475,7 +490,8 @@ fn a_connection_lost_after_the_server_copied_a_mail_doubles_nothing() {
         warnings.len() == 1 && warnings[0].contains("copying mail UID 1"),
         "the one lost connection, and nothing else: {warnings:#?}"
     );
-    assert_eq!(processed.len(), 1, "{processed:?}");
+    // The signup and its confirmation.
+    assert_eq!(processed.len(), 2, "{processed:?}");
 }
 
 #[test]
@@ -486,7 +502,8 @@ fn a_connection_lost_before_the_server_copied_a_mail_loses_nothing() {
         warnings.len() == 1 && warnings[0].contains("flagging mail UID 1"),
         "the one lost connection, and nothing else: {warnings:#?}"
     );
-    assert_eq!(processed.len(), 1, "{processed:?}");
+    // The signup and its confirmation.
+    assert_eq!(processed.len(), 2, "{processed:?}");
     assert!(processed[0].1.contains("Seen"), "{processed:?}");
 }
 
@@ -604,7 +621,8 @@ fn tls_and_starttls_on_both_sides_with_a_private_ca() {
         let config = format!(
             "[server]\naddress = \"pbem@example.org\"\n\
              [inbound]\nkind = \"imap\"\nhost = \"localhost\"\nport = {imap_port}\nsecurity = \"{imap_security}\"\nca_file = \"{ca}\"\nuser = \"pbem\"\npassword_env = \"PBEM_TEST_IMAP_PASSWORD\"\n\
-             [outbound]\nkind = \"smtp\"\nhost = \"localhost\"\nport = {smtp_port}\nsecurity = \"{smtp_security}\"\nca_file = \"{ca}\"\nuser = \"pbem\"\npassword_env = \"PBEM_TEST_SMTP_PASSWORD\"\nreuse_connection = false\n",
+             [outbound]\nkind = \"smtp\"\nhost = \"localhost\"\nport = {smtp_port}\nsecurity = \"{smtp_security}\"\nca_file = \"{ca}\"\nuser = \"pbem\"\npassword_env = \"PBEM_TEST_SMTP_PASSWORD\"\nreuse_connection = false\n\
+             [limits]\nmin_password_length = 4\n",
             ca = ca.display(),
         );
         let data = servers.dir.path().join(format!("pbem-{round}"));
@@ -629,12 +647,11 @@ fn tls_and_starttls_on_both_sides_with_a_private_ca() {
             );
             std::thread::sleep(Duration::from_millis(200));
         }
-        let welcome = alice.wait_for(1, WAIT);
-        assert_eq!(
-            welcome[0].subject,
-            format!("pbem signup alice{round}"),
+        let confirmation = alice.wait_for(1, WAIT);
+        assert!(
+            confirmation[0].subject.starts_with("confirm "),
             "{}",
-            welcome[0].body
+            confirmation[0].body
         );
     }
     // A server whose certificate the CA did not sign is refused.

@@ -35,6 +35,13 @@ pub fn run(data_dir: &Path, config: Option<&Path>, target: &Path) -> Result<(), 
     let partial = std::path::PathBuf::from(partial);
     // A partial copy left by an interrupted run is simply replaced.
     std::fs::remove_file(&partial).ok();
+    // The copy holds the token key and password hashes: owner only.
+    crate::store::private_file(&partial).map_err(|e| {
+        failed(format!(
+            "cannot create {}: {e}; check that its directory exists and is writable",
+            partial.display()
+        ))
+    })?;
     {
         let mut copy = Connection::open(&partial).map_err(|e| {
             failed(format!(

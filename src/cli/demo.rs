@@ -1,4 +1,5 @@
-//! `pbem demo`: a newcomer's first look. Two demo players sign up, one
+//! `pbem demo`: a newcomer's first look. Two demo players sign up (and
+//! confirm their addresses by replying to the confirmation mail), one
 //! challenges the other to chess2, and they play a short game to
 //! checkmate, each turn sent as a reply to the board mail the server sent,
 //! all through the real pipeline (mails into the Maildir, a server pass,
@@ -52,7 +53,9 @@ pub fn run(data_dir: &Path) -> Result<(), CliError> {
         "Hello pbem",
         "signup alice alice-secret",
     )?;
+    demo.confirm(ALICE)?;
     demo.send(BOB, "pbem@localhost", "Hello pbem", "signup bob bob-secret")?;
+    demo.confirm(BOB)?;
     demo.send(
         ALICE,
         "pbem@localhost",
@@ -113,8 +116,27 @@ impl Demo<'_> {
         Ok(paths)
     }
 
+    /// Replies from `player` to the newest confirmation mail it got.
+    fn confirm(&mut self, player: &str) -> Result<(), CliError> {
+        let subject = self
+            .latest_mail(player, |subject, _| subject.starts_with("confirm "))?
+            .1;
+        self.send(player, "pbem@localhost", &format!("Re: {subject}"), "")
+    }
+
     /// The Reply-To and Subject of the newest board mail to `player`.
     fn latest_board_mail(&self, player: &str) -> Result<(String, String), CliError> {
+        let (reply_to, subject) = self.latest_mail(player, |_, reply_to| reply_to.is_some())?;
+        Ok((reply_to.unwrap_or_default(), subject))
+    }
+
+    /// The Reply-To and Subject of the newest mail to `player` that `wanted`
+    /// (given the subject and the Reply-To) picks.
+    fn latest_mail(
+        &self,
+        player: &str,
+        wanted: impl Fn(&str, Option<&str>) -> bool,
+    ) -> Result<(Option<String>, String), CliError> {
         for path in self.mails()?.iter().rev() {
             let raw = fs::read(path).map_err(|e| server_error(e.to_string()))?;
             let Some(message) = MessageParser::default().parse(&raw) else {
@@ -129,17 +151,13 @@ impl Demo<'_> {
                 .reply_to()
                 .and_then(|a| a.first())
                 .and_then(|a| a.address());
-            if to.eq_ignore_ascii_case(player)
-                && let Some(reply_to) = reply_to
-            {
-                return Ok((
-                    reply_to.to_string(),
-                    message.subject().unwrap_or_default().to_string(),
-                ));
+            let subject = message.subject().unwrap_or_default();
+            if to.eq_ignore_ascii_case(player) && wanted(subject, reply_to) {
+                return Ok((reply_to.map(str::to_string), subject.to_string()));
             }
         }
         Err(server_error(format!(
-            "the server sent {player} no board mail"
+            "the server sent {player} no such mail"
         )))
     }
 

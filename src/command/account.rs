@@ -1,4 +1,4 @@
-//! Account commands: `signup`, `password`, `address`, `vacation`.
+//! Account commands: `signup`, `password`, `address`, `vacation`, `confirm`.
 
 use super::{Command, CommandError, credentials, error};
 
@@ -39,6 +39,7 @@ const SIGNUP: &str = "signup <userid> <password> [address...]";
 const PASSWORD: &str = "password <userid> <old password> <new password>";
 const ADDRESS: &str = "address <userid> <password> <address...>";
 const VACATION: &str = "vacation <userid> <password> <days>";
+const CONFIRM: &str = "confirm <code>";
 
 pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandError> {
     match keyword {
@@ -73,6 +74,16 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
                 addresses: rest.iter().map(|a| a.to_string()).collect(),
             }))
         }
+        "confirm" => match args {
+            [code] => Ok(Command::Confirm {
+                code: code.to_ascii_uppercase(),
+            }),
+            _ => Err(error(
+                keyword,
+                "give the code of the confirmation mail",
+                CONFIRM,
+            )),
+        },
         _ => {
             let (userid, password, rest) = credentials(args, keyword, VACATION)?;
             let days = match rest {

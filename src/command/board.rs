@@ -96,12 +96,23 @@ pub struct BoardAction {
     pub action: Action,
 }
 
-/// `subscribe|unsubscribe <board> <address>`
+/// `subscribe|unsubscribe <board> <userid> <password>`: the player's
+/// (confirmed) address follows the board or stops; also `unsubscribe
+/// <board> <address>` from that very address.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Subscription {
     pub board: u32,
-    pub address: String,
+    pub subscriber: Subscriber,
     pub subscribe: bool,
+}
+
+/// Who (un)subscribes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Subscriber {
+    /// A player, by password.
+    Player(Speaker),
+    /// An address written out (only to unsubscribe, from itself).
+    Address(String),
 }
 
 /// `chat <board> <userid> <password> <text>`
@@ -116,7 +127,8 @@ const CHALLENGE: &str = "challenge <userid> <password> <opponent> [--white|--bla
 const MOVE: &str = "move <board> <userid> <password> <turn>[#<turn number>]";
 const QUEUE: &str = "queue <board> <userid> <password> <turn>";
 const ACTION: &str = "resign|draw|accept|reject|undo|decline <board> <userid> <password>";
-const SUBSCRIBE: &str = "subscribe|unsubscribe <board> <address>";
+const SUBSCRIBE: &str =
+    "subscribe|unsubscribe <board> <userid> <password>, or unsubscribe <board> <address>";
 const CHAT: &str = "chat <board> <userid> <password> <text>";
 
 pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandError> {
@@ -146,18 +158,37 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
                 guard,
             }))
         }
-        "subscribe" | "unsubscribe" => match args {
-            [board, address] => Ok(Command::Subscription(Subscription {
-                board: board_number(Some(board), keyword, SUBSCRIBE)?,
-                address: address.to_string(),
+        "subscribe" | "unsubscribe" => {
+            let board = board_number(args.first(), keyword, SUBSCRIBE)?;
+            let subscriber = match &args[1..] {
+                [address] if address.contains('@') && keyword == "unsubscribe" => {
+                    Subscriber::Address(address.to_string())
+                }
+                [address] if address.contains('@') => {
+                    return Err(error(
+                        keyword,
+                        "a subscription needs your userid and password (it follows the board at your registered address)",
+                        SUBSCRIBE,
+                    ));
+                }
+                [userid, password] => Subscriber::Player(Speaker::Password {
+                    userid: userid.to_string(),
+                    password: password.to_string(),
+                }),
+                _ => {
+                    return Err(error(
+                        keyword,
+                        "give a board number, your userid and your password",
+                        SUBSCRIBE,
+                    ));
+                }
+            };
+            Ok(Command::Subscription(Subscription {
+                board,
+                subscriber,
                 subscribe: keyword == "subscribe",
-            })),
-            _ => Err(error(
-                keyword,
-                "give a board number and an address",
-                SUBSCRIBE,
-            )),
-        },
+            }))
+        }
         "chat" => {
             let board = board_number(args.first(), keyword, CHAT)?;
             let (userid, password, rest) = credentials(&args[1..], keyword, CHAT)?;

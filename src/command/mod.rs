@@ -16,7 +16,8 @@ use crate::rules::Variant;
 
 pub use account::{Password, SetAddresses, Signup, Vacation};
 pub use board::{
-    Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Subscription, split_guard,
+    Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Subscriber, Subscription,
+    split_guard,
 };
 pub use info::{Games, GamesFilter, HelpTopic, Show};
 
@@ -61,13 +62,21 @@ pub enum Command {
     Challenge(Challenge),
     Move(MoveTurn),
     Show(Show),
-    History { board: u32 },
-    Pgn { board: u32 },
+    History {
+        board: u32,
+    },
+    Pgn {
+        board: u32,
+    },
     Action(BoardAction),
     Queue(Queue),
     Subscription(Subscription),
     Chat(Chat),
     Vacation(Vacation),
+    /// `confirm <code>`: the sender's address confirms a claim on it.
+    Confirm {
+        code: String,
+    },
 }
 
 impl Command {
@@ -96,7 +105,12 @@ impl Command {
             Command::Action(a) => a.speaker.credentials(),
             Command::Queue(q) => q.speaker.credentials(),
             Command::Chat(c) => c.speaker.credentials(),
+            Command::Subscription(Subscription {
+                subscriber: Subscriber::Player(speaker),
+                ..
+            }) => speaker.credentials(),
             Command::Signup(_)
+            | Command::Confirm { .. }
             | Command::Help(_)
             | Command::Games(_)
             | Command::Show(_)
@@ -118,6 +132,10 @@ impl Command {
             Command::Queue(q) => q.speaker.password().into_iter().collect(),
             Command::Chat(c) => c.speaker.password().into_iter().collect(),
             Command::Vacation(v) => vec![v.password.as_str()],
+            Command::Subscription(Subscription {
+                subscriber: Subscriber::Player(speaker),
+                ..
+            }) => speaker.password().into_iter().collect(),
             _ => Vec::new(),
         }
     }
@@ -173,7 +191,9 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
         return None;
     }
     let parsed = match keyword.as_str() {
-        "signup" | "password" | "address" | "vacation" => account::parse(&keyword, args),
+        "signup" | "password" | "address" | "vacation" | "confirm" => {
+            account::parse(&keyword, args)
+        }
         "help" | "games" | "show" | "history" | "pgn" => info::parse(&keyword, args),
         _ => board::parse(&keyword, args),
     };
@@ -203,6 +223,7 @@ const COMMAND_WORDS: &[&str] = &[
     "unsubscribe",
     "chat",
     "vacation",
+    "confirm",
 ];
 
 /// Whether `word` (any case) starts a command.

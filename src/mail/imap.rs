@@ -305,11 +305,13 @@ impl<'a> Mailbox<'a> {
             }
             let handled_before = uid <= self.last_uid;
             if !handled_before {
-                let Some(raw) = self.fetch(uid)? else {
+                let limit = service.config().max_mail_bytes;
+                let Some((raw, size)) = self.fetch(uid, limit)? else {
                     // Gone meanwhile (another client): nothing to do.
                     continue;
                 };
-                handled(service.handle(&raw, now())?);
+                let mut results = service.handle_heads(&[(&raw, size)], now())?;
+                handled(results.pop().expect("one result per mail"));
                 self.last_uid = uid;
                 store::set_setting(
                     service.store().conn(),
@@ -323,17 +325,44 @@ impl<'a> Mailbox<'a> {
         Ok(taken)
     }
 
-    /// The raw mail with this UID, without marking it seen.
-    fn fetch(&mut self, uid: u32) -> Result<Option<Vec<u8>>, ImapError> {
+    /// The raw mail with this UID and its size, without marking it seen.
+    /// A mail larger than `limit` bytes is fetched as its header alone
+    /// (enough to answer it), never whole.
+    fn fetch(&mut self, uid: u32, limit: usize) -> Result<Option<(Vec<u8>, usize)>, ImapError> {
+        let sizes = self
+            .session
+            .uid_fetch(uid.to_string(), "RFC822.SIZE")
+            .map_err(self.command_error(format!("asking the size of mail UID {uid}")))?;
+        let Some(size) = sizes
+            .iter()
+            .find(|fetch| fetch.uid == Some(uid))
+            .map(|fetch| fetch.size.map_or(0, |s| s as usize))
+        else {
+            return Ok(None);
+        };
+        let (item, header_only) = if size > limit {
+            ("BODY.PEEK[HEADER]", true)
+        } else {
+            ("BODY.PEEK[]", false)
+        };
         let fetches = self
             .session
-            .uid_fetch(uid.to_string(), "BODY.PEEK[]")
+            .uid_fetch(uid.to_string(), item)
             .map_err(self.command_error(format!("fetching mail UID {uid}")))?;
         Ok(fetches
             .iter()
             .find(|fetch| fetch.uid == Some(uid))
-            .and_then(|fetch| fetch.body())
-            .map(<[u8]>::to_vec))
+            .and_then(|fetch| {
+                if header_only {
+                    fetch.header()
+                } else {
+                    fetch.body()
+                }
+            })
+            .map(|raw| {
+                let size = size.max(raw.len());
+                (raw.to_vec(), size)
+            }))
     }
 
     /// Flags a handled mail and moves it to the processed folder, or

@@ -2,8 +2,8 @@
 //! after its result is committed, so a crash never loses one (and the
 //! Message-ID record keeps a re-read mail from acting twice).
 
-use std::fs;
-use std::io;
+use std::fs::{self, File};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 /// A Maildir folder.
@@ -42,6 +42,26 @@ impl Maildir {
             .collect();
         paths.sort();
         Ok(paths)
+    }
+
+    /// Reads a waiting mail: whole when it has at most `limit` bytes, else
+    /// only its first `head` bytes (enough for the headers, to answer it),
+    /// so that a batch of huge mails never sits in memory. Returns the
+    /// bytes read and the mail's size.
+    pub fn read(path: &Path, limit: usize, head: usize) -> io::Result<(Vec<u8>, usize)> {
+        let file = File::open(path)?;
+        let size = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
+        let head = head.min(limit);
+        // Never more than the limit, even if the file grows meanwhile.
+        let wanted = if size > limit { head } else { limit + 1 };
+        let mut bytes = Vec::new();
+        file.take(wanted as u64).read_to_end(&mut bytes)?;
+        if bytes.len() > limit {
+            bytes.truncate(head);
+            return Ok((bytes, limit + 1));
+        }
+        let size = size.max(bytes.len());
+        Ok((bytes, size))
     }
 
     /// Moves a handled mail from `new/` to `cur/`, marked seen.

@@ -1,5 +1,6 @@
 //! Mail in and out.
 //!
+//! * [`address`]: what a mail address is for pbem (one rule, used in and out);
 //! * [`inbound`]: a received mail as the service needs it (mail-parser does
 //!   MIME, charsets, quoted-printable, base64 and HTML-only mail);
 //! * [`token`]: the reply tokens that let a reply to a board mail speak for
@@ -14,6 +15,7 @@
 //!   and connection reuse;
 //! * [`stop`]: the stop signal and wake-ups shared by the server's threads.
 
+pub mod address;
 pub mod imap;
 pub mod inbound;
 pub mod maildir;

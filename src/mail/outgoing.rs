@@ -3,11 +3,14 @@
 
 use std::time::SystemTime;
 
-use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
-use lettre::message::{Body, Mailbox, Message, SinglePart};
+use lettre::message::header::{
+    self, ContentTransferEncoding, ContentType, HeaderName, HeaderValue,
+};
+use lettre::message::{Body, Mailbox, Mailboxes, Message, SinglePart};
 use time::OffsetDateTime;
 
 use super::ServerAddress;
+use super::address;
 
 /// A mail to send.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,8 +30,10 @@ pub struct Outgoing {
 /// Why a mail could not be built.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
-    #[error("\"{0}\" is not a mail address")]
-    BadAddress(String),
+    #[error(transparent)]
+    BadAddress(#[from] address::AddressError),
+    #[error("the mail has no recipient pbem can write to")]
+    NoRecipient,
     #[error("cannot build the mail: {0}")]
     Message(#[from] lettre::error::Error),
 }
@@ -40,6 +45,22 @@ pub fn bracketed(message_id: &str) -> String {
         .trim_start_matches('<')
         .trim_end_matches('>');
     format!("<{id}>")
+}
+
+/// The longest Message-ID pbem repeats in `In-Reply-To` and `References`:
+/// longer ones (or ones with spaces or control characters) are left out, so
+/// no header line grows past RFC 5322's 998 characters.
+const MAX_REFERENCED_ID: usize = 250;
+/// The Message-IDs a `References` header keeps (the last ones).
+const MAX_REFERENCES: usize = 3;
+
+/// A Message-ID fit to be repeated in a header, bracketed.
+fn referable(message_id: &str) -> Option<String> {
+    let id = bracketed(message_id);
+    (id.len() <= MAX_REFERENCED_ID + 2
+        && id.bytes().all(|b| b.is_ascii_graphic())
+        && id[1..id.len() - 1].bytes().all(|b| b != b'<' && b != b'>'))
+    .then_some(id)
 }
 
 /// A new Message-ID at the server's domain.
@@ -62,11 +83,25 @@ pub fn build(
     message_id: &str,
     date: OffsetDateTime,
 ) -> Result<Vec<u8>, BuildError> {
-    let mailbox = |address: &str| -> Result<Mailbox, BuildError> {
-        address
+    let mailbox = |text: &str| -> Result<Mailbox, BuildError> {
+        let address = address::normalize(text)?;
+        Ok(address
             .parse()
-            .map_err(|_| BuildError::BadAddress(address.to_string()))
+            .expect("a normalized address is a mailbox for lettre"))
     };
+    // One To header built at once: adding recipients one by one makes
+    // lettre copy the list each time (quadratic in the recipients). A
+    // recipient pbem cannot write to is left out and logged.
+    let mut to = Mailboxes::new();
+    for recipient in &mail.to {
+        match mailbox(recipient) {
+            Ok(mailbox) => to.push(mailbox),
+            Err(error) => tracing::warn!(%error, "a recipient is left out of a reply"),
+        }
+    }
+    if to.iter().next().is_none() {
+        return Err(BuildError::NoRecipient);
+    }
     let mut builder = Message::builder()
         .from(mailbox(&server.to_string())?)
         .subject(mail.subject.clone())
@@ -75,19 +110,22 @@ pub fn build(
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("Auto-Submitted"),
             "auto-replied".to_string(),
-        ));
-    for to in &mail.to {
-        builder = builder.to(mailbox(to)?);
-    }
+        ))
+        .header(header::To::from(to));
     if let Some(reply_to) = &mail.reply_to {
         builder = builder.reply_to(mailbox(reply_to)?);
     }
-    if let Some(in_reply_to) = &mail.in_reply_to {
-        builder = builder.in_reply_to(bracketed(in_reply_to));
+    if let Some(in_reply_to) = mail.in_reply_to.as_deref().and_then(referable) {
+        builder = builder.in_reply_to(in_reply_to);
     }
-    if !mail.references.is_empty() {
-        let references: Vec<String> = mail.references.iter().map(|r| bracketed(r)).collect();
-        builder = builder.references(references.join(" "));
+    let references: Vec<String> = mail
+        .references
+        .iter()
+        .filter_map(|r| referable(r))
+        .collect();
+    if !references.is_empty() {
+        let last = &references[references.len().saturating_sub(MAX_REFERENCES)..];
+        builder = builder.references(last.join(" "));
     }
     // 8bit keeps the text readable as written; lettre allows it for lines of
     // up to 76 characters and otherwise picks quoted-printable itself.
@@ -98,4 +136,84 @@ pub fn build(
         .body(body);
     let message = builder.singlepart(body)?;
     Ok(message.formatted())
+}
+
+/// The addresses among `recipients` a mail can go to, normalized; the
+/// others are what [`build`] leaves out.
+pub fn deliverable(recipients: &[String]) -> Vec<String> {
+    recipients
+        .iter()
+        .filter_map(|r| address::normalize(r).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    fn server() -> ServerAddress {
+        ServerAddress {
+            local: "pbem".into(),
+            domain: "localhost".into(),
+        }
+    }
+
+    fn mail(to: Vec<String>) -> Outgoing {
+        Outgoing {
+            to,
+            subject: "s".into(),
+            body: "b".into(),
+            reply_to: None,
+            in_reply_to: None,
+            references: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn recipients_pbem_cannot_write_to_are_left_out() {
+        let now = datetime!(2026-03-01 12:00 UTC);
+        let bytes = build(
+            &server(),
+            &mail(vec![
+                "a@".into(),
+                "bob@example.org".into(),
+                "a@[1.2.3.4]".into(),
+            ]),
+            "<x@localhost>",
+            now,
+        )
+        .expect("built for the one good recipient");
+        let text = String::from_utf8(bytes).expect("text");
+        assert!(text.contains("To: bob@example.org"), "{text}");
+        assert!(matches!(
+            build(&server(), &mail(vec!["@b".into()]), "<x@localhost>", now),
+            Err(BuildError::NoRecipient)
+        ));
+    }
+
+    #[test]
+    fn long_message_ids_never_make_a_header_line_too_long() {
+        let now = datetime!(2026-03-01 12:00 UTC);
+        let long = format!("<{}@x>", "a".repeat(5000));
+        let fair = |i: usize| format!("<{}{i}@x>", "b".repeat(240));
+        let mut outgoing = mail(vec!["bob@example.org".into()]);
+        outgoing.in_reply_to = Some(long.clone());
+        outgoing.references = (0..6).map(fair).chain([long]).collect();
+        let bytes = build(&server(), &outgoing, "<x@localhost>", now).expect("built");
+        let text = String::from_utf8(bytes).expect("text");
+        for line in text.split("\r\n") {
+            assert!(line.len() <= 998, "a line of {} characters", line.len());
+        }
+        assert!(!text.contains("aaaaaaaaaa"), "the over-long id is left out");
+        assert!(text.contains(&fair(5)), "the fair ids are kept");
+    }
+
+    #[test]
+    fn building_is_linear_in_the_recipients() {
+        let now = datetime!(2026-03-01 12:00 UTC);
+        let many: Vec<String> = (0..20_000).map(|i| format!("p{i}@example.org")).collect();
+        let bytes = build(&server(), &mail(many), "<x@localhost>", now).expect("built");
+        assert!(bytes.len() > 20_000 * 16);
+    }
 }

@@ -8,7 +8,10 @@
 //! the login or fails for the time being ([`SendError::Smtp`]) keeps every
 //! mail queued for a retry; a server that answered a working connection
 //! with a permanent refusal of this one mail ([`SendError::Rejected`], e.g.
-//! `550 no such user`) gives that mail up, as a bounce would.
+//! `550 no such user`) gives that mail up, as a bounce would. A temporary
+//! refusal of this one mail (a 4xx answer other than `421`, e.g. `452 too
+//! many recipients`, [`SendError::Deferred`]) holds that mail back for a
+//! while, and the others go on.
 
 use std::fs;
 use std::time::{Duration, Instant};
@@ -164,6 +167,8 @@ impl MailSender for SmtpSender {
                 connection.abort();
                 if error.is_permanent() {
                     Err(SendError::Rejected(error.to_string()))
+                } else if is_about_this_mail(&error) {
+                    Err(SendError::Deferred(error.to_string()))
                 } else {
                     Err(SendError::Smtp(format!(
                         "the SMTP server {} did not take the mail: {error}",
@@ -173,4 +178,11 @@ impl MailSender for SmtpSender {
             }
         }
     }
+}
+
+/// Whether an SMTP failure is a temporary refusal of this one mail (a 4xx
+/// answer to it), not of the server as a whole (`421`: the server closes
+/// the connection) nor a lost connection.
+fn is_about_this_mail(error: &lettre::transport::smtp::Error) -> bool {
+    error.is_transient() && error.status().is_some_and(|code| code.to_string() != "421")
 }

@@ -30,6 +30,19 @@ struct State {
     next_socket: u64,
 }
 
+/// See [`Stop::stop_on_panic`].
+#[derive(Debug)]
+pub struct StopOnPanic<'a>(&'a Stop);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            tracing::error!("a panic ends pbem; the service manager should start it again");
+            self.0.stop();
+        }
+    }
+}
+
 /// While alive, [`Stop::stop`] shuts down the socket it watches.
 #[derive(Debug)]
 pub struct SocketWatch<'a> {
@@ -47,6 +60,16 @@ impl Stop {
             socket.shutdown(Shutdown::Both).ok();
         }
         self.changed.notify_all();
+    }
+
+    /// A guard that stops every loop when the thread holding it unwinds
+    /// from a panic. The loops of `pbem serve` run side by side in one
+    /// thread scope, which waits for all of them: without the guard a panic
+    /// in one left the process up and hung (handling no more mail); with
+    /// it, the panic ends `pbem serve` with an error, and the service
+    /// manager starts it again.
+    pub fn stop_on_panic(&self) -> StopOnPanic<'_> {
+        StopOnPanic(self)
     }
 
     pub fn is_stopping(&self) -> bool {
@@ -185,6 +208,25 @@ mod tests {
         assert!(thread.join().expect("the sleeper returns"));
         assert!(stop.wait_for_wake(Duration::from_secs(30)));
         assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_panic_in_one_loop_stops_the_others() {
+        let stop = Stop::default();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            std::thread::scope(|scope| {
+                let other = scope.spawn(|| {
+                    let _guard = stop.stop_on_panic();
+                    // What the outbox sender does: loop until stopped.
+                    stop.sleep(Duration::from_secs(60))
+                });
+                let _guard = stop.stop_on_panic();
+                let _ = &other;
+                panic!("a bug in the inbound loop");
+            })
+        }));
+        assert!(outcome.is_err(), "the panic comes through");
+        assert!(stop.is_stopping(), "and it stopped the other loop");
     }
 
     #[test]

@@ -12,6 +12,11 @@ use crate::store::players::PlayerId;
 /// more mails than the rate limit allows).
 const MAC_HEX_LEN: usize = 16;
 
+/// The shortest text secret accepted (other than 64 hex digits).
+pub const MIN_SECRET_CHARS: usize = 32;
+/// The fewest different characters a secret must have.
+pub const MIN_DISTINCT_CHARS: usize = 10;
+
 /// The server secret behind reply tokens.
 #[derive(Clone)]
 pub struct TokenKey([u8; 32]);
@@ -30,16 +35,25 @@ impl TokenKey {
         Ok(TokenKey(key))
     }
 
-    /// A key from 64 hex digits, or any other text of at least 16 bytes
-    /// (hashed to a key).
+    /// A key from 64 hex digits (32 bytes, as `openssl rand -hex 32` gives),
+    /// or any other text of at least [`MIN_SECRET_CHARS`] characters
+    /// (hashed to a key). A guessable secret is refused: one with fewer than
+    /// [`MIN_DISTINCT_CHARS`] different characters (`aaaa...`, `abababab...`,
+    /// `0000...`), since whoever guesses it can make reply tokens.
     pub fn from_text(text: &str) -> Option<TokenKey> {
         let text = text.trim();
+        let mut distinct: Vec<char> = text.chars().collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() < MIN_DISTINCT_CHARS {
+            return None;
+        }
         if let Some(bytes) = decode_hex(text)
             && let Ok(key) = <[u8; 32]>::try_from(bytes.as_slice())
         {
             return Some(TokenKey(key));
         }
-        (text.len() >= 16).then(|| {
+        (text.chars().count() >= MIN_SECRET_CHARS).then(|| {
             use sha2::Digest;
             TokenKey(Sha256::digest(text.as_bytes()).into())
         })
@@ -122,5 +136,26 @@ mod tests {
         let again = TokenKey::from_text(&key.to_hex()).expect("hex key");
         assert_eq!(again.token(101, PlayerId(1)), key.token(101, PlayerId(1)));
         assert!(TokenKey::from_text("short").is_none());
+    }
+
+    #[test]
+    fn weak_secrets_are_refused() {
+        for weak in [
+            "0123456789abcdef".to_string(),
+            "a".repeat(64),
+            "0".repeat(64),
+            "ab".repeat(32),
+            "passwordpassword".to_string(),
+            "correct horse battery".to_string(),
+        ] {
+            assert!(TokenKey::from_text(&weak).is_none(), "{weak} is accepted");
+        }
+        for strong in [
+            "0123456789abcdef0123456789abcdef",
+            "d4f1c2a9e8b7065f3a2c1d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a",
+            "the lights of Reykjavik blink at 4 am",
+        ] {
+            assert!(TokenKey::from_text(strong).is_some(), "{strong} is refused");
+        }
     }
 }

@@ -42,6 +42,9 @@ pub enum SendError {
     /// The server refused this one mail for good (a 5xx answer).
     #[error("the SMTP server refused the mail: {0}")]
     Rejected(String),
+    /// The server refused this one mail for now (a 4xx answer to it).
+    #[error("the SMTP server put the mail off: {0}")]
+    Deferred(String),
     #[error("cannot lock {path} (only one pbem process sends at a time): {error}")]
     Lock { path: PathBuf, error: io::Error },
     #[error(transparent)]
@@ -197,6 +200,8 @@ pub const CHECK_INTERVAL: Duration = Duration::from_secs(30);
 /// A refused mail is tried again after this long, doubling up to a day.
 const REFUSED_RETRY: (Duration, Duration) =
     (Duration::from_secs(60), Duration::from_secs(24 * 3600));
+/// A mail put off (4xx) is tried again after this long, doubling up to an hour.
+const DEFERRED_RETRY: (Duration, Duration) = (Duration::from_secs(30), Duration::from_secs(3600));
 
 /// The outbox and the transport that empties it.
 pub struct Outbox {
@@ -277,24 +282,42 @@ impl Outbox {
                         self.refused.remove(&mail.id);
                         sent += 1;
                     }
-                    // A refusal, or an address no transport can take:
-                    // that mail waits, the others go on.
-                    Err(SendError::Rejected(reason) | SendError::Address(reason)) => {
-                        let (until, backoff) = self.refused.entry(mail.id).or_insert_with(|| {
-                            (
-                                Instant::now(),
-                                Backoff::new(REFUSED_RETRY.0, REFUSED_RETRY.1),
-                            )
-                        });
+                    // A refusal, a temporary refusal of this mail, or an
+                    // address no transport can take: that mail waits, the
+                    // others go on.
+                    Err(
+                        error @ (SendError::Rejected(_)
+                        | SendError::Address(_)
+                        | SendError::Deferred(_)),
+                    ) => {
+                        let retry = match error {
+                            SendError::Deferred(_) => DEFERRED_RETRY,
+                            _ => REFUSED_RETRY,
+                        };
+                        let (until, backoff) = self
+                            .refused
+                            .entry(mail.id)
+                            .or_insert_with(|| (Instant::now(), Backoff::new(retry.0, retry.1)));
                         let delay = backoff.next_delay();
                         *until = Instant::now() + delay;
-                        tracing::error!(
-                            outbox_id = mail.id,
-                            message_id = %mail.message_id,
-                            recipients = %mail.recipients.join(", "),
-                            retry_in_seconds = delay.as_secs(),
-                            "the mail server refused this mail: {reason}; it stays in the outbox (check the recipient addresses and the server's relay settings)"
-                        );
+                        let recipients = mail.recipients.len();
+                        if matches!(error, SendError::Deferred(_)) {
+                            tracing::warn!(
+                                outbox_id = mail.id,
+                                message_id = %mail.message_id,
+                                recipients,
+                                retry_in_seconds = delay.as_secs(),
+                                "{error}; it is tried again later, the other mails go on"
+                            );
+                        } else {
+                            tracing::error!(
+                                outbox_id = mail.id,
+                                message_id = %mail.message_id,
+                                recipients,
+                                retry_in_seconds = delay.as_secs(),
+                                "the mail server refused this mail: {error}; it stays in the outbox (check the recipient addresses and the server's relay settings)"
+                            );
+                        }
                     }
                     Err(error) => return Err(error),
                 }
@@ -357,16 +380,21 @@ mod tests {
     use super::*;
     use time::macros::datetime;
 
-    /// Records what it sent; refuses the mail ids in `refuse`.
+    /// Records what it sent; refuses the mail ids in `refuse` (5xx) and
+    /// puts off those in `defer` (4xx).
     struct Recorder {
         sent: std::sync::Arc<std::sync::Mutex<Vec<i64>>>,
         refuse: Vec<i64>,
+        defer: Vec<i64>,
     }
 
     impl MailSender for Recorder {
         fn send(&mut self, id: i64, _: &[String], _: &[u8]) -> Result<(), SendError> {
             if self.refuse.contains(&id) {
                 return Err(SendError::Rejected("550 no such user".into()));
+            }
+            if self.defer.contains(&id) {
+                return Err(SendError::Deferred("452 too many recipients".into()));
             }
             self.sent.lock().expect("lock").push(id);
             Ok(())
@@ -404,6 +432,7 @@ mod tests {
         let recorder = Recorder {
             sent: sent.clone(),
             refuse: vec![2],
+            defer: Vec::new(),
         };
         let mut outbox = Outbox::new(Box::new(recorder), &dir.path().join("pbem.sqlite3"));
         let now = datetime!(2026-03-01 12:01 UTC);
@@ -416,6 +445,28 @@ mod tests {
     }
 
     #[test]
+    fn a_mail_put_off_with_4xx_does_not_hold_up_the_others() {
+        let (store, dir) = outbox_with(3);
+        let sent = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let recorder = Recorder {
+            sent: sent.clone(),
+            refuse: Vec::new(),
+            defer: vec![1],
+        };
+        let mut outbox = Outbox::new(Box::new(recorder), &dir.path().join("pbem.sqlite3"));
+        let now = datetime!(2026-03-01 12:01 UTC);
+        assert_eq!(
+            outbox
+                .drain(&store, now)
+                .expect("no failure of the whole outbox"),
+            2
+        );
+        assert_eq!(*sent.lock().expect("lock"), vec![2, 3]);
+        assert_eq!(unsent(&store), vec![1], "it waits for its retry");
+        assert_eq!(outbox.drain(&store, now).expect("drain"), 0);
+    }
+
+    #[test]
     fn only_one_process_sends_at_a_time() {
         let (store, dir) = outbox_with(1);
         let database = dir.path().join("pbem.sqlite3");
@@ -425,6 +476,7 @@ mod tests {
         let recorder = Recorder {
             sent: sent.clone(),
             refuse: Vec::new(),
+            defer: Vec::new(),
         };
         let mut outbox = Outbox::new(Box::new(recorder), &database);
         let now = datetime!(2026-03-01 12:01 UTC);

@@ -4,12 +4,13 @@
 use serde::Serialize;
 use time::Duration;
 
-use super::{Ctx, Failure, passwords, refuse};
+use super::{Ctx, Failure, confirm, passwords, refuse};
 use crate::command::{Games, GamesFilter, HelpTopic, Password, SetAddresses, Signup, Vacation};
+use crate::mail::address;
 use crate::mail::outgoing::Outgoing;
 use crate::rules::Variant;
-use crate::store::players::{self, PlayerId};
-use crate::store::{boards, deadlines};
+use crate::store::players::{self, Player, PlayerId};
+use crate::store::{boards, claims, deadlines};
 
 /// Userids: letters, digits, `_`, `-` and `.`, 2 to 24 of them.
 fn valid_userid(userid: &str) -> bool {
@@ -20,22 +21,21 @@ fn valid_userid(userid: &str) -> bool {
         && !crate::command::is_command_word(userid)
 }
 
-const MIN_PASSWORD: usize = 4;
-
-/// Checks addresses and that no other player uses them.
+/// The addresses of a command, normalized with the rule the sender uses
+/// (so pbem can write to every address it stores) and each once; refused
+/// when one is not an address, is pbem's own, or another player's.
 fn check_addresses(
     ctx: &Ctx<'_>,
     addresses: &[String],
     owner: Option<PlayerId>,
-) -> Result<(), Failure> {
-    for address in addresses {
-        if address.parse::<lettre::Address>().is_err() {
-            return Err(refuse(format!("\"{address}\" is not a mail address"), None));
-        }
-        if ctx.config.address.is_own(address) {
+) -> Result<Vec<String>, Failure> {
+    let mut checked: Vec<String> = Vec::new();
+    for written in addresses {
+        let address = address::normalize(written).map_err(|e| refuse(e.to_string(), None))?;
+        if ctx.config.address.is_own(&address) {
             return Err(refuse(format!("{address} is pbem's own address"), None));
         }
-        if let Some(other) = players::address_owner(ctx.conn, address)?
+        if let Some(other) = players::address_owner(ctx.conn, &address)?
             && Some(other) != owner
         {
             return Err(refuse(
@@ -43,8 +43,11 @@ fn check_addresses(
                 None,
             ));
         }
+        if !checked.iter().any(|a| a.eq_ignore_ascii_case(&address)) {
+            checked.push(address);
+        }
     }
-    Ok(())
+    Ok(checked)
 }
 
 pub(super) fn signup(ctx: &mut Ctx<'_>, command: &Signup) -> Result<Vec<Outgoing>, Failure> {
@@ -57,12 +60,7 @@ pub(super) fn signup(ctx: &mut Ctx<'_>, command: &Signup) -> Result<Vec<Outgoing
             None,
         ));
     }
-    if command.password.len() < MIN_PASSWORD {
-        return Err(refuse(
-            format!("choose a password of at least {MIN_PASSWORD} characters"),
-            None,
-        ));
-    }
+    check_new_password(ctx, &command.password)?;
     if players::by_userid(ctx.conn, &command.userid)?.is_some() {
         return Err(refuse(
             format!("the userid \"{}\" is taken; choose another", command.userid),
@@ -74,36 +72,65 @@ pub(super) fn signup(ctx: &mut Ctx<'_>, command: &Signup) -> Result<Vec<Outgoing
     } else {
         command.addresses.clone()
     };
-    check_addresses(ctx, &addresses, None)?;
+    let addresses = check_addresses(ctx, &addresses, None)?;
+    confirm::check_count(&addresses)?;
     let hash = passwords::hash(&command.password)
         .map_err(|e| refuse(format!("cannot store the password: {e}"), None))?;
-    players::insert(ctx.conn, &command.userid, &hash, &addresses, ctx.now)?;
-    let text = format!(
-        "Welcome to pbem, {}! You play from {}.\n\nChallenge someone with, for example:\n  chess2 challenge {} <password> <opponent>\nSend \"help\" for every command and \"help variants\" for the games.",
-        command.userid,
-        addresses.join(", "),
-        command.userid
-    );
-    Ok(vec![ctx.notice_to_sender(
-        &format!("pbem signup {}", command.userid),
-        &text,
-    )?])
+    // The player starts without addresses: each joins once it confirms.
+    let id = players::insert(ctx.conn, &command.userid, &hash, &[], ctx.now)?;
+    let player = players::by_id(ctx.conn, id)?;
+    let mut mails = confirm::claim(ctx, &player, &addresses)?;
+    // A sender who named its own address has its answer in the
+    // confirmation mail; another sender is told where the codes went.
+    if !addresses.iter().any(|a| a.eq_ignore_ascii_case(ctx.sender)) {
+        let text = format!(
+            "{} is signed up. Each new address gets a confirmation code ({}; at most one such mail a week to an address, so if it does not come, send the command from the address itself); the player gets mail once an address confirms by replying to it.",
+            command.userid,
+            addresses.join(", ")
+        );
+        mails.push(ctx.notice_to_sender(&format!("pbem signup {}", command.userid), &text)?);
+    }
+    Ok(mails)
+}
+
+/// A new password is long enough.
+fn check_new_password(ctx: &Ctx<'_>, password: &str) -> Result<(), Failure> {
+    let minimum = ctx.config.min_password_length;
+    if password.chars().count() < minimum {
+        return Err(refuse(
+            format!("choose a password of at least {minimum} characters"),
+            None,
+        ));
+    }
+    Ok(())
+}
+
+/// The sender and every registered address of `player`, each once: who
+/// hears of a change to the account.
+fn account_notice_recipients(ctx: &Ctx<'_>, player: &Player) -> Vec<String> {
+    let mut to = vec![ctx.sender.to_string()];
+    for address in &player.addresses {
+        if !to.iter().any(|t| t.eq_ignore_ascii_case(address)) {
+            to.push(address.clone());
+        }
+    }
+    to
 }
 
 pub(super) fn password(ctx: &mut Ctx<'_>, command: &Password) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.login(&command.userid, &command.old, None)?;
-    if command.new.len() < MIN_PASSWORD {
-        return Err(refuse(
-            format!("choose a password of at least {MIN_PASSWORD} characters"),
-            None,
-        ));
-    }
+    check_new_password(ctx, &command.new)?;
     let hash = passwords::hash(&command.new)
         .map_err(|e| refuse(format!("cannot store the password: {e}"), None))?;
     players::set_password_hash(ctx.conn, player.id, &hash)?;
-    Ok(vec![ctx.notice_to_sender(
+    let text = format!(
+        "The password of {} was changed by a mail from {}. If that was not you, change it back at once with: password {} <new password> <another password>",
+        player.userid, ctx.sender, player.userid
+    );
+    Ok(vec![ctx.notice(
+        account_notice_recipients(ctx, &player),
         "pbem password changed",
-        &format!("The password of {} is changed.", player.userid),
+        &text,
     )?])
 }
 
@@ -112,23 +139,50 @@ pub(super) fn addresses(
     command: &SetAddresses,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.login(&command.userid, &command.password, None)?;
-    check_addresses(ctx, &command.addresses, Some(player.id))?;
-    players::set_addresses(ctx.conn, player.id, &command.addresses)?;
-    let text = format!(
-        "{} now plays from {}; board mail goes to {}.",
+    let addresses = check_addresses(ctx, &command.addresses, Some(player.id))?;
+    confirm::check_count(&addresses)?;
+    let kept: Vec<String> = addresses
+        .iter()
+        .filter(|a| player.owns_address(a))
+        .cloned()
+        .collect();
+    let claimed: Vec<String> = addresses
+        .iter()
+        .filter(|a| !player.owns_address(a))
+        .cloned()
+        .collect();
+    // Addresses left out go at once, unless that would leave the player
+    // none: then they stay until the player sends `address` again.
+    if !kept.is_empty() {
+        players::set_addresses(ctx.conn, player.id, &kept)?;
+    }
+    claims::withdraw_claims_except(ctx.conn, player.id, &claimed)?;
+    let mut mails = confirm::claim(ctx, &player, &claimed)?;
+    let now_from = if kept.is_empty() {
+        player.addresses.clone()
+    } else {
+        kept.clone()
+    };
+    let mut text = format!(
+        "The addresses of {} were changed by a mail from {}. {} plays from {}; board mail goes to {}.",
         player.userid,
-        command.addresses.join(", "),
-        command.addresses[0]
+        ctx.sender,
+        player.userid,
+        now_from.join(", "),
+        now_from.first().map_or("nobody", String::as_str),
     );
-    let mut to = vec![ctx.sender.to_string()];
-    to.extend(
-        command
-            .addresses
-            .iter()
-            .filter(|a| !a.eq_ignore_ascii_case(ctx.sender))
-            .cloned(),
-    );
-    Ok(vec![ctx.notice(to, "pbem addresses changed", &text)?])
+    if !claimed.is_empty() {
+        text.push_str(&format!(
+            "\n\nA confirmation code goes to {} (at most one such mail a week to an address; if it does not come, send the command from the address itself); each joins when it replies.",
+            claimed.join(", ")
+        ));
+    }
+    mails.push(ctx.notice(
+        account_notice_recipients(ctx, &player),
+        "pbem addresses changed",
+        &text,
+    )?);
+    Ok(mails)
 }
 
 pub(super) fn vacation(ctx: &mut Ctx<'_>, command: &Vacation) -> Result<Vec<Outgoing>, Failure> {
@@ -140,18 +194,21 @@ pub(super) fn vacation(ctx: &mut Ctx<'_>, command: &Vacation) -> Result<Vec<Outg
         0
     };
     let allowance = ctx.config.vacation_days_per_year;
-    if command.days == 0 || used + command.days > allowance {
+    let left = allowance.saturating_sub(used);
+    // Checked: the days come from the mail and may be anything up to u32::MAX.
+    let total = used
+        .checked_add(command.days)
+        .filter(|total| command.days > 0 && *total <= allowance);
+    let until = Duration::days(i64::from(command.days));
+    let (Some(total), Some(until)) = (total, ctx.now.checked_add(until)) else {
         return Err(refuse(
             format!(
-                "you have {} vacation days left this year (of {allowance}); ask for 1 to {} days",
-                allowance - used.min(allowance),
-                allowance - used.min(allowance)
+                "you have {left} vacation days left this year (of {allowance}); ask for 1 to {left} days"
             ),
             None,
         ));
-    }
-    let until = ctx.now + Duration::days(i64::from(command.days));
-    players::set_vacation(ctx.conn, player.id, until, used + command.days, year)?;
+    };
+    players::set_vacation(ctx.conn, player.id, until, total, year)?;
     deadlines::add_vacation(
         ctx.conn,
         player.id,

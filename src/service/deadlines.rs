@@ -210,6 +210,7 @@ fn system_ctx<'a>(
         boards: std::cell::RefCell::new(None),
         news: std::cell::RefCell::new(Vec::new()),
         stale: None,
+        login_outcomes: Vec::new(),
     }
 }
 
@@ -226,6 +227,7 @@ fn system_mail(now: OffsetDateTime, what: &str) -> Inbound {
         answers: Vec::new(),
         automatic: None,
         size: 0,
+        authentication_results: Vec::new(),
     }
 }
 

@@ -12,29 +12,33 @@
 mod account;
 mod answer;
 mod board_mail;
+mod confirm;
 mod deadlines;
 mod dialogue;
+mod limits;
 mod passwords;
 mod play;
+mod prune;
 mod reading;
 
 use std::cell::RefCell;
 use std::path::PathBuf;
 
 use rusqlite::Connection;
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 
 use crate::command::{self, Command, Line, Speaker};
 use crate::mail::ServerAddress;
-use crate::mail::inbound::Inbound;
+use crate::mail::inbound::{Authenticated, Inbound};
 use crate::mail::outgoing::{self, Outgoing};
 use crate::mail::token::TokenKey;
 use crate::render::templates::{TemplateError, Templates};
 use crate::store::players::{self, Player, PlayerId};
-use crate::store::{self, Store, StoreError, boards, mailbox};
+use crate::store::{self, CachedStatements, Store, StoreError, boards, mailbox};
 
 pub use deadlines::SweepReport;
 pub use passwords::PasswordCheck;
+pub use prune::Pruned;
 
 /// Settings of the service.
 #[derive(Clone, Debug)]
@@ -43,8 +47,19 @@ pub struct ServiceConfig {
     pub address: ServerAddress,
     /// Mails larger than this get one short error.
     pub max_mail_bytes: usize,
-    /// Mails from one sender per hour before further ones are ignored.
+    /// Mails from one sender per hour before further ones are ignored
+    /// (unless they prove their player: see `handle_in`).
     pub mails_per_sender_per_hour: u32,
+    /// Mails from one domain per (clock) hour, the same way.
+    pub mails_per_domain_per_hour: u32,
+    /// Mails from anybody per (clock) hour, the same way.
+    pub mails_per_hour: u32,
+    /// The shortest password `signup` and `password` accept.
+    pub min_password_length: usize,
+    /// The authserv-id of the operator's mail server, whose
+    /// `Authentication-Results` headers pbem believes (see
+    /// `mail::inbound`); `None` to believe none.
+    pub trusted_authserv_id: Option<String>,
     /// Where operators keep edited templates; `None` for the built-in ones.
     pub templates_dir: Option<PathBuf>,
     /// The reply-token secret; `None` to use (and on first start create)
@@ -65,6 +80,10 @@ impl Default for ServiceConfig {
             },
             max_mail_bytes: 256 * 1024,
             mails_per_sender_per_hour: 120,
+            mails_per_domain_per_hour: 1_000,
+            mails_per_hour: 10_000,
+            min_password_length: 8,
+            trusted_authserv_id: None,
             templates_dir: None,
             token_secret: None,
             default_nag_days: 7,
@@ -89,9 +108,26 @@ pub enum ServiceError {
     #[error("no randomness for the reply-token secret: {0}")]
     Random(String),
     #[error(
-        "the configured token secret is too short: give 64 hex digits or at least 16 characters"
+        "the configured token secret is too weak: give 64 random hex digits (openssl rand -hex 32), or a text of at least 32 characters of which at least 10 differ"
     )]
     WeakSecret,
+}
+
+impl ServiceError {
+    /// Whether the failure belongs to the one mail being handled (it would
+    /// fail the same way on every try), rather than to the database or the
+    /// configuration (which an operator fixes, and the mail then goes
+    /// through).
+    fn is_about_one_mail(&self) -> bool {
+        match self {
+            ServiceError::Build(_) | ServiceError::CorruptGame { .. } => true,
+            ServiceError::Store(StoreError::Corrupt(_)) => true,
+            ServiceError::Store(StoreError::Sqlite(rusqlite::Error::SqliteFailure(error, _))) => {
+                error.code == rusqlite::ErrorCode::ConstraintViolation
+            }
+            _ => false,
+        }
+    }
 }
 
 impl From<rusqlite::Error> for ServiceError {
@@ -195,7 +231,30 @@ impl Service {
         now: OffsetDateTime,
     ) -> Result<Vec<Handled>, ServiceError> {
         let mails: Vec<Inbound> = raws.iter().map(|raw| Inbound::parse(raw)).collect();
-        self.check_passwords_ahead(&mails)?;
+        self.handle_parsed(mails, now)
+    }
+
+    /// As [`Service::handle_batch`], for mails of which only the head may
+    /// have been read: each is `(bytes read, whole size)`. A mail larger
+    /// than the limit is answered from its head alone.
+    pub fn handle_heads(
+        &mut self,
+        heads: &[(&[u8], usize)],
+        now: OffsetDateTime,
+    ) -> Result<Vec<Handled>, ServiceError> {
+        let mails = heads
+            .iter()
+            .map(|(raw, size)| Inbound::parse_head(raw, *size))
+            .collect();
+        self.handle_parsed(mails, now)
+    }
+
+    fn handle_parsed(
+        &mut self,
+        mails: Vec<Inbound>,
+        now: OffsetDateTime,
+    ) -> Result<Vec<Handled>, ServiceError> {
+        self.check_passwords_ahead(&mails, now)?;
         let tx = self.store.transaction()?;
         let mut handled = Vec::with_capacity(mails.len());
         for mail in &mails {
@@ -205,7 +264,29 @@ impl Service {
                 &self.key,
                 &mut self.passwords,
             );
-            handled.push(handle_in(parts, &tx, mail, now)?);
+            // Each mail in a savepoint: a failure that belongs to this one
+            // mail takes back its effects alone, and the mail is recorded
+            // as processed (it would fail again on every try).
+            tx.execute_cached("SAVEPOINT mail", [])?;
+            match handle_in(parts, &tx, mail, now) {
+                Ok(result) => {
+                    tx.execute_cached("RELEASE mail", [])?;
+                    handled.push(result);
+                }
+                Err(error) if error.is_about_one_mail() => {
+                    tx.execute_batch("ROLLBACK TO mail; RELEASE mail")?;
+                    tracing::error!(
+                        message_id = %mail.message_id,
+                        from = mail.from.as_deref().unwrap_or(""),
+                        "a mail could not be handled and is dropped unanswered: {error}"
+                    );
+                    if !mailbox::is_processed(&tx, &mail.message_id, sender_key(mail))? {
+                        mailbox::mark_processed(&tx, &mail.message_id, sender_key(mail), now)?;
+                    }
+                    handled.push(Handled::Ignored);
+                }
+                Err(error) => return Err(error),
+            }
         }
         tx.commit()?;
         Ok(handled)
@@ -217,7 +298,11 @@ impl Service {
     /// sweep and `pbem process` waiting. Only the outcomes are kept, for
     /// the commands to find; a password this pass misses is simply checked
     /// when its command runs.
-    fn check_passwords_ahead(&mut self, mails: &[Inbound]) -> Result<(), ServiceError> {
+    fn check_passwords_ahead(
+        &mut self,
+        mails: &[Inbound],
+        now: OffsetDateTime,
+    ) -> Result<(), ServiceError> {
         for mail in mails {
             if mail.size > self.config.max_mail_bytes || mail.automatic.is_some() {
                 continue;
@@ -236,7 +321,10 @@ impl Service {
                 if logins.contains(&login) || logins.len() >= LOGINS_PER_MAIL {
                     continue;
                 }
-                if let Some(player) = players::by_userid(self.store.conn(), userid)? {
+                // A userid whose logins pause costs no Argon2 at all.
+                if limits::paused_until(self.store.conn(), userid, 0, now)?.is_none()
+                    && let Some(player) = players::by_userid(self.store.conn(), userid)?
+                {
                     self.passwords.verify(&player, password);
                 }
                 logins.push(login);
@@ -263,23 +351,29 @@ fn handle_in(
     mail: &Inbound,
     now: OffsetDateTime,
 ) -> Result<Handled, ServiceError> {
-    if mailbox::is_processed(tx, &mail.message_id)? {
+    if mailbox::is_processed(tx, &mail.message_id, sender_key(mail))? {
         return Ok(Handled::Duplicate);
     }
+    let forged = config
+        .trusted_authserv_id
+        .as_deref()
+        .is_some_and(|id| mail.authenticated(id) == Some(Authenticated::Fail));
     let sender = match &mail.from {
-        Some(from) if mail.automatic.is_none() && !config.address.is_own(from) => from.clone(),
+        Some(from) if mail.automatic.is_none() && !forged && !config.address.is_own(from) => {
+            from.clone()
+        }
         _ => {
-            tracing::info!(message_id = %mail.message_id, "ignoring automatic or senderless mail");
-            mailbox::mark_processed(
-                tx,
-                &mail.message_id,
-                mail.from.as_deref().unwrap_or(""),
-                now,
-            )?;
+            tracing::info!(
+                message_id = %mail.message_id,
+                reason = ?mail.automatic,
+                forged,
+                "ignoring automatic, senderless or own mail"
+            );
+            mailbox::mark_processed(tx, &mail.message_id, sender_key(mail), now)?;
             return Ok(Handled::Ignored);
         }
     };
-    let recent = mailbox::mails_from_since(tx, &sender, now - Duration::hours(1))?;
+    let over = limits::count(tx, config, &sender, now)?;
     let mut ctx = Ctx {
         conn: tx,
         config,
@@ -295,11 +389,17 @@ fn handle_in(
         boards: RefCell::new(Some(Vec::new())),
         news: RefCell::new(Vec::new()),
         stale: None,
+        login_outcomes: Vec::new(),
     };
-    if recent >= config.mails_per_sender_per_hour {
-        if recent == config.mails_per_sender_per_hour {
+    if let Some(over) = over
+        && !ctx.proves_player()?
+    {
+        // Over a ceiling, only a mail that proves its player is acted on:
+        // a flood, forged or not, never locks a player out of a game.
+        tracing::info!(message_id = %mail.message_id, from = %sender, ?over, "mail over a rate ceiling is not answered");
+        if over == limits::Over::Sender(config.mails_per_sender_per_hour) {
             ctx.short_error(&format!(
-                "You sent more than {} mails within an hour. Further mails are ignored until the hour has passed.",
+                "You sent more than {} mails within an hour. Further mails are ignored until the hour has passed (replies to board mails and commands with your password still work).",
                 config.mails_per_sender_per_hour
             ))?;
         }
@@ -311,11 +411,27 @@ fn handle_in(
     } else {
         ctx.run_mail()?;
     }
+    // Outside the commands' savepoints: a refused command still counts
+    // as a failed login.
+    for (userid, good) in std::mem::take(&mut ctx.login_outcomes) {
+        if good {
+            store::limits::login_succeeded(tx, &userid)?;
+        } else {
+            store::limits::login_failed(tx, &userid, now)?;
+        }
+    }
     let replies = ctx.out.len();
     let outgoing = std::mem::take(&mut ctx.out);
     queue_all(tx, config, key, outgoing, now)?;
     mailbox::mark_processed(tx, &mail.message_id, &sender, now)?;
     Ok(Handled::Processed { replies })
+}
+
+/// The sender a mail is recorded under: together with its Message-ID, what
+/// makes it the same mail (another sender's mail with the same Message-ID
+/// is another mail).
+fn sender_key(mail: &Inbound) -> &str {
+    mail.from.as_deref().unwrap_or("")
 }
 
 /// Builds each reply and puts it in the outbox; a mail a player may
@@ -329,10 +445,25 @@ fn queue_all(
     now: OffsetDateTime,
 ) -> Result<(), ServiceError> {
     for mail in mails {
+        // A player without a confirmed address gets no mail.
+        if mail.to.iter().all(String::is_empty) {
+            continue;
+        }
         let message_id = outgoing::new_message_id(&config.address);
-        let bytes = outgoing::build(&config.address, &mail, &message_id, now)?;
-        mailbox::enqueue(conn, &message_id, &mail.to, &bytes, now)?;
-        answer::record_sent(conn, config, key, &mail, &message_id, now)?;
+        // A reply pbem cannot build (no recipient it can write to) is
+        // logged and left out; the mail's other effects stand.
+        match outgoing::build(&config.address, &mail, &message_id, now) {
+            Ok(bytes) => {
+                let to = outgoing::deliverable(&mail.to);
+                mailbox::enqueue(conn, &message_id, &to, &bytes, now)?;
+                answer::record_sent(conn, config, key, &mail, &message_id, now)?;
+            }
+            Err(error) => tracing::warn!(
+                to = %mail.to.join(", "),
+                subject = %mail.subject,
+                "a reply is not sent: {error}"
+            ),
+        }
     }
     Ok(())
 }
@@ -380,6 +511,9 @@ struct Ctx<'a> {
     /// Set when the mail replies to a board mail whose position the board
     /// has moved on from: the refusal of every command it speaks by token.
     stale: Option<Refusal>,
+    /// Each password check of this mail, by userid as written, and whether
+    /// it succeeded (for the throttle; see `limits`).
+    login_outcomes: Vec<(String, bool)>,
 }
 
 impl Ctx<'_> {
@@ -406,6 +540,7 @@ impl Ctx<'_> {
             Command::Password(c) => account::password(self, c),
             Command::Address(c) => account::addresses(self, c),
             Command::Vacation(c) => account::vacation(self, c),
+            Command::Confirm { code } => confirm::confirm(self, code),
             Command::Help(topic) => account::help(self, *topic),
             Command::Games(c) => account::games(self, c),
             Command::Challenge(c) => play::challenge(self, c, line.variant),
@@ -490,21 +625,16 @@ impl Ctx<'_> {
         }
     }
 
-    /// Checks a userid and password.
+    /// Checks a userid and password. The answer is the same for an unknown
+    /// userid and a wrong password; after repeated failures the userid's
+    /// password logins pause (see `limits`), except in a reply from the
+    /// player's own address to a board mail.
     fn login(
         &mut self,
         userid: &str,
         password: &str,
         board: Option<u32>,
     ) -> Result<Player, Failure> {
-        let Some(player) = players::by_userid(self.conn, userid)? else {
-            return Err(refuse(
-                format!(
-                    "there is no player \"{userid}\"; sign up first with: signup <userid> <password>"
-                ),
-                board,
-            ));
-        };
         let login = (userid.to_string(), password.to_string());
         if !self.logins.contains(&login) {
             if self.logins.len() >= LOGINS_PER_MAIL {
@@ -517,13 +647,81 @@ impl Ctx<'_> {
             }
             self.logins.push(login);
         }
-        if !self.passwords.verify(&player, password) {
+        let player = players::by_userid(self.conn, userid)?;
+        let owner_replies = player
+            .as_ref()
+            .is_some_and(|player| self.token_speaks_for(player));
+        let failed_here = self
+            .login_outcomes
+            .iter()
+            .filter(|(u, good)| !good && u.eq_ignore_ascii_case(userid))
+            .count() as u32;
+        if !owner_replies
+            && let Some(until) = limits::paused_until(self.conn, userid, failed_here, self.now)?
+        {
             return Err(refuse(
-                format!("wrong password for {}", player.userid),
+                format!(
+                    "too many wrong passwords for \"{userid}\": password logins for it pause until {}; a reply to a board mail from the player's own address still works",
+                    store::time_text(until)
+                ),
                 board,
             ));
         }
-        Ok(player)
+        let good = player
+            .as_ref()
+            .is_some_and(|player| self.passwords.verify(player, password));
+        self.login_outcomes.push((userid.to_string(), good));
+        match player {
+            Some(player) if good => Ok(player),
+            _ => Err(refuse(
+                format!("wrong userid or password for \"{userid}\""),
+                board,
+            )),
+        }
+    }
+
+    /// Whether the mail carries a reply token of `player` and comes from
+    /// one of the player's addresses.
+    fn token_speaks_for(&self, player: &Player) -> bool {
+        matches!(self.reply_token(), Some(Ok((_, id))) if id == player.id)
+            && player.owns_address(self.sender)
+    }
+
+    /// Whether the mail proves its player: a reply token from the player's
+    /// own address, or a command with a right password (checked only for
+    /// userids whose logins are not paused, and at most
+    /// [`LOGINS_PER_MAIL`] of them).
+    fn proves_player(&mut self) -> Result<bool, ServiceError> {
+        if let Some(Ok((_, id))) = self.reply_token() {
+            let player = players::by_id(self.conn, id)?;
+            if player.owns_address(self.sender) {
+                return Ok(true);
+            }
+        }
+        let subject = strip_reply_prefixes(&self.mail.subject);
+        let mut tried = 0;
+        let lines = self.mail.command_lines();
+        for line in std::iter::once(subject).chain(lines.iter().map(String::as_str)) {
+            let Some(Ok(line)) = command::parse_line(line) else {
+                continue;
+            };
+            let Some((userid, password)) = line.command.credentials() else {
+                continue;
+            };
+            if tried >= LOGINS_PER_MAIL {
+                break;
+            }
+            tried += 1;
+            if limits::paused_until(self.conn, userid, 0, self.now)?.is_some() {
+                continue;
+            }
+            if let Some(player) = players::by_userid(self.conn, userid)?
+                && self.passwords.verify(&player, password)
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// A short error, without quoting (size and rate limits).
@@ -619,7 +817,7 @@ mod tests {
             mail("b", "hello", "draw 101 alice wrong"),
             mail("c", "hello", "> move 101 alice quoted e4"),
         ];
-        service.check_passwords_ahead(&mails).expect("checked");
+        service.check_passwords_ahead(&mails, now).expect("checked");
         assert!(
             service.passwords.knows(&alice, "s3cret"),
             "from the subject"

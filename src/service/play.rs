@@ -8,7 +8,8 @@ use super::board_mail::{self, BoardFacts, Heading, Loaded, Occasion, Reader, loa
 use super::dialogue::COMMENT_CHARS;
 use super::{Ctx, Failure, refuse};
 use crate::command::{
-    Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Subscription,
+    Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Subscriber,
+    Subscription,
 };
 use crate::mail::outgoing::Outgoing;
 use crate::render::board::BoardStyle;
@@ -509,35 +510,57 @@ pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failu
     Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
 }
 
+/// `subscribe`/`unsubscribe`: by password, the player's registered (so
+/// confirmed) address follows the board or stops; an address written out
+/// may only unsubscribe itself.
 pub(super) fn subscription(
     ctx: &mut Ctx<'_>,
     command: &Subscription,
 ) -> Result<Vec<Outgoing>, Failure> {
     let number = command.board;
     let loaded = load(ctx, number)?;
-    if !command.address.eq_ignore_ascii_case(ctx.sender) {
-        return Err(refuse(
-            format!(
-                "you can only (un)subscribe your own address, {}; write from {} to subscribe it",
-                ctx.sender, command.address
-            ),
-            Some(number),
-        ));
-    }
+    let addresses = match &command.subscriber {
+        Subscriber::Player(speaker) => {
+            let player = ctx.speaker(speaker, None, Some(number))?;
+            if command.subscribe {
+                vec![player.mail_address().to_string()]
+            } else {
+                player.addresses.clone()
+            }
+        }
+        Subscriber::Address(address) => {
+            if !address.eq_ignore_ascii_case(ctx.sender) {
+                return Err(refuse(
+                    format!(
+                        "an address can only unsubscribe itself: write from {address}, or give your userid and password"
+                    ),
+                    Some(number),
+                ));
+            }
+            vec![address.clone()]
+        }
+    };
     let variant = loaded.board.variant.display_name();
     let (subject, text) = if command.subscribe {
-        boards::add_observer(ctx.conn, number, &command.address)?;
+        let Some(address) = addresses.first().filter(|a| !a.is_empty()) else {
+            return Err(refuse(
+                "you have no confirmed address yet to send the board's mails to",
+                Some(number),
+            ));
+        };
+        boards::add_observer(ctx.conn, number, address)?;
         (
             format!("{variant} Board {number} subscribed"),
-            format!(
-                "{} now receives every mail of board {number}.",
-                command.address
-            ),
+            format!("{address} now receives every mail of board {number}."),
         )
     } else {
-        if !boards::remove_observer(ctx.conn, number, &command.address)? {
+        let mut removed = false;
+        for address in &addresses {
+            removed |= boards::remove_observer(ctx.conn, number, address)?;
+        }
+        if !removed {
             return Err(refuse(
-                format!("{} does not follow board {number}", command.address),
+                format!("{} does not follow board {number}", addresses.join(", ")),
                 Some(number),
             ));
         }
@@ -545,12 +568,15 @@ pub(super) fn subscription(
             format!("{variant} Board {number} unsubscribed"),
             format!(
                 "{} no longer receives the mails of board {number}.",
-                command.address
+                addresses.join(", ")
             ),
         )
     };
     Ok(vec![ctx.notice_to_sender(&subject, &text)?])
 }
+
+/// The longest chat message (one line of a mail).
+pub const MAX_CHAT_CHARS: usize = 1_000;
 
 pub(super) fn chat(
     ctx: &mut Ctx<'_>,
@@ -558,6 +584,12 @@ pub(super) fn chat(
     token: Option<(u32, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let number = command.board;
+    if command.text.chars().count() > MAX_CHAT_CHARS {
+        return Err(refuse(
+            format!("a chat message may have up to {MAX_CHAT_CHARS} characters"),
+            Some(number),
+        ));
+    }
     let player = ctx.speaker(&command.speaker, token, Some(number))?;
     let loaded = load(ctx, number)?;
     if loaded.board.color_of(player.id).is_none() {

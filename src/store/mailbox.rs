@@ -6,12 +6,13 @@ use time::OffsetDateTime;
 
 use super::{CachedStatements, Store, StoreError, time_text};
 
-/// Whether a mail with this Message-ID was already processed.
-pub fn is_processed(conn: &Connection, message_id: &str) -> Result<bool, StoreError> {
+/// Whether a mail with this Message-ID from this sender was already
+/// processed. The same Message-ID from another sender is another mail.
+pub fn is_processed(conn: &Connection, message_id: &str, sender: &str) -> Result<bool, StoreError> {
     Ok(conn
         .query_row_cached(
-            "SELECT 1 FROM processed WHERE message_id = ?1",
-            [message_id],
+            "SELECT 1 FROM processed WHERE message_id = ?1 AND sender = ?2",
+            [message_id, sender],
             |_| Ok(()),
         )
         .optional()?
@@ -105,4 +106,24 @@ fn mark_sent(conn: &Connection, id: i64, now: OffsetDateTime) -> Result<(), Stor
         params![id, time_text(now)],
     )?;
     Ok(())
+}
+
+/// Forgets processed-mail records from before `before`; returns how many.
+pub fn prune_processed(conn: &Connection, before: OffsetDateTime) -> Result<usize, StoreError> {
+    Ok(conn.execute_cached(
+        "DELETE FROM processed WHERE processed_at < ?1",
+        [time_text(before)],
+    )?)
+}
+
+/// Deletes outbox mails sent before `before` (unsent ones stay, however
+/// old); returns how many. The newest row always stays: SQLite gives a new
+/// row the highest id plus one, and an outbox id must never come back (the
+/// file sender names its files by it).
+pub fn prune_sent(conn: &Connection, before: OffsetDateTime) -> Result<usize, StoreError> {
+    Ok(conn.execute_cached(
+        "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?1
+         AND id < (SELECT MAX(id) FROM outbox)",
+        [time_text(before)],
+    )?)
 }

@@ -8,7 +8,9 @@
 //! together or not at all.
 
 pub mod boards;
+pub mod claims;
 pub mod deadlines;
+pub mod limits;
 pub mod mailbox;
 pub mod players;
 pub mod sent;
@@ -26,6 +28,7 @@ use time::format_description::well_known::Rfc3339;
 const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0001_initial.sql")),
     M::up(include_str!("../../migrations/0002_deadlines.sql")),
+    M::up(include_str!("../../migrations/0005_hardening.sql")),
     M::up(include_str!("../../migrations/0008_dialogue.sql")),
 ];
 
@@ -127,8 +130,12 @@ fn write_turn(path: Option<PathBuf>) -> Arc<Mutex<()>> {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database file and migrates it.
+    /// Opens (creating if needed) the database file and migrates it. A new
+    /// file is readable by its owner only (see [`private_file`]).
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        private_file(path).map_err(|e| {
+            StoreError::Corrupt(format!("cannot create {} privately: {e}", path.display()))
+        })?;
         let conn = Connection::open(path)?;
         // The file exists now; its canonical name identifies it.
         Store::setup(conn, path.canonicalize().ok())
@@ -173,6 +180,41 @@ impl Store {
         let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
         Ok(WriteTx { tx, _turn: turn })
     }
+}
+
+/// Creates `path` as an empty file only its owner may read and write
+/// (0600), whatever the umask, unless it exists; an existing file loses
+/// any access by others (its group keeps what it has, for the shared-group
+/// MDA setup). The database holds the reply-token key and the password
+/// hashes, and SQLite gives its `-wal` and `-shm` files the database's
+/// mode.
+pub fn private_file(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(path)
+        {
+            Ok(_) => return Ok(()),
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(error) => return Err(error),
+        }
+        let mode = std::fs::metadata(path)?.permissions().mode();
+        if mode & 0o007 != 0 {
+            tracing::warn!(
+                path = %path.display(),
+                "the file was readable by everybody; pbem takes that away (mode {:o})",
+                mode & 0o770
+            );
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode & 0o770))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
 }
 
 /// Reads a server setting.

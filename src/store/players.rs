@@ -68,6 +68,16 @@ pub fn set_addresses(
     Ok(())
 }
 
+/// Adds a (confirmed) address after the player's others.
+pub fn add_address(conn: &Connection, id: PlayerId, address: &str) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "INSERT INTO addresses (address, player_id, position)
+         SELECT ?1, ?2, COALESCE(MAX(position) + 1, 0) FROM addresses WHERE player_id = ?2",
+        params![address, id.0],
+    )?;
+    Ok(())
+}
+
 pub fn set_password_hash(conn: &Connection, id: PlayerId, hash: &str) -> Result<(), StoreError> {
     conn.execute_cached(
         "UPDATE players SET password_hash = ?2 WHERE id = ?1",

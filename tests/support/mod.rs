@@ -48,6 +48,9 @@ impl Harness {
     pub fn with_config(adjust: impl FnOnce(&mut Config)) -> Harness {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let mut config = Config::defaults(dir.path());
+        // The tests' passwords are short (`bob-pw`); the tests of the
+        // minimum length set the default back.
+        config.service.min_password_length = 4;
         adjust(&mut config);
         let server = Server::open(&config).expect("the server opens on a fresh data directory");
         Harness {
@@ -197,9 +200,12 @@ impl Harness {
         dump
     }
 
-    /// Signs up a player from `address`.
+    /// Signs up a player from `address`, and confirms the address by
+    /// replying to the confirmation mail.
     pub fn signup(&mut self, userid: &str, address: &str) {
         let replies = self.send(address, "hello", &format!("signup {userid} {userid}-pw"));
+        assert_eq!(replies.len(), 1, "one confirmation mail: {replies:#?}");
+        let replies = self.confirm(&replies[0], address);
         assert_eq!(replies.len(), 1, "one welcome mail: {replies:#?}");
         assert_eq!(
             replies[0].subject,
@@ -207,6 +213,27 @@ impl Harness {
             "{}",
             replies[0].body
         );
+    }
+
+    /// Replies from `address` to a confirmation mail, as a mail client
+    /// does (Subject `Re: confirm <code>`, the mail quoted); returns the
+    /// replies.
+    pub fn confirm(&mut self, confirmation: &Sent, address: &str) -> Vec<Sent> {
+        assert!(
+            confirmation.subject.starts_with("confirm "),
+            "a confirmation mail: {confirmation:#?}"
+        );
+        let id = self.message_id();
+        let quoted: String = confirmation
+            .body
+            .lines()
+            .map(|line| format!("> {line}\r\n"))
+            .collect();
+        let raw = format!(
+            "From: {address}\r\nTo: pbem@localhost\r\nSubject: Re: {}\r\nMessage-ID: {id}\r\nIn-Reply-To: {}\r\n\r\nOn Sun, 1 Mar 2026, pbem wrote:\r\n{quoted}",
+            confirmation.subject, confirmation.message_id
+        );
+        self.deliver_raw(raw.as_bytes())
     }
 }
 

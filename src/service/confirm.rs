@@ -1,0 +1,149 @@
+//! Address confirmation. An address a player names (at `signup` or with
+//! `address`) is only a claim until a mail from that address brings back
+//! the code pbem sent it (`confirm <code>`, or simply a reply to the
+//! confirmation mail, whose Subject is that command). Until then:
+//!
+//! * the address gets one short confirmation mail holding nothing the
+//!   requester wrote, and at most one per [`CLAIM_LAPSE`] whoever asks
+//!   (unless it asked itself: a mail from the address is answered);
+//! * it gets no board mail, chat, notice or digest (it is no player's
+//!   address: the store's `addresses` hold confirmed addresses only);
+//! * it blocks nobody: another player, or its owner, may claim it too, and
+//!   whoever's code comes back from it gets it; a claim lapses after
+//!   [`CLAIM_LAPSE`].
+
+use time::Duration;
+
+use super::{Ctx, Failure, refuse};
+use crate::mail::outgoing::Outgoing;
+use crate::store::claims;
+use crate::store::players::{self, Player};
+
+/// How long a claim waits for its confirmation.
+pub const CLAIM_LAPSE: Duration = Duration::days(7);
+
+/// The most addresses a player may have, confirmed and claimed together.
+pub const MAX_ADDRESSES: usize = 4;
+
+/// Records `player`'s claims on the `addresses` it does not hold yet, and
+/// returns the confirmation mails to send.
+pub(super) fn claim(
+    ctx: &Ctx<'_>,
+    player: &Player,
+    addresses: &[String],
+) -> Result<Vec<Outgoing>, Failure> {
+    let mut mails = Vec::new();
+    for address in addresses {
+        if player.owns_address(address) {
+            continue;
+        }
+        let asked_itself = address.eq_ignore_ascii_case(ctx.sender);
+        let since = ctx.now - CLAIM_LAPSE;
+        // A claim made again keeps its code (its mail may be on the way),
+        // unless the address asks itself: then it gets a new mail.
+        if !asked_itself && claims::claimed_by(ctx.conn, address, player.id, since)? {
+            continue;
+        }
+        let mailed = asked_itself || !claims::mailed_since(ctx.conn, address, since)?;
+        let code = new_code()?;
+        claims::claim(ctx.conn, address, player.id, &code, mailed, ctx.now)?;
+        if mailed {
+            mails.push(confirmation_mail(ctx, address, &code)?);
+        }
+    }
+    Ok(mails)
+}
+
+/// The one mail an unconfirmed address gets: the code, and nothing of the
+/// requester's (no userid, no text).
+fn confirmation_mail(ctx: &Ctx<'_>, address: &str, code: &str) -> Result<Outgoing, Failure> {
+    let text = format!(
+        "pbem, the play-by-email chess server at {server}, was asked to send a player's mail to this address ({address}).\n\n\
+         If you asked for it, reply to this mail without changing its subject, or write to {server} a mail with the line:\n  confirm {code}\n\
+         The code is valid for {days} days.\n\n\
+         If you did not ask for it, ignore this mail: pbem writes to this address again only when it confirms.",
+        server = ctx.config.address,
+        days = CLAIM_LAPSE.whole_days(),
+    );
+    let mut mail = ctx.notice(vec![address.to_string()], "", &text)?;
+    mail.subject = format!("confirm {code}");
+    Ok(mail)
+}
+
+/// `confirm <code>`: the sender's address joins the addresses of the
+/// player whose claim has this code.
+pub(super) fn confirm(ctx: &mut Ctx<'_>, code: &str) -> Result<Vec<Outgoing>, Failure> {
+    let address = ctx.sender.to_string();
+    let unknown = || {
+        refuse(
+            format!(
+                "no confirmation with this code is waiting for {address}; codes are valid for {} days, and only a mail from the address itself confirms it",
+                CLAIM_LAPSE.whole_days()
+            ),
+            None,
+        )
+    };
+    let Some(player_id) = claims::claimant(ctx.conn, &address, code, ctx.now - CLAIM_LAPSE)? else {
+        return Err(unknown());
+    };
+    if players::address_owner(ctx.conn, &address)?.is_some() {
+        claims::drop_address(ctx.conn, &address)?;
+        return Err(refuse(
+            format!("{address} is registered to a player already"),
+            None,
+        ));
+    }
+    let before = players::by_id(ctx.conn, player_id)?;
+    players::add_address(ctx.conn, player_id, &address)?;
+    claims::drop_address(ctx.conn, &address)?;
+    let player = players::by_id(ctx.conn, player_id)?;
+    if before.addresses.is_empty() {
+        let text = format!(
+            "Welcome to pbem, {}! You play from {address}.\n\nChallenge someone with, for example:\n  chess2 challenge {} <password> <opponent>\nSend \"help\" for every command and \"help variants\" for the games.",
+            player.userid, player.userid
+        );
+        return Ok(vec![ctx.notice(
+            vec![address],
+            &format!("pbem signup {}", player.userid),
+            &text,
+        )?]);
+    }
+    let text = format!(
+        "{address} is now an address of {}; board mail goes to {}.",
+        player.userid,
+        player.mail_address()
+    );
+    Ok(vec![ctx.notice(
+        player.addresses.clone(),
+        "pbem address confirmed",
+        &text,
+    )?])
+}
+
+/// The player's confirmed addresses and pending claims together stay
+/// within [`MAX_ADDRESSES`].
+pub(super) fn check_count(addresses: &[String]) -> Result<(), Failure> {
+    if addresses.len() > MAX_ADDRESSES {
+        return Err(refuse(
+            format!(
+                "a player may have at most {MAX_ADDRESSES} addresses; you gave {}",
+                addresses.len()
+            ),
+            None,
+        ));
+    }
+    Ok(())
+}
+
+/// A confirmation code: 10 random letters and digits (about 50 bits; the
+/// code only matters together with a mail from the address itself).
+fn new_code() -> Result<String, Failure> {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut random = [0u8; 10];
+    getrandom::fill(&mut random)
+        .map_err(|e| Failure::Fatal(super::ServiceError::Random(e.to_string())))?;
+    Ok(random
+        .iter()
+        .map(|b| char::from(ALPHABET[usize::from(*b) % ALPHABET.len()]))
+        .collect())
+}

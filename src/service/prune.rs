@@ -1,0 +1,54 @@
+//! Forgetting what is no longer needed, so the database does not grow
+//! with every mail. Runs with the deadline sweep.
+//!
+//! What is kept, and why that long:
+//! * the record of a processed mail ([`PROCESSED_KEPT`]): it makes a mail
+//!   delivered again act only once. Redelivery happens after a crash
+//!   between the commit and the removal from the inbox (seconds), and in
+//!   MDA mode when the mail system retries a `pbem process` that exited 75
+//!   (Postfix gives up after 5 days); 30 days is well beyond both, and the
+//!   per-sender rate limit looks back one hour only;
+//! * a sent outbox mail ([`SENT_KEPT`]): only for the operator to look at;
+//!   an unsent one stays until it is sent;
+//! * address claims: until they lapse ([`super::confirm::CLAIM_LAPSE`]);
+//! * mail counts of the rate ceilings: two hours; failed logins: a day
+//!   after the last one.
+
+use time::{Duration, OffsetDateTime};
+
+use super::confirm::CLAIM_LAPSE;
+use super::{Service, ServiceError};
+use crate::store::{claims, limits, mailbox};
+
+/// How long the record of a processed mail is kept.
+pub const PROCESSED_KEPT: Duration = Duration::days(30);
+/// How long a sent mail stays in the outbox table.
+pub const SENT_KEPT: Duration = Duration::days(7);
+/// How long failed logins are remembered after the last one.
+const FAILURES_KEPT: Duration = Duration::days(1);
+/// How long the mail counts of past hours are kept.
+const COUNTS_KEPT: Duration = Duration::hours(2);
+
+/// What one pruning removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pruned {
+    pub processed: usize,
+    pub sent: usize,
+    pub other: usize,
+}
+
+impl Service {
+    /// Forgets what is no longer needed as of `now`, in one transaction.
+    pub fn prune(&mut self, now: OffsetDateTime) -> Result<Pruned, ServiceError> {
+        let tx = self.store().transaction()?;
+        let pruned = Pruned {
+            processed: mailbox::prune_processed(&tx, now - PROCESSED_KEPT)?,
+            sent: mailbox::prune_sent(&tx, now - SENT_KEPT)?,
+            other: claims::prune(&tx, now - CLAIM_LAPSE)?
+                + limits::prune_counts(&tx, now - COUNTS_KEPT)?
+                + limits::prune_failures(&tx, now - FAILURES_KEPT)?,
+        };
+        tx.commit()?;
+        Ok(pruned)
+    }
+}

@@ -1,0 +1,91 @@
+//! What the rate ceilings and the password throttle remember: mails per
+//! clock hour (from everybody and per sender domain), and failed password
+//! logins per userid as written.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use time::OffsetDateTime;
+
+use super::{CachedStatements, StoreError, parse_time, time_text};
+
+/// The key under which all mail is counted.
+pub const ALL_MAIL: &str = "*";
+
+/// The key of a sender domain's count.
+pub fn domain_key(sender: &str) -> String {
+    let domain = sender.rsplit_once('@').map_or(sender, |(_, domain)| domain);
+    format!("@{}", domain.to_ascii_lowercase())
+}
+
+/// The clock hour of `now`, as counts are kept.
+fn hour(now: OffsetDateTime) -> String {
+    let text = time_text(now);
+    text[..13.min(text.len())].to_string()
+}
+
+/// Counts one more mail under `key` in this hour; returns the count before.
+pub fn count_mail(conn: &Connection, key: &str, now: OffsetDateTime) -> Result<u32, StoreError> {
+    let hour = hour(now);
+    let before: u32 = conn
+        .query_row_cached(
+            "SELECT count FROM mail_counts WHERE key = ?1 AND hour = ?2",
+            params![key, hour],
+            |row| row.get(0),
+        )
+        .optional()?
+        .unwrap_or(0);
+    conn.execute_cached(
+        "INSERT INTO mail_counts (key, hour, count) VALUES (?1, ?2, 1)
+         ON CONFLICT (key, hour) DO UPDATE SET count = count + 1",
+        params![key, hour],
+    )?;
+    Ok(before)
+}
+
+/// Failed password logins under `userid` so far, and when the last was.
+pub fn login_failures(
+    conn: &Connection,
+    userid: &str,
+) -> Result<Option<(u32, OffsetDateTime)>, StoreError> {
+    let row: Option<(u32, String)> = conn
+        .query_row_cached(
+            "SELECT failures, last_at FROM login_failures WHERE userid = ?1",
+            [userid],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?;
+    row.map(|(failures, last)| Ok((failures, parse_time(&last)?)))
+        .transpose()
+}
+
+/// Records a failed login under `userid`.
+pub fn login_failed(
+    conn: &Connection,
+    userid: &str,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "INSERT INTO login_failures (userid, failures, last_at) VALUES (?1, 1, ?2)
+         ON CONFLICT (userid) DO UPDATE SET failures = failures + 1, last_at = excluded.last_at",
+        params![userid, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// Forgets the failures under `userid` (a login succeeded).
+pub fn login_succeeded(conn: &Connection, userid: &str) -> Result<(), StoreError> {
+    conn.execute_cached("DELETE FROM login_failures WHERE userid = ?1", [userid])?;
+    Ok(())
+}
+
+/// Forgets the counts of hours before `before`.
+pub fn prune_counts(conn: &Connection, before: OffsetDateTime) -> Result<usize, StoreError> {
+    Ok(conn.execute_cached("DELETE FROM mail_counts WHERE hour < ?1", [hour(before)])?)
+}
+
+/// Forgets login failures whose last one was before `before`.
+pub fn prune_failures(conn: &Connection, before: OffsetDateTime) -> Result<usize, StoreError> {
+    Ok(conn.execute_cached(
+        "DELETE FROM login_failures WHERE last_at < ?1",
+        [time_text(before)],
+    )?)
+}
