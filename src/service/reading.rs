@@ -447,7 +447,16 @@ mod tests {
 
     #[test]
     fn what_looks_like_a_turn_is_never_a_comment() {
-        for text in ["kxd7", "e5 Nf6", "mvoe 101 bob hunter2 Kxc6", "resing"] {
+        // Lenient notation (lowercase piece letters) reads `kxd7` as a turn.
+        let reading = read("Re: x", &lines("kxd7"), Some(101));
+        assert!(
+            matches!(
+                &reading.items[..],
+                [(_, Item::Command(Line { command: Command::Move(m), .. }))] if m.turn == "kxd7"
+            ),
+            "{reading:?}"
+        );
+        for text in ["Qxdd7", "e5 Nf6", "mvoe 101 bob hunter2 Kxc6", "resing"] {
             let reading = read("Re: x", &lines(text), Some(101));
             assert!(
                 matches!(&reading.items[..], [(_, Item::NotUnderstood(_))]),
