@@ -96,11 +96,13 @@ pub(super) fn finish(
     let touched = ctx.boards.borrow_mut().take().unwrap_or_default();
     let mut own_addresses = vec![ctx.sender.to_string()];
     for (player, _) in &ctx.speakers {
-        own_addresses.push(
-            players::by_id(ctx.conn, *player)?
-                .mail_address()
-                .to_string(),
-        );
+        // A player without a confirmed address has none ("" is nobody's).
+        let address = players::by_id(ctx.conn, *player)?
+            .mail_address()
+            .to_string();
+        if !address.is_empty() {
+            own_addresses.push(address);
+        }
     }
     let is_own = |mail: &Outgoing| {
         mail.to
