@@ -249,6 +249,30 @@ fn password_and_address_changes_are_told_to_every_registered_address() {
 }
 
 #[test]
+fn a_second_command_does_not_fold_the_notice_into_the_senders_answer() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    // One answer per mail must not keep the owner from hearing of it.
+    let changed = h.send(
+        "thief@evil.example",
+        "hi",
+        "password alice alice-pw stolen-password\nhelp",
+    );
+    let notice = changed
+        .iter()
+        .find(|m| m.subject == "pbem password changed")
+        .unwrap_or_else(|| panic!("a notice: {changed:#?}"));
+    let raw = std::fs::read_to_string(&notice.file).expect("mail");
+    assert!(raw.contains(ALICE), "alice is told: {raw}");
+    assert!(
+        changed
+            .iter()
+            .all(|m| m.to == ALICE || m.to == "thief@evil.example"),
+        "{changed:#?}"
+    );
+}
+
+#[test]
 fn passwords_are_at_least_eight_characters() {
     let mut h = strict();
     let short = h.send(ALICE, "hello", "signup alice 1234567");

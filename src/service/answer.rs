@@ -94,20 +94,27 @@ pub(super) fn finish(
     notes: Vec<String>,
 ) -> Result<(), ServiceError> {
     let touched = ctx.boards.borrow_mut().take().unwrap_or_default();
+    // The sender's own addresses: its own, and those of the players it
+    // spoke for from one of their addresses. A player spoken for by
+    // password from elsewhere gets its mails apart (someone else may
+    // hold the password).
     let mut own_addresses = vec![ctx.sender.to_string()];
     for (player, _) in &ctx.speakers {
+        let player = players::by_id(ctx.conn, *player)?;
         // A player without a confirmed address has none ("" is nobody's).
-        let address = players::by_id(ctx.conn, *player)?
-            .mail_address()
-            .to_string();
-        if !address.is_empty() {
-            own_addresses.push(address);
+        if player.owns_address(ctx.sender) && !player.mail_address().is_empty() {
+            own_addresses.push(player.mail_address().to_string());
         }
     }
+    // A mail also to others (a notice of an account change to every
+    // registered address) goes out whole: folded into the sender's
+    // answer, it would never reach them.
     let is_own = |mail: &Outgoing| {
-        mail.to
-            .iter()
-            .any(|to| own_addresses.iter().any(|own| own.eq_ignore_ascii_case(to)))
+        !mail.to.is_empty()
+            && mail
+                .to
+                .iter()
+                .all(|to| own_addresses.iter().any(|own| own.eq_ignore_ascii_case(to)))
     };
     // The pieces of the sender's answer, each with its board.
     let mut own: Vec<(Option<u32>, Outgoing)> = Vec::new();

@@ -345,6 +345,7 @@ const COMMAND_WORDS: &[&str] = &[
     "unsubscribe",
     "chat",
     "vacation",
+    "confirm",
 ];
 
 /// The edit distance with adjacent transpositions counting one (optimal
