@@ -200,8 +200,9 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
     Some(parsed.map(|command| Line { variant, command }))
 }
 
-/// The command words, lowercase.
-const COMMAND_WORDS: &[&str] = &[
+/// The command words, lowercase (also what a misspelled command is
+/// recognised against when reading replies).
+pub const COMMAND_WORDS: &[&str] = &[
     "signup",
     "password",
     "address",

@@ -309,7 +309,7 @@ pub fn command_word_near(word: &str) -> Option<&'static str> {
     let word = word
         .trim_end_matches(['.', '!', '?', ',', ';', ':'])
         .to_lowercase();
-    if let Some(exact) = COMMAND_WORDS.iter().find(|c| **c == word) {
+    if let Some(exact) = command::COMMAND_WORDS.iter().find(|c| **c == word) {
         return Some(exact);
     }
     let typos = match word.chars().count() {
@@ -317,36 +317,11 @@ pub fn command_word_near(word: &str) -> Option<&'static str> {
         4..=6 => 1,
         _ => 2,
     };
-    COMMAND_WORDS
+    command::COMMAND_WORDS
         .iter()
         .find(|c| typo_distance(&word, c) <= typos)
         .copied()
 }
-
-const COMMAND_WORDS: &[&str] = &[
-    "signup",
-    "password",
-    "address",
-    "help",
-    "games",
-    "challenge",
-    "move",
-    "show",
-    "history",
-    "pgn",
-    "resign",
-    "draw",
-    "accept",
-    "reject",
-    "undo",
-    "decline",
-    "queue",
-    "subscribe",
-    "unsubscribe",
-    "chat",
-    "vacation",
-    "confirm",
-];
 
 /// The edit distance with adjacent transpositions counting one (optimal
 /// string alignment), for short words only.
