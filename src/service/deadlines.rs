@@ -9,6 +9,7 @@ use shakmaty::Color;
 use time::OffsetDateTime;
 
 use super::board_mail::{self, Occasion};
+use super::ending::{Ending, end_game};
 use super::passwords::PasswordCheck;
 use super::{Ctx, Service, ServiceConfig, ServiceError, queue_all};
 use crate::mail::inbound::Inbound;
@@ -86,7 +87,14 @@ impl Service {
                         "lost on time: {} did not move within {} days",
                         loser.userid, clock.forfeit_days
                     );
-                    boards::set_result(&tx, clock.board, score, &reason, now)?;
+                    end_game(
+                        &ctx,
+                        clock.board,
+                        Ending::Played {
+                            score,
+                            reason: &reason,
+                        },
+                    )?;
                     report.losses_on_time += 1;
                     board_mail::board_mails(&ctx, clock.board, Occasion::Update)?
                 }
@@ -95,7 +103,14 @@ impl Service {
                         "draw: the offer was not answered within {} days",
                         clock.forfeit_days
                     );
-                    boards::set_result(&tx, clock.board, "1/2-1/2", &reason, now)?;
+                    end_game(
+                        &ctx,
+                        clock.board,
+                        Ending::Played {
+                            score: "1/2-1/2",
+                            reason: &reason,
+                        },
+                    )?;
                     report.draws_by_timeout += 1;
                     board_mail::board_mails(&ctx, clock.board, Occasion::Update)?
                 }

@@ -14,6 +14,7 @@ mod answer;
 mod board_mail;
 mod confirm;
 mod deadlines;
+mod ending;
 mod dialogue;
 mod limits;
 mod passwords;

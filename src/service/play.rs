@@ -6,6 +6,7 @@ use shakmaty::Color;
 
 use super::board_mail::{self, BoardFacts, Heading, Loaded, Occasion, Reader, load, render_board};
 use super::dialogue::COMMENT_CHARS;
+use super::ending::{Ending, end_game};
 use super::{Ctx, Failure, refuse};
 use crate::command::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Subscriber,
@@ -189,12 +190,13 @@ fn play_turn(
         loaded.board.player(loaded.game.state().turn()),
     )?;
     if let Some(end) = loaded.game.end() {
-        boards::set_result(
-            ctx.conn,
+        end_game(
+            ctx,
             number,
-            end.score(),
-            end.reason.describe(),
-            ctx.now,
+            Ending::Played {
+                score: end.score(),
+                reason: end.reason.describe(),
+            },
         )?;
         loaded.board.result = Some(end.score().to_string());
     }
@@ -285,17 +287,18 @@ pub(super) fn action(
     match command.action {
         Action::Resign => {
             let score = if color == Color::White { "0-1" } else { "1-0" };
-            boards::set_result(
-                ctx.conn,
+            end_game(
+                ctx,
                 number,
-                score,
-                &format!("{} resigned", player.userid),
-                ctx.now,
+                Ending::Played {
+                    score,
+                    reason: &format!("{} resigned", player.userid),
+                },
             )?;
         }
         Action::Draw => {
             if offer_by_opponent(OfferKind::Draw)? {
-                boards::set_result(ctx.conn, number, "1/2-1/2", "draw by agreement", ctx.now)?;
+                end_game(ctx, number, DRAW_BY_AGREEMENT)?;
             } else if let (true, Some(claim)) = (
                 loaded.game.state().turn() == color,
                 loaded.game.draw_claim(),
@@ -306,7 +309,14 @@ pub(super) fn action(
                     }
                     crate::rules::game::DrawClaim::FiftyTurnRule => "draw claimed: 50-move rule",
                 };
-                boards::set_result(ctx.conn, number, "1/2-1/2", reason, ctx.now)?;
+                end_game(
+                    ctx,
+                    number,
+                    Ending::Played {
+                        score: "1/2-1/2",
+                        reason,
+                    },
+                )?;
             } else {
                 boards::set_offer(
                     ctx.conn,
@@ -362,13 +372,7 @@ pub(super) fn action(
             );
             if command.action == Action::Accept {
                 match kind {
-                    OfferKind::Draw => boards::set_result(
-                        ctx.conn,
-                        number,
-                        "1/2-1/2",
-                        "draw by agreement",
-                        ctx.now,
-                    )?,
+                    OfferKind::Draw => end_game(ctx, number, DRAW_BY_AGREEMENT)?,
                     OfferKind::Undo => {
                         boards::remove_last_turn(ctx.conn, number, ctx.now)?;
                         loaded = load(ctx, number)?;
@@ -385,12 +389,12 @@ pub(super) fn action(
                     Some(number),
                 ));
             }
-            boards::set_result(
-                ctx.conn,
+            end_game(
+                ctx,
                 number,
-                "-",
-                &format!("declined by {}", player.userid),
-                ctx.now,
+                Ending::Declined {
+                    reason: &format!("declined by {}", player.userid),
+                },
             )?;
         }
     }
@@ -611,3 +615,9 @@ pub(super) fn chat(
     )?;
     Ok(board_mail::board_mails(ctx, number, Occasion::Comment)?)
 }
+
+/// The end of a game drawn by accepting an offer.
+const DRAW_BY_AGREEMENT: Ending<'static> = Ending::Played {
+    score: "1/2-1/2",
+    reason: "draw by agreement",
+};
