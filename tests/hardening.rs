@@ -613,3 +613,53 @@ fn numbers_from_mail_past_their_range_are_refused_and_change_nothing() {
     let show = h.send(BOB, "s", "show 101#4294967295");
     assert_eq!(show.len(), 1, "{show:#?}");
 }
+
+#[test]
+fn the_sent_mail_record_of_a_long_finished_board_is_pruned_and_an_active_boards_kept() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    assert_eq!(
+        h.send(ALICE, "game", "chess challenge alice alice-pw bob --white")
+            .len(),
+        2
+    );
+    assert_eq!(
+        h.send(ALICE, "game", "chess challenge alice alice-pw bob --white")
+            .len(),
+        2
+    );
+    assert_eq!(h.send(BOB, "resign", "resign 101 bob bob-pw").len(), 2);
+    let path = h.dir.path().join("pbem.sqlite3");
+    let count = |board: u32| -> i64 {
+        rusqlite::Connection::open(&path)
+            .expect("db")
+            .query_row(
+                "SELECT COUNT(*) FROM sent_mails WHERE board = ?1",
+                [board],
+                |row| row.get(0),
+            )
+            .expect("count")
+    };
+    assert!(count(101) > 0 && count(102) > 0);
+    let mut service = pbem::service::Service::new(
+        pbem::store::Store::open(&path).expect("store"),
+        h.config.service.clone(),
+    )
+    .expect("service");
+    service
+        .prune(h.now + time::Duration::days(29))
+        .expect("prune");
+    assert!(
+        count(101) > 0,
+        "a board finished 29 days ago is still answered in its thread"
+    );
+    service
+        .prune(h.now + time::Duration::days(31))
+        .expect("prune");
+    assert_eq!(count(101), 0, "gone 30 days after the game ended");
+    assert!(
+        count(102) > 0,
+        "an active board keeps its threads however old"
+    );
+}

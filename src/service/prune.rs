@@ -10,6 +10,9 @@
 //!   per-sender rate limit looks back one hour only;
 //! * a sent outbox mail ([`SENT_KEPT`]): only for the operator to look at;
 //!   an unsent one stays until it is sent;
+//! * what pbem knows of the mails it sent on a board (threading, the lines
+//!   never read as a player's words): while the board is active, and
+//!   [`FINISHED_BOARD_KEPT`] after it ended, for replies to the final mail;
 //! * address claims: until they lapse ([`super::confirm::CLAIM_LAPSE`]);
 //! * mail counts of the rate ceilings: two hours; failed logins: a day
 //!   after the last one.
@@ -18,12 +21,14 @@ use time::{Duration, OffsetDateTime};
 
 use super::confirm::CLAIM_LAPSE;
 use super::{Service, ServiceError};
-use crate::store::{claims, limits, mailbox};
+use crate::store::{claims, limits, mailbox, sent};
 
 /// How long the record of a processed mail is kept.
 pub const PROCESSED_KEPT: Duration = Duration::days(30);
 /// How long a sent mail stays in the outbox table.
 pub const SENT_KEPT: Duration = Duration::days(7);
+/// How long the sent-mail records of a finished board are kept.
+pub const FINISHED_BOARD_KEPT: Duration = Duration::days(30);
 /// How long failed logins are remembered after the last one.
 const FAILURES_KEPT: Duration = Duration::days(1);
 /// How long the mail counts of past hours are kept.
@@ -45,6 +50,7 @@ impl Service {
             processed: mailbox::prune_processed(&tx, now - PROCESSED_KEPT)?,
             sent: mailbox::prune_sent(&tx, now - SENT_KEPT)?,
             other: claims::prune(&tx, now - CLAIM_LAPSE)?
+                + sent::prune_finished(&tx, now - FINISHED_BOARD_KEPT)?
                 + limits::prune_counts(&tx, now - COUNTS_KEPT)?
                 + limits::prune_failures(&tx, now - FAILURES_KEPT)?,
         };

@@ -131,3 +131,14 @@ pub fn turns_played(conn: &Connection, board: u32) -> Result<u32, StoreError> {
         |row| row.get(0),
     )?)
 }
+
+/// Forgets the sent mails of boards that ended before `before`; returns how
+/// many. An active board keeps them all: they thread its conversation and
+/// tell a stale reply from a current one.
+pub fn prune_finished(conn: &Connection, before: OffsetDateTime) -> Result<usize, StoreError> {
+    Ok(conn.execute_cached(
+        "DELETE FROM sent_mails WHERE board IN
+             (SELECT number FROM boards WHERE finished_at IS NOT NULL AND finished_at < ?1)",
+        [time_text(before)],
+    )?)
+}
