@@ -663,3 +663,42 @@ fn the_sent_mail_record_of_a_long_finished_board_is_pruned_and_an_active_boards_
         "an active board keeps its threads however old"
     );
 }
+
+#[test]
+fn a_signup_never_confirmed_frees_its_userid_once_its_claims_lapse() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    // Mallory signs up as "carol" with an address she cannot confirm.
+    let squat = h.send(
+        "mallory@example.net",
+        "hello",
+        "signup carol carol-secret carol@example.org",
+    );
+    assert_eq!(squat.len(), 2, "{squat:#?}");
+    let path = h.dir.path().join("pbem.sqlite3");
+    let players = || -> Vec<String> {
+        let db = rusqlite::Connection::open(&path).expect("db");
+        let mut query = db
+            .prepare("SELECT userid FROM players ORDER BY userid")
+            .expect("query");
+        query
+            .query_map([], |row| row.get(0))
+            .expect("rows")
+            .map(|row| row.expect("row"))
+            .collect()
+    };
+    assert_eq!(players(), ["alice", "carol"]);
+    let mut service = pbem::service::Service::new(
+        pbem::store::Store::open(&path).expect("store"),
+        h.config.service.clone(),
+    )
+    .expect("service");
+    service
+        .prune(h.now + time::Duration::days(6))
+        .expect("prune");
+    assert_eq!(players(), ["alice", "carol"], "her claim is still open");
+    service
+        .prune(h.now + time::Duration::days(8))
+        .expect("prune");
+    assert_eq!(players(), ["alice"], "no address, no claim, no game: gone");
+}

@@ -14,6 +14,8 @@
 //!   never read as a player's words): while the board is active, and
 //!   [`FINISHED_BOARD_KEPT`] after it ended, for replies to the final mail;
 //! * address claims: until they lapse ([`super::confirm::CLAIM_LAPSE`]);
+//!   a player left with no address, no claim and no board then (a signup
+//!   never confirmed) is deleted, and its userid is free again;
 //! * mail counts of the rate ceilings: two hours; failed logins: a day
 //!   after the last one.
 
@@ -21,7 +23,7 @@ use time::{Duration, OffsetDateTime};
 
 use super::confirm::CLAIM_LAPSE;
 use super::{Service, ServiceError};
-use crate::store::{claims, limits, mailbox, sent};
+use crate::store::{claims, limits, mailbox, players, sent};
 
 /// How long the record of a processed mail is kept.
 pub const PROCESSED_KEPT: Duration = Duration::days(30);
@@ -50,6 +52,7 @@ impl Service {
             processed: mailbox::prune_processed(&tx, now - PROCESSED_KEPT)?,
             sent: mailbox::prune_sent(&tx, now - SENT_KEPT)?,
             other: claims::prune(&tx, now - CLAIM_LAPSE)?
+                + players::prune_abandoned(&tx, now - CLAIM_LAPSE)?
                 + sent::prune_finished(&tx, now - FINISHED_BOARD_KEPT)?
                 + limits::prune_counts(&tx, now - COUNTS_KEPT)?
                 + limits::prune_failures(&tx, now - FAILURES_KEPT)?,

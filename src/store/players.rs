@@ -172,3 +172,29 @@ pub fn by_id(conn: &Connection, id: PlayerId) -> Result<Player, StoreError> {
         vacation_year,
     })
 }
+
+/// Deletes the players created before `before` that never got an address:
+/// no confirmed address, no claim waiting, no board. Their userids are free
+/// again. A player something else still refers to (a table added later)
+/// is kept: the foreign key refuses its deletion, and that is no error.
+pub fn prune_abandoned(conn: &Connection, before: OffsetDateTime) -> Result<usize, StoreError> {
+    let candidates: Vec<i64> = conn
+        .prepare_cached(
+            "SELECT id FROM players p WHERE created_at < ?1
+               AND NOT EXISTS (SELECT 1 FROM addresses a WHERE a.player_id = p.id)
+               AND NOT EXISTS (SELECT 1 FROM address_claims c WHERE c.player_id = p.id)
+               AND NOT EXISTS (SELECT 1 FROM boards b WHERE b.white_id = p.id OR b.black_id = p.id)",
+        )?
+        .query_map([time_text(before)], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut deleted = 0;
+    for id in candidates {
+        match conn.execute_cached("DELETE FROM players WHERE id = ?1", [id]) {
+            Ok(n) => deleted += n,
+            Err(rusqlite::Error::SqliteFailure(error, _))
+                if error.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY => {}
+            Err(error) => return Err(error.into()),
+        }
+    }
+    Ok(deleted)
+}
