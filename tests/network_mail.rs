@@ -8,7 +8,8 @@
 //! * faults, each with nothing lost and nothing doubled: the SMTP listener
 //!   down for a while; Dovecot restarted during a burst; pbem killed with
 //!   SIGKILL during a burst and restarted;
-//! * TLS and STARTTLS on both sides, against a private CA.
+//! * TLS and STARTTLS on both sides, against a private CA;
+//! * a mail over the size limit, answered from its header alone.
 
 mod servers;
 
@@ -669,4 +670,40 @@ fn pbem_once_with_env(pbem: &Pbem, password: &str) -> (bool, String) {
         ("PBEM_TEST_IMAP_PASSWORD", password),
         ("PBEM_TEST_SMTP_PASSWORD", password),
     ])
+}
+
+#[test]
+fn a_mail_over_the_size_limit_is_answered_from_its_header_alone() {
+    let servers = MailServers::start(&["alice"], Options::default());
+    let data = servers.dir.path().join("pbem-data");
+    // `[limits]` is the configuration's last section.
+    let config = servers.pbem_config("", "") + "max_mail_bytes = 20000\n";
+    let mut pbem = Pbem::new(&data, &config);
+    pbem.start();
+    let mut alice = servers.client("alice");
+    let line = format!("{}\r\n", "x".repeat(78));
+    let body = format!("help\r\n{}", line.repeat(12_000));
+    alice.send("pbem@example.org", "a megabyte", &body, None);
+    let answer = alice.wait_for(1, WAIT);
+    assert!(
+        answer[0]
+            .body
+            .contains("pbem reads mails of up to 20000 bytes"),
+        "{}",
+        answer[0].body
+    );
+    let size: usize = answer[0]
+        .body
+        .split_whitespace()
+        .nth(3)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the size in {:?}", answer[0].body));
+    assert!(size > 960_000, "the size the server reported: {size}");
+    // The big mail is off the inbox: the next mail gets one answer, its own.
+    alice.send("pbem@example.org", "help", "", None);
+    let next = alice.wait_for(1, WAIT);
+    assert_eq!(next[0].subject, "pbem help", "{}", next[0].body);
+    pbem.stop();
+    let more = alice.fetch_new().expect("alice's mailbox");
+    assert!(more.is_empty(), "nothing more came: {more:#?}");
 }
