@@ -42,21 +42,24 @@ pub fn record(
     Ok(())
 }
 
+/// A `sent_mails` row selected as `message_id, board, player_id, turn_seq, lines`.
+fn sent_mail(row: &rusqlite::Row<'_>) -> rusqlite::Result<SentMail> {
+    Ok(SentMail {
+        message_id: row.get(0)?,
+        board: row.get(1)?,
+        player: row.get::<_, Option<i64>>(2)?.map(PlayerId),
+        turn_seq: row.get(3)?,
+        lines: row.get(4)?,
+    })
+}
+
 /// The recorded mail with this Message-ID.
 pub fn by_message_id(conn: &Connection, message_id: &str) -> Result<Option<SentMail>, StoreError> {
     Ok(conn
         .query_row_cached(
             "SELECT message_id, board, player_id, turn_seq, lines FROM sent_mails WHERE message_id = ?1",
             [message_id],
-            |row| {
-                Ok(SentMail {
-                    message_id: row.get(0)?,
-                    board: row.get(1)?,
-                    player: row.get::<_, Option<i64>>(2)?.map(PlayerId),
-                    turn_seq: row.get(3)?,
-                    lines: row.get(4)?,
-                })
-            },
+            sent_mail,
         )
         .optional()?)
 }
@@ -110,15 +113,7 @@ pub fn latest_to_player(
             "SELECT message_id, board, player_id, turn_seq, lines FROM sent_mails
              WHERE board = ?1 AND player_id = ?2 ORDER BY rowid DESC LIMIT 1",
             params![board, player.0],
-            |row| {
-                Ok(SentMail {
-                    message_id: row.get(0)?,
-                    board: row.get(1)?,
-                    player: row.get::<_, Option<i64>>(2)?.map(PlayerId),
-                    turn_seq: row.get(3)?,
-                    lines: row.get(4)?,
-                })
-            },
+            sent_mail,
         )
         .optional()?)
 }
