@@ -14,12 +14,13 @@ mod answer;
 mod board_mail;
 mod confirm;
 mod deadlines;
-mod ending;
 mod dialogue;
+mod ending;
 mod limits;
 mod passwords;
 mod play;
 mod prune;
+mod ratings;
 mod reading;
 
 use std::cell::RefCell;
