@@ -236,6 +236,32 @@ pub fn rate_game(
     )
 }
 
+/// Where a rating is listed in the standings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Section {
+    /// Not provisional, and a rated game within [`INACTIVE_DAYS`].
+    Established,
+    /// Provisional (see [`PlayerRating::provisional`]), and a rated game
+    /// within [`INACTIVE_DAYS`].
+    Provisional,
+    /// No rated game of the variant for [`INACTIVE_DAYS`].
+    Inactive,
+}
+
+impl Standing {
+    /// The section of the standings at `now` (Unix nanoseconds).
+    pub fn section(&self, now: i64) -> Section {
+        let last = self.last_played.unwrap_or(i64::MIN);
+        if now.saturating_sub(last) > INACTIVE_DAYS * NANOS_PER_DAY {
+            Section::Inactive
+        } else if self.rating.provisional() {
+            Section::Provisional
+        } else {
+            Section::Established
+        }
+    }
+}
+
 /// A rated game to replay, in the order it is given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RatedGame<K> {

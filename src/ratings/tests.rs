@@ -173,3 +173,21 @@ fn results_that_are_rated() {
     assert_eq!(Outcome::of_result("1/2-1/2"), Some(Outcome::Draw));
     assert_eq!(Outcome::of_result("-"), None);
 }
+
+#[test]
+fn sections() {
+    let day = NANOS_PER_DAY;
+    let mut standing = Standing {
+        rating: PlayerRating {
+            deviation: 80.0,
+            games: 12,
+            ..START
+        },
+        last_played: Some(0),
+    };
+    assert_eq!(standing.section(day * 180), Section::Established);
+    assert_eq!(standing.section(day * 180 + 1), Section::Inactive);
+    standing.rating.games = 3;
+    assert_eq!(standing.section(day), Section::Provisional);
+    assert_eq!(standing.section(day * 181), Section::Inactive);
+}
