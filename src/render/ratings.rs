@@ -109,13 +109,27 @@ pub struct PastRow<'a> {
     pub after: f64,
 }
 
-/// The last rated games as a table.
+/// The last rated games as a table. The variant and opponent columns
+/// are as wide as their longest entry, so that a row of common names
+/// stays within the 76 characters a mail line keeps unencoded.
 pub fn past_table(rows: &[PastRow<'_>]) -> String {
     if rows.is_empty() {
         return "  (none)\n".to_string();
     }
+    let variant_width = rows
+        .iter()
+        .map(|r| r.variant.display_name().len())
+        .chain(["Variant".len()])
+        .max()
+        .unwrap_or(0);
+    let opponent_width = rows
+        .iter()
+        .map(|r| r.opponent.len())
+        .chain(["Opponent".len()])
+        .max()
+        .unwrap_or(0);
     let mut out = format!(
-        "{:<10} {:>6}  {:<20} {:<5} {:<24} {:>5}  {}\n",
+        "{:<10} {:>5}  {:<variant_width$}  {:<5} {:<opponent_width$} {:>5}  {}\n",
         "Date", "Board", "Variant", "Score", "Opponent", "Rated", "Rating"
     );
     for row in rows {
@@ -126,7 +140,7 @@ pub fn past_table(rows: &[PastRow<'_>]) -> String {
         };
         let (before, after) = (shown(row.before), shown(row.after));
         out.push_str(&format!(
-            "{:<10} {:>6}  {:<20} {:<5} {:<24} {:>5}  {before} -> {after} ({:+})\n",
+            "{:<10} {:>5}  {:<variant_width$}  {:<5} {:<opponent_width$} {:>5}  {before} -> {after} ({:+})\n",
             row.date,
             row.board,
             row.variant.display_name(),
