@@ -164,9 +164,10 @@ pub struct GameRating {
 /// Rates board `number` if it counts (a rated board finished with a
 /// score; see [`rebuild`] for the rule), inside the caller's transaction.
 /// Call it once, after the result is stored. A game that ends before
-/// another already rated game of its variant in the replay order (the
-/// same time and a lower board number, or a clock set back) has the
-/// variant's ratings replayed, so that they stay what a rebuild gives.
+/// another already rated game of one of its players in the variant's
+/// replay order (the same time and a lower board number, or a clock set
+/// back) has the variant's ratings replayed, so that they stay exactly
+/// what a rebuild gives.
 pub fn record_game(conn: &Connection, number: u32) -> Result<Option<GameRating>, StoreError> {
     let sql = format!("SELECT {RESULT_COLUMNS} FROM boards WHERE number = ?1");
     let row = conn
@@ -182,10 +183,15 @@ pub fn record_game(conn: &Connection, number: u32) -> Result<Option<GameRating>,
         variant,
         game,
     } = result;
+    // A game rated already that comes later in the replay order and
+    // involves one of the two players would have been rated from other
+    // figures: replay the variant. (Later games of other players only are
+    // untouched by this one, and do not touch its players' figures.)
     let later: bool = conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM rated_games WHERE variant = ?1
-                          AND (finished > ?2 OR (finished = ?2 AND board > ?3)))",
-        params![variant.id(), game.at, board],
+                          AND (finished > ?2 OR (finished = ?2 AND board > ?3))
+                          AND (white_id IN (?4, ?5) OR black_id IN (?4, ?5)))",
+        params![variant.id(), game.at, board, game.white.0, game.black.0],
         |row| row.get(0),
     )?;
     if later {
@@ -599,7 +605,7 @@ mod tests {
         let store = Store::open_in_memory().expect("store");
         let tx = store.transaction().expect("tx");
         let t0 = datetime!(2026-03-01 12:00:00.123456789 UTC);
-        let ids: Vec<PlayerId> = ["a", "b", "c"]
+        let ids: Vec<PlayerId> = ["a", "b", "c", "d", "e"]
             .iter()
             .map(|u| players::insert(&tx, u, "x", &[], t0).expect("player"))
             .collect();
@@ -622,6 +628,10 @@ mod tests {
         let (early, late) = (board(2, 0, true), board(0, 1, true));
         end(late, "0-1", same);
         let change = end(early, "1-0", same).expect("rated").change;
+        // Out of order, but no player in common: rated as it comes.
+        let (early, late) = (board(3, 4, true), board(0, 1, true));
+        end(late, "1-0", same + time::Duration::hours(1));
+        end(early, "0-1", same);
         // c's rating before board `early` is the one after the draw.
         let after_draw: f64 = tx
             .query_row(
@@ -631,15 +641,15 @@ mod tests {
             )
             .expect("the draw's row");
         assert_eq!(change.white_before, after_draw);
-        let before: Vec<_> = [0, 1, 2]
+        let before: Vec<_> = [0, 1, 2, 3, 4]
             .iter()
             .map(|&i| current(&tx, ids[i], Variant::Chess2).expect("read"))
             .collect();
         let rebuilt = rebuild(&tx, None).expect("rebuild");
-        assert_eq!(rebuilt.games, 4);
-        assert_eq!(rebuilt.ratings, 3);
+        assert_eq!(rebuilt.games, 6);
+        assert_eq!(rebuilt.ratings, 5);
         assert!(rebuilt.unchanged(), "{rebuilt:?}");
-        let after: Vec<_> = [0, 1, 2]
+        let after: Vec<_> = [0, 1, 2, 3, 4]
             .iter()
             .map(|&i| current(&tx, ids[i], Variant::Chess2).expect("read"))
             .collect();
@@ -648,7 +658,7 @@ mod tests {
         let a = current(&tx, ids[0], Variant::Chess2)
             .expect("read")
             .expect("rated");
-        assert_eq!((a.games, a.wins, a.losses, a.draws), (3, 1, 2, 0));
+        assert_eq!((a.games, a.wins, a.losses, a.draws), (4, 2, 2, 0));
 
         // Wiped figures come back exactly.
         tx.execute_batch(
@@ -656,16 +666,17 @@ mod tests {
         )
         .expect("tamper");
         let rebuilt = rebuild(&tx, None).expect("rebuild");
-        assert_eq!((rebuilt.ratings_changed, rebuilt.games_changed), (3, 1));
+        assert_eq!((rebuilt.ratings_changed, rebuilt.games_changed), (5, 1));
         assert!(rebuild(&tx, None).expect("again").unchanged());
-        let again: Vec<_> = [0, 1, 2]
+        let again: Vec<_> = [0, 1, 2, 3, 4]
             .iter()
             .map(|&i| current(&tx, ids[i], Variant::Chess2).expect("read"))
             .collect();
         assert_eq!(before, again);
         let recent = recent_games(&tx, ids[0], 10).expect("recent");
-        assert_eq!(recent.len(), 3);
-        assert_eq!(recent[0].outcome, Outcome::Loss);
+        assert_eq!(recent.len(), 4);
+        assert_eq!(recent[0].outcome, Outcome::Win);
+        assert_eq!(recent[1].outcome, Outcome::Loss);
         assert_eq!(recent.last().expect("first").outcome, Outcome::Win);
         assert_eq!(recent.last().expect("first").before, 1500.0);
     }
