@@ -297,6 +297,36 @@ impl Rebuilt {
 /// count: `rated`, finished `1-0`, `0-1` or `1/2-1/2` (a declined game has
 /// no score), between two different players.
 pub fn rebuild(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt, StoreError> {
+    // A rebuild that rewrites everything inserts into the per-player
+    // indexes of `rated_games` in no useful order; with SQLite's default
+    // page cache (2 MB) those pages spill and are read back again and
+    // again. A larger cache for the rebuild, then the usual one.
+    let cache: i64 = conn.pragma_query_value(None, "cache_size", |row| row.get(0))?;
+    conn.pragma_update(None, "cache_size", REBUILD_CACHE_KIB)?;
+    let rebuilt = replay_and_store(conn, only);
+    conn.pragma_update(None, "cache_size", cache)?;
+    rebuilt
+}
+
+/// Rows of rated games to write above which a rebuild drops the table's
+/// indexes and builds them again afterwards.
+const BULK_ROWS: usize = 10_000;
+
+/// The indexes of `rated_games` as `migrations/0003_ratings.sql` creates
+/// them (keep the two alike).
+const DROP_GAME_INDEXES: &str = "DROP INDEX rated_games_in_order;
+     DROP INDEX rated_games_by_white;
+     DROP INDEX rated_games_by_black;";
+const CREATE_GAME_INDEXES: &str =
+    "CREATE INDEX rated_games_in_order ON rated_games(variant, finished, board);
+     CREATE INDEX rated_games_by_white ON rated_games(white_id, finished);
+     CREATE INDEX rated_games_by_black ON rated_games(black_id, finished);";
+
+/// SQLite's page cache during a rebuild, in KiB (as `cache_size` takes
+/// it, negative).
+const REBUILD_CACHE_KIB: i64 = -256 * 1024;
+
+fn replay_and_store(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt, StoreError> {
     let mut results: Vec<RatedResult> = Vec::new();
     {
         let sql = format!(
@@ -402,7 +432,8 @@ pub fn rebuild(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt, Stor
             );
         }
     }
-    for (result, change) in results.iter().zip(&changes) {
+    let mut differing = Vec::new();
+    for (index, (result, change)) in results.iter().zip(&changes).enumerate() {
         let wanted = (
             result.game.at,
             result.game.white.0,
@@ -416,15 +447,29 @@ pub fn rebuild(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt, Stor
             .map(f64::to_bits),
         );
         if stored.remove(&result.board) != Some(wanted) {
-            write_rated_game(
-                conn,
-                result.board,
-                result.variant.id(),
-                &result.game,
-                change,
-            )?;
-            rebuilt.games_changed += 1;
+            differing.push(index);
         }
+    }
+    // Many rows to write (new parameters, or a rebuild from nothing):
+    // the indexes are built once afterwards, sorted, instead of taking
+    // each row at a random place.
+    let bulk = differing.len() > BULK_ROWS;
+    if bulk {
+        conn.execute_batch(DROP_GAME_INDEXES)?;
+    }
+    for index in differing {
+        let (result, change) = (&results[index], &changes[index]);
+        write_rated_game(
+            conn,
+            result.board,
+            result.variant.id(),
+            &result.game,
+            change,
+        )?;
+        rebuilt.games_changed += 1;
+    }
+    if bulk {
+        conn.execute_batch(CREATE_GAME_INDEXES)?;
     }
     for board in stored.into_keys() {
         conn.execute_cached("DELETE FROM rated_games WHERE board = ?1", [board])?;
