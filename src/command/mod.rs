@@ -9,6 +9,7 @@
 mod account;
 mod board;
 mod info;
+mod ratings;
 
 use std::fmt;
 
@@ -77,6 +78,14 @@ pub enum Command {
     Confirm {
         code: String,
     },
+    /// `ratings [<variant>]` (alias `standings`): the standings.
+    Ratings {
+        variant: Option<Variant>,
+    },
+    /// `rating <userid>`: one player's ratings and last rated games.
+    Rating {
+        userid: String,
+    },
 }
 
 impl Command {
@@ -116,6 +125,8 @@ impl Command {
             | Command::Show(_)
             | Command::History { .. }
             | Command::Pgn { .. }
+            | Command::Ratings { .. }
+            | Command::Rating { .. }
             | Command::Subscription(_) => None,
         }
     }
@@ -195,6 +206,7 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
             account::parse(&keyword, args)
         }
         "help" | "games" | "show" | "history" | "pgn" => info::parse(&keyword, args),
+        "ratings" | "standings" | "rating" => ratings::parse(&keyword, args),
         _ => board::parse(&keyword, args),
     };
     Some(parsed.map(|command| Line { variant, command }))
@@ -225,6 +237,9 @@ pub const COMMAND_WORDS: &[&str] = &[
     "chat",
     "vacation",
     "confirm",
+    "ratings",
+    "standings",
+    "rating",
 ];
 
 /// Whether `word` (any case) starts a command.

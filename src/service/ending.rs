@@ -23,5 +23,9 @@ pub(super) fn end_game(ctx: &Ctx<'_>, number: u32, ending: Ending<'_>) -> Result
         Ending::Declined { reason } => ("-", reason),
     };
     boards::set_result(ctx.conn, number, score, reason, ctx.now)?;
+    if let Ending::Played { .. } = ending {
+        // A rated board's result changes both ratings, here or never.
+        super::ratings::rate_result(ctx, number)?;
+    }
     Ok(())
 }
