@@ -9,6 +9,7 @@
 mod account;
 mod board;
 mod info;
+mod preferences;
 
 use std::fmt;
 
@@ -20,6 +21,7 @@ pub use board::{
     split_guard,
 };
 pub use info::{Games, GamesFilter, HelpTopic, Show};
+pub use preferences::{Change, SetPreference};
 
 /// Who speaks for a player: a password in the command, or the reply token
 /// of the mail (checked by the service).
@@ -77,6 +79,12 @@ pub enum Command {
     Confirm {
         code: String,
     },
+    /// `set ...`: changes one of the speaker's preferences.
+    Set(SetPreference),
+    /// `settings ...`: shows the speaker's preferences.
+    Settings {
+        speaker: Speaker,
+    },
 }
 
 impl Command {
@@ -105,6 +113,8 @@ impl Command {
             Command::Action(a) => a.speaker.credentials(),
             Command::Queue(q) => q.speaker.credentials(),
             Command::Chat(c) => c.speaker.credentials(),
+            Command::Set(c) => c.speaker.credentials(),
+            Command::Settings { speaker } => speaker.credentials(),
             Command::Subscription(Subscription {
                 subscriber: Subscriber::Player(speaker),
                 ..
@@ -132,6 +142,8 @@ impl Command {
             Command::Queue(q) => q.speaker.password().into_iter().collect(),
             Command::Chat(c) => c.speaker.password().into_iter().collect(),
             Command::Vacation(v) => vec![v.password.as_str()],
+            Command::Set(c) => c.speaker.password().into_iter().collect(),
+            Command::Settings { speaker } => speaker.password().into_iter().collect(),
             Command::Subscription(Subscription {
                 subscriber: Subscriber::Player(speaker),
                 ..
@@ -195,6 +207,7 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
             account::parse(&keyword, args)
         }
         "help" | "games" | "show" | "history" | "pgn" => info::parse(&keyword, args),
+        "set" | "settings" => preferences::parse(&keyword, args),
         _ => board::parse(&keyword, args),
     };
     Some(parsed.map(|command| Line { variant, command }))
@@ -225,6 +238,8 @@ pub const COMMAND_WORDS: &[&str] = &[
     "chat",
     "vacation",
     "confirm",
+    "set",
+    "settings",
 ];
 
 /// Whether `word` (any case) starts a command.

@@ -275,6 +275,7 @@ fn merged(
         reply_to: None,
         in_reply_to: Some(ctx.mail.message_id.clone()),
         references: vec![ctx.mail.message_id.clone()],
+        ..Outgoing::default()
     };
     if let [board] = boards[..] {
         with_token(ctx, &mut mail, board)?;

@@ -314,6 +314,7 @@ pub fn board_mails(
             ),
             in_reply_to: None,
             references: Vec::new(),
+            ..Outgoing::default()
         };
         answer::thread(ctx, &mut mail, number, is_sender)?;
         mails.push(mail);
@@ -345,6 +346,7 @@ pub fn board_mails(
             reply_to: None,
             in_reply_to: None,
             references: Vec::new(),
+            ..Outgoing::default()
         };
         answer::thread(ctx, &mut mail, number, false)?;
         mails.push(mail);
@@ -390,6 +392,7 @@ pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceE
         reply_to: None,
         in_reply_to: Some(ctx.mail.message_id.clone()),
         references: vec![ctx.mail.message_id.clone()],
+        ..Outgoing::default()
     })
 }
 
@@ -474,6 +477,9 @@ pub fn blank_passwords(line: &str) -> String {
     // Positions after the command word that hold passwords.
     let secret: &[usize] = match keyword {
         "signup" | "address" | "vacation" | "challenge" => &[2],
+        // `set board compact` and `settings` by reply carry no password.
+        "set" if words.len() - start >= 5 => &[2],
+        "settings" if words.len() - start >= 3 => &[2],
         "password" => &[2, 3],
         "move" | "queue" | "resign" | "draw" | "accept" | "reject" | "undo" | "decline"
         | "chat" => &[3],

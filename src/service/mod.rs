@@ -19,6 +19,7 @@ mod dialogue;
 mod limits;
 mod passwords;
 mod play;
+mod preferences;
 mod prune;
 mod reading;
 
@@ -553,6 +554,8 @@ impl Ctx<'_> {
             Command::Pgn { board } => play::pgn(self, *board),
             Command::Subscription(c) => play::subscription(self, c),
             Command::Chat(c) => play::chat(self, c, token),
+            Command::Set(c) => preferences::set(self, c, token),
+            Command::Settings { speaker } => preferences::settings(self, speaker, token),
         }
     }
 
@@ -738,6 +741,7 @@ impl Ctx<'_> {
             reply_to: None,
             in_reply_to: Some(self.mail.message_id.clone()),
             references: vec![self.mail.message_id.clone()],
+            ..Outgoing::default()
         });
         Ok(())
     }
@@ -759,6 +763,7 @@ impl Ctx<'_> {
             reply_to: None,
             in_reply_to: Some(self.mail.message_id.clone()),
             references: vec![self.mail.message_id.clone()],
+            ..Outgoing::default()
         })
     }
 }

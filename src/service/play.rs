@@ -444,6 +444,7 @@ pub(super) fn show(ctx: &mut Ctx<'_>, command: &Show) -> Result<Vec<Outgoing>, F
         reply_to: None,
         in_reply_to: Some(ctx.mail.message_id.clone()),
         references: vec![ctx.mail.message_id.clone()],
+        ..Outgoing::default()
     }])
 }
 

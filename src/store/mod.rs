@@ -13,6 +13,7 @@ pub mod deadlines;
 pub mod limits;
 pub mod mailbox;
 pub mod players;
+pub mod preferences;
 pub mod sent;
 
 use std::ops::Deref;
@@ -29,6 +30,7 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0001_initial.sql")),
     M::up(include_str!("../../migrations/0002_deadlines.sql")),
     M::up(include_str!("../../migrations/0005_hardening.sql")),
+    M::up(include_str!("../../migrations/0007_preferences.sql")),
     M::up(include_str!("../../migrations/0008_dialogue.sql")),
 ];
 
