@@ -472,6 +472,15 @@ pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failu
     let loaded = load(ctx, number)?;
     let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
     let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
+    let pgn = pgn_text(ctx, &loaded, white, black);
+    let subject = format!("{} Board {number} pgn", loaded.board.variant.display_name());
+    Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
+}
+
+/// The PGN of a loaded board (with the Variant tag); also what a finished
+/// game's board mail attaches.
+pub(super) fn pgn_text(ctx: &Ctx<'_>, loaded: &Loaded, white: String, black: String) -> String {
+    let number = loaded.board.number;
     let result = match loaded.board.result.as_deref() {
         Some("-") | None => "*".to_string(),
         Some(score) => score.to_string(),
@@ -511,8 +520,7 @@ pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failu
     // PGN export format keeps lines under 80 characters.
     pgn.push_str(&board_mail::wrap(&movetext, 79));
     pgn.push('\n');
-    let subject = format!("{} Board {number} pgn", loaded.board.variant.display_name());
-    Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
+    pgn
 }
 
 /// `subscribe`/`unsubscribe`: by password, the player's registered (so
