@@ -155,7 +155,11 @@ fn board_mails_show_their_board_and_text_in_chromium() {
                 .filter(|&(x, y)| at(x, y).iter().all(|&c| c < 90))
                 .count()
         };
-        assert!(dark(0, top) > 300, "{variant}: no text above the board; see {}", keep.display());
+        assert!(
+            dark(0, top) > 300,
+            "{variant}: no text above the board; see {}",
+            keep.display()
+        );
         assert!(
             dark(bottom + 1, height) > 300,
             "{variant}: no text below the board; see {}",

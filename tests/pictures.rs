@@ -136,7 +136,11 @@ fn a_board_mail_is_text_and_html_with_an_inline_picture_from_the_readers_side() 
     for (mail, black_view) in [(&alice, false), (&bob, true)] {
         let parts = parts_of(mail);
         assert_eq!(parts.content_type, "multipart/alternative");
-        assert!(parts.text.starts_with("Summary of Chess Board 101"), "{}", parts.text);
+        assert!(
+            parts.text.starts_with("Summary of Chess Board 101"),
+            "{}",
+            parts.text
+        );
         let html = parts.html.expect("an HTML part");
         assert!(!html.contains("<script"), "{html}");
         assert_eq!(parts.images.len(), 1);
@@ -164,10 +168,16 @@ fn the_picture_marks_the_last_turn_and_the_text_says_what_happened_and_what_is_d
     let mails = h.send(ALICE, "move", "move 101 alice alice-pw e4");
     let bob = to(&mails, BOB);
     let parts = parts_of(bob);
-    assert!(parts.text.contains("Last turn: alice played e4."), "{}", parts.text);
+    assert!(
+        parts.text.contains("Last turn: alice played e4."),
+        "{}",
+        parts.text
+    );
     assert!(
         parts.text.contains("bob must move by 2026-03-08 ")
-            && parts.text.contains(" UTC to avoid a reminder,\nand by 2026-03-22 ")
+            && parts
+                .text
+                .contains(" UTC to avoid a reminder,\nand by 2026-03-22 ")
             && parts.text.contains(" UTC not to lose on time."),
         "{}",
         parts.text
@@ -192,7 +202,11 @@ fn the_picture_marks_the_last_turn_and_the_text_says_what_happened_and_what_is_d
     let mails = h.send(BOB, "move", "move 101 bob bob-pw e5,d5");
     let alice = to(&mails, ALICE);
     let parts = parts_of(alice);
-    assert!(parts.text.contains("Last turn: bob played e5,d5."), "{}", parts.text);
+    assert!(
+        parts.text.contains("Last turn: bob played e5,d5."),
+        "{}",
+        parts.text
+    );
     let (_, _, rgb) = decode(&parts.images[0].1);
     // From White's side: d7 column 3 row 1 (light), d5 column 3 row 3
     // (light), e7 column 4 row 1 (dark), e5 column 4 row 3 (dark).
@@ -242,21 +256,34 @@ fn preferences_are_set_by_password_and_by_reply_and_shown() {
     let alice = parts_of(to(&mails, ALICE));
     assert_eq!(alice.content_type, "multipart/alternative");
 
-    let mails = h.send(BOB, "prefs", "set bob bob-pw board ascii\nset bob bob-pw pgn off");
+    let mails = h.send(
+        BOB,
+        "prefs",
+        "set bob bob-pw board ascii\nset bob bob-pw pgn off",
+    );
     let answer = &to(&mails, BOB).body;
     assert!(answer.contains("pgn   off"), "{answer}");
     let mails = h.send(BOB, "move", "move 101 bob bob-pw e5");
     let bob = parts_of(to(&mails, BOB));
     assert_eq!(bob.content_type, "text/plain");
-    assert!(bob.text.contains("      h   g   f   e   d   c   b   a"), "{}", bob.text);
+    assert!(
+        bob.text.contains("      h   g   f   e   d   c   b   a"),
+        "{}",
+        bob.text
+    );
 
     // Refused: a wrong password, a bad value; nothing changes.
     let before = h.game_state();
     let mails = h.send(BOB, "prefs", "set bob nope board html");
-    assert!(to(&mails, BOB).body.contains("wrong userid or password"), "{mails:#?}");
+    assert!(
+        to(&mails, BOB).body.contains("wrong userid or password"),
+        "{mails:#?}"
+    );
     let mails = h.send(BOB, "prefs", "set bob bob-pw board pretty");
     assert!(
-        to(&mails, BOB).body.contains("\"pretty\" is not a value of board"),
+        to(&mails, BOB)
+            .body
+            .contains("\"pretty\" is not a value of board"),
         "{mails:#?}"
     );
     let mails = h.send(BOB, "prefs", "settings bob bob-pw");
@@ -289,9 +316,17 @@ fn digest_players_get_no_mail_per_turn_but_their_answers_reminders_and_results()
 fn an_answer_folding_several_commands_keeps_the_picture() {
     let mut h = Harness::new();
     new_board(&mut h, "Chess");
-    let mails = h.send(ALICE, "two", "move 101 alice alice-pw e4\nsettings alice alice-pw");
+    let mails = h.send(
+        ALICE,
+        "two",
+        "move 101 alice alice-pw e4\nsettings alice alice-pw",
+    );
     let alice = parts_of(to(&mails, ALICE));
-    assert!(alice.text.contains("pbem read 2 commands"), "{}", alice.text);
+    assert!(
+        alice.text.contains("pbem read 2 commands"),
+        "{}",
+        alice.text
+    );
     assert_eq!(alice.images.len(), 1, "the board picture stays");
     assert!(alice.html.expect("html").contains("pbem read 2 commands"));
 }

@@ -45,8 +45,7 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
                     ));
                 }
             };
-            let change = change(name, value)
-                .map_err(|problem| error(keyword, &problem, SET))?;
+            let change = change(name, value).map_err(|problem| error(keyword, &problem, SET))?;
             Ok(Command::Set(SetPreference { speaker, change }))
         }
         _ => match args {
@@ -136,7 +135,10 @@ mod tests {
         let error = parse("set alice pw board pretty").expect_err("refused");
         assert!(error.problem.contains("\"pretty\""), "{error}");
         let error = parse("set alice pw colour blue").expect_err("refused");
-        assert!(error.problem.contains("\"colour\" is not a preference"), "{error}");
+        assert!(
+            error.problem.contains("\"colour\" is not a preference"),
+            "{error}"
+        );
         assert!(parse("set alice").is_err());
         assert!(parse("settings alice").is_err());
     }

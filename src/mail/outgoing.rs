@@ -183,10 +183,10 @@ pub fn build(
 fn alternative(text: SinglePart, html: &Html) -> MultiPart {
     let mut related = MultiPart::related().singlepart(SinglePart::html(html.body.clone()));
     for image in &html.images {
-        related = related.singlepart(
-            Attachment::new_inline(image.content_id.clone())
-                .body(image.png.clone(), ContentType::parse("image/png").expect("a MIME type")),
-        );
+        related = related.singlepart(Attachment::new_inline(image.content_id.clone()).body(
+            image.png.clone(),
+            ContentType::parse("image/png").expect("a MIME type"),
+        ));
     }
     MultiPart::alternative().singlepart(text).multipart(related)
 }
@@ -194,8 +194,9 @@ fn alternative(text: SinglePart, html: &Html) -> MultiPart {
 /// `mixed` with the mail's attachments added.
 fn attached(mut mixed: MultiPart, mail: &Outgoing) -> MultiPart {
     for file in &mail.attachments {
-        let mime = ContentType::parse(&file.mime)
-            .unwrap_or_else(|_| ContentType::parse("application/octet-stream").expect("a MIME type"));
+        let mime = ContentType::parse(&file.mime).unwrap_or_else(|_| {
+            ContentType::parse("application/octet-stream").expect("a MIME type")
+        });
         mixed = mixed.singlepart(Attachment::new(file.name.clone()).body(file.bytes.clone(), mime));
     }
     mixed

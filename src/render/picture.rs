@@ -130,7 +130,8 @@ fn fill_square(pixmap: &mut Pixmap, square: Square, viewer: Color, colour: [u8; 
 fn ring(pixmap: &mut Pixmap, square: Square, viewer: Color) {
     let (x, y) = origin(square, viewer);
     let half = SQUARE as f32 / 2.0;
-    let Some(circle) = PathBuilder::from_circle(x as f32 + half, y as f32 + half, half - 2.5) else {
+    let Some(circle) = PathBuilder::from_circle(x as f32 + half, y as f32 + half, half - 2.5)
+    else {
         return;
     };
     let mut paint = Paint::default();
@@ -310,9 +311,18 @@ mod tests {
 
     #[test]
     fn squares_sit_where_the_viewer_expects_them() {
-        assert_eq!(origin(Square::A1, Color::White), (MARGIN, MARGIN + 7 * SQUARE));
-        assert_eq!(origin(Square::A1, Color::Black), (MARGIN + 7 * SQUARE, MARGIN));
-        assert_eq!(origin(Square::H8, Color::Black), (MARGIN, MARGIN + 7 * SQUARE));
+        assert_eq!(
+            origin(Square::A1, Color::White),
+            (MARGIN, MARGIN + 7 * SQUARE)
+        );
+        assert_eq!(
+            origin(Square::A1, Color::Black),
+            (MARGIN + 7 * SQUARE, MARGIN)
+        );
+        assert_eq!(
+            origin(Square::H8, Color::Black),
+            (MARGIN, MARGIN + 7 * SQUARE)
+        );
         let board = Board::new();
         let picture = draw(&Scene {
             board: &board,

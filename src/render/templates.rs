@@ -102,7 +102,11 @@ impl Templates {
 impl Templates {
     /// Renders the HTML template `name` (a whole HTML part, no Subject
     /// line); values are HTML-escaped.
-    pub fn render_html(&self, name: &str, context: impl Serialize) -> Result<String, TemplateError> {
+    pub fn render_html(
+        &self,
+        name: &str,
+        context: impl Serialize,
+    ) -> Result<String, TemplateError> {
         let error = |e: minijinja::Error| TemplateError {
             name: name.to_string(),
             message: e.to_string(),

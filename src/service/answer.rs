@@ -17,9 +17,9 @@ use time::OffsetDateTime;
 use super::board_mail::{self, Occasion};
 use super::{Ctx, Refusal, ServiceConfig, ServiceError};
 use crate::mail::outgoing::{self, Html, Inline, Outgoing};
-use crate::render::picture;
 use crate::mail::reply::Known;
 use crate::mail::token::TokenKey;
+use crate::render::picture;
 use crate::store::players;
 use crate::store::sent::{self, SentMail};
 

@@ -14,15 +14,15 @@ use super::{Ctx, Failure, Refusal, ServiceError, answer, reading, refuse};
 use crate::mail::outgoing::{self, Html, Inline, Outgoing};
 use crate::render::board::{BoardStyle, draw};
 use crate::render::picture::{self, Scene};
-use crate::schedule;
-use crate::store::deadlines::{self as clocks, Clock};
-use crate::store::preferences::{self, BoardChoice, MailChoice};
 use crate::render::summary::{example_turn, legal_summary, turn_due};
 use crate::rules::Game;
 use crate::rules::game::DrawClaim;
 use crate::rules::notation::parse_turn;
+use crate::schedule;
 use crate::store::boards::{self, Board, OfferKind, StoredTurn};
+use crate::store::deadlines::{self as clocks, Clock};
 use crate::store::players::{self, Player};
+use crate::store::preferences::{self, BoardChoice, MailChoice};
 
 /// Why a board mail goes out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -250,13 +250,15 @@ impl BoardFacts {
         let away = [&white, &black]
             .iter()
             .filter_map(|p| {
-                p.vacation_until.filter(|until| *until > ctx.now).map(|until| {
-                    format!(
-                        "{} is on vacation until {}.",
-                        p.userid,
-                        super::deadlines::readable(until)
-                    )
-                })
+                p.vacation_until
+                    .filter(|until| *until > ctx.now)
+                    .map(|until| {
+                        format!(
+                            "{} is on vacation until {}.",
+                            p.userid,
+                            super::deadlines::readable(until)
+                        )
+                    })
             })
             .take(if board.white == board.black { 1 } else { 2 })
             .collect();
@@ -379,7 +381,11 @@ pub fn render_shown(
                 "{} Board {} seen by {}",
                 facts.view.variant,
                 board.number,
-                if viewer == Color::White { "White" } else { "Black" }
+                if viewer == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                }
             ),
         });
         let body = ctx.templates.render_html("board.html", &view)?;

@@ -100,7 +100,11 @@ pub fn get(conn: &Connection, player: PlayerId) -> Result<Preferences, StoreErro
 }
 
 /// Stores `player`'s preferences.
-pub fn set(conn: &Connection, player: PlayerId, preferences: Preferences) -> Result<(), StoreError> {
+pub fn set(
+    conn: &Connection,
+    player: PlayerId,
+    preferences: Preferences,
+) -> Result<(), StoreError> {
     conn.execute_cached(
         "INSERT INTO preferences (player_id, board, mail, pgn) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (player_id) DO UPDATE SET board = excluded.board, mail = excluded.mail, pgn = excluded.pgn",
