@@ -330,3 +330,16 @@ fn an_answer_folding_several_commands_keeps_the_picture() {
     assert_eq!(alice.images.len(), 1, "the board picture stays");
     assert!(alice.html.expect("html").contains("pbem read 2 commands"));
 }
+
+#[test]
+fn show_sends_the_picture_unless_compact_is_asked_for() {
+    let mut h = Harness::new();
+    new_board(&mut h, "Chess");
+    let mails = h.send(BOB, "show", "show 101");
+    let bob = parts_of(to(&mails, BOB));
+    assert_eq!(bob.content_type, "multipart/alternative");
+    let (_, _, rgb) = decode(&bob.images[0].1);
+    assert_eq!(rows(&rgb)[0], "WWWWWWWW", "from Black's side");
+    let mails = h.send(BOB, "show", "show 101 compact");
+    assert_eq!(parts_of(to(&mails, BOB)).content_type, "text/plain");
+}
