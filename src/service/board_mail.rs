@@ -540,7 +540,6 @@ pub fn board_mails(
             ),
             in_reply_to: None,
             references: Vec::new(),
-            ..Outgoing::default()
         };
         answer::thread(ctx, &mut mail, number, is_sender)?;
         mails.push(mail);
@@ -582,7 +581,6 @@ pub fn board_mails(
             reply_to: None,
             in_reply_to: None,
             references: Vec::new(),
-            ..Outgoing::default()
         };
         answer::thread(ctx, &mut mail, number, false)?;
         mails.push(mail);
