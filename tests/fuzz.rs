@@ -240,6 +240,7 @@ proptest! {
                 reply_to: None,
                 in_reply_to: Some(message_id.clone()),
                 references: vec![message_id.clone(), message_id],
+                ..Outgoing::default()
             };
             let built = outgoing::build(&server, &mail, "<x@localhost>", datetime!(2026-03-01 12:00 UTC));
             let bytes = built.expect("a normalized address builds");

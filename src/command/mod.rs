@@ -10,6 +10,7 @@ mod account;
 mod board;
 mod info;
 mod ratings;
+mod preferences;
 
 use std::fmt;
 
@@ -21,6 +22,7 @@ pub use board::{
     split_guard,
 };
 pub use info::{Games, GamesFilter, HelpTopic, Show};
+pub use preferences::{Change, SetPreference};
 
 /// Who speaks for a player: a password in the command, or the reply token
 /// of the mail (checked by the service).
@@ -86,6 +88,12 @@ pub enum Command {
     Rating {
         userid: String,
     },
+    /// `set ...`: changes one of the speaker's preferences.
+    Set(SetPreference),
+    /// `settings ...`: shows the speaker's preferences.
+    Settings {
+        speaker: Speaker,
+    },
 }
 
 impl Command {
@@ -114,6 +122,8 @@ impl Command {
             Command::Action(a) => a.speaker.credentials(),
             Command::Queue(q) => q.speaker.credentials(),
             Command::Chat(c) => c.speaker.credentials(),
+            Command::Set(c) => c.speaker.credentials(),
+            Command::Settings { speaker } => speaker.credentials(),
             Command::Subscription(Subscription {
                 subscriber: Subscriber::Player(speaker),
                 ..
@@ -143,6 +153,8 @@ impl Command {
             Command::Queue(q) => q.speaker.password().into_iter().collect(),
             Command::Chat(c) => c.speaker.password().into_iter().collect(),
             Command::Vacation(v) => vec![v.password.as_str()],
+            Command::Set(c) => c.speaker.password().into_iter().collect(),
+            Command::Settings { speaker } => speaker.password().into_iter().collect(),
             Command::Subscription(Subscription {
                 subscriber: Subscriber::Player(speaker),
                 ..
@@ -207,6 +219,7 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
         }
         "help" | "games" | "show" | "history" | "pgn" => info::parse(&keyword, args),
         "ratings" | "standings" | "rating" => ratings::parse(&keyword, args),
+        "set" | "settings" => preferences::parse(&keyword, args),
         _ => board::parse(&keyword, args),
     };
     Some(parsed.map(|command| Line { variant, command }))
@@ -240,6 +253,8 @@ pub const COMMAND_WORDS: &[&str] = &[
     "ratings",
     "standings",
     "rating",
+    "set",
+    "settings",
 ];
 
 /// Whether `word` (any case) starts a command.

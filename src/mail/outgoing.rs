@@ -1,19 +1,24 @@
 //! Building the mails the server sends, as complete RFC 5322 messages
 //! (lettre's message builder), ready for the outbox.
+//!
+//! A mail is its text alone (`text/plain`), or, with an HTML part,
+//! `multipart/alternative` of the text and a `multipart/related` holding
+//! the HTML and its inline pictures (by Content-ID); attachments (a
+//! finished game's PGN) wrap either in `multipart/mixed`.
 
 use std::time::SystemTime;
 
 use lettre::message::header::{
     self, ContentTransferEncoding, ContentType, HeaderName, HeaderValue,
 };
-use lettre::message::{Body, Mailbox, Mailboxes, Message, SinglePart};
+use lettre::message::{Attachment, Body, Mailbox, Mailboxes, Message, MultiPart, SinglePart};
 use time::OffsetDateTime;
 
 use super::ServerAddress;
 use super::address;
 
 /// A mail to send.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Outgoing {
     pub to: Vec<String>,
     pub subject: String,
@@ -25,6 +30,34 @@ pub struct Outgoing {
     /// Message-IDs of the thread (the board's thread root, the mail
     /// answered).
     pub references: Vec<String>,
+    /// The HTML alternative of the text, with its inline pictures.
+    pub html: Option<Html>,
+    /// Files attached (a finished game's PGN).
+    pub attachments: Vec<File>,
+}
+
+/// An HTML part and the pictures it shows by `cid:` URL.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Html {
+    pub body: String,
+    pub images: Vec<Inline>,
+}
+
+/// A PNG shown inside the HTML part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inline {
+    /// The Content-ID, without angle brackets (`board-101@pbem`).
+    pub content_id: String,
+    pub png: Vec<u8>,
+}
+
+/// An attached file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct File {
+    pub name: String,
+    /// Its MIME type (`application/vnd.chess-pgn`).
+    pub mime: String,
+    pub bytes: Vec<u8>,
 }
 
 /// Why a mail could not be built.
@@ -131,11 +164,42 @@ pub fn build(
     // up to 76 characters and otherwise picks quoted-printable itself.
     let body = Body::new_with_encoding(mail.body.clone(), ContentTransferEncoding::EightBit)
         .unwrap_or_else(|_| Body::new(mail.body.clone()));
-    let body = SinglePart::builder()
+    let text = SinglePart::builder()
         .header(ContentType::TEXT_PLAIN)
         .body(body);
-    let message = builder.singlepart(body)?;
+    let message = match (&mail.html, mail.attachments.is_empty()) {
+        (None, true) => builder.singlepart(text)?,
+        (None, false) => builder.multipart(attached(MultiPart::mixed().singlepart(text), mail))?,
+        (Some(html), true) => builder.multipart(alternative(text, html))?,
+        (Some(html), false) => builder.multipart(attached(
+            MultiPart::mixed().multipart(alternative(text, html)),
+            mail,
+        ))?,
+    };
     Ok(message.formatted())
+}
+
+/// The text and, as its alternative, the HTML with its pictures.
+fn alternative(text: SinglePart, html: &Html) -> MultiPart {
+    let mut related = MultiPart::related().singlepart(SinglePart::html(html.body.clone()));
+    for image in &html.images {
+        related = related.singlepart(Attachment::new_inline(image.content_id.clone()).body(
+            image.png.clone(),
+            ContentType::parse("image/png").expect("a MIME type"),
+        ));
+    }
+    MultiPart::alternative().singlepart(text).multipart(related)
+}
+
+/// `mixed` with the mail's attachments added.
+fn attached(mut mixed: MultiPart, mail: &Outgoing) -> MultiPart {
+    for file in &mail.attachments {
+        let mime = ContentType::parse(&file.mime).unwrap_or_else(|_| {
+            ContentType::parse("application/octet-stream").expect("a MIME type")
+        });
+        mixed = mixed.singlepart(Attachment::new(file.name.clone()).body(file.bytes.clone(), mime));
+    }
+    mixed
 }
 
 /// The addresses among `recipients` a mail can go to, normalized; the
@@ -167,6 +231,7 @@ mod tests {
             reply_to: None,
             in_reply_to: None,
             references: Vec::new(),
+            ..Outgoing::default()
         }
     }
 

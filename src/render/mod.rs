@@ -1,7 +1,9 @@
 //! What players read: the ASCII board, the move list, the legal-move
-//! summary and the rating tables. Text only; the mail templates that frame it come later.
+//! summary, the rating tables, and the board picture of HTML mails
+//! ([`picture`]).
 
 pub mod board;
+pub mod picture;
 pub mod ratings;
 pub mod summary;
 pub mod templates;

@@ -18,6 +18,8 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("help.txt", include_str!("../../templates/help.txt")),
     ("ratings.txt", include_str!("../../templates/ratings.txt")),
     ("rating.txt", include_str!("../../templates/rating.txt")),
+    ("board.html", include_str!("../../templates/board.html")),
+    ("answer.html", include_str!("../../templates/answer.html")),
 ];
 
 /// A template that could not be rendered.
@@ -96,6 +98,26 @@ impl Templates {
             subject,
             body: wrap_long_lines(body, MAX_LINE),
         })
+    }
+}
+
+impl Templates {
+    /// Renders the HTML template `name` (a whole HTML part, no Subject
+    /// line); values are HTML-escaped.
+    pub fn render_html(
+        &self,
+        name: &str,
+        context: impl Serialize,
+    ) -> Result<String, TemplateError> {
+        let error = |e: minijinja::Error| TemplateError {
+            name: name.to_string(),
+            message: e.to_string(),
+        };
+        self.env
+            .get_template(name)
+            .map_err(error)?
+            .render(minijinja::value::Serde(context))
+            .map_err(error)
     }
 }
 

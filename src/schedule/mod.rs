@@ -88,6 +88,28 @@ pub fn forfeit_at(clock: &Clock, vacations: &[Vacation], now: OffsetDateTime) ->
     at
 }
 
+/// When the next reminder comes if nobody moves and no new vacation
+/// starts: after each `nag_days` of running clock. `None` when that is
+/// beyond the calendar.
+pub fn next_nag_at(
+    clock: &Clock,
+    vacations: &[Vacation],
+    now: OffsetDateTime,
+) -> Option<OffsetDateTime> {
+    let every = days(clock.nag_days.max(1));
+    let running = running_time(clock.last_turn_at, now, vacations);
+    let passed = running.whole_seconds() / every.whole_seconds().max(1);
+    let next = every.checked_mul(i32::try_from(passed.checked_add(1)?).ok()?)?;
+    let mut at = now.checked_add(next.checked_sub(running)?.max(Duration::ZERO))?;
+    for vacation in vacations {
+        let start = vacation.starts_at.max(now);
+        if vacation.ends_at > start && start < at {
+            at = at.checked_add(vacation.ends_at - start)?;
+        }
+    }
+    Some(at)
+}
+
 fn days(n: u32) -> Duration {
     Duration::days(i64::from(n))
 }

@@ -4,6 +4,8 @@
 //! one mail: the board mail alone when one command did one thing, the
 //! error mail when one command was refused, and otherwise one mail that
 //! lists each command's result, then each notice and each board touched.
+//! A folded answer keeps the folded mails' board pictures (under its text
+//! in its HTML part) and attachments.
 //!
 //! Threading: every mail of a board's conversation references the first
 //! mail pbem sent that reader on that board (its real Message-ID, kept in
@@ -14,9 +16,10 @@ use time::OffsetDateTime;
 
 use super::board_mail::{self, Occasion};
 use super::{Ctx, Refusal, ServiceConfig, ServiceError};
-use crate::mail::outgoing::Outgoing;
+use crate::mail::outgoing::{self, Html, Inline, Outgoing};
 use crate::mail::reply::Known;
 use crate::mail::token::TokenKey;
+use crate::render::picture;
 use crate::store::players;
 use crate::store::sent::{self, SentMail};
 
@@ -233,6 +236,22 @@ fn merged(
     let mut subject = None;
     let mut shown = Vec::new();
     let mut bodies: Vec<&str> = Vec::new();
+    // The pictures and attachments of the folded mails stay with the
+    // answer: its HTML part is the answer's text with each board picture.
+    let mut images: Vec<Inline> = Vec::new();
+    let mut attachments: Vec<outgoing::File> = Vec::new();
+    for (_, mail) in &own {
+        for image in mail.html.iter().flat_map(|html| &html.images) {
+            if !images.iter().any(|i| i.content_id == image.content_id) {
+                images.push(image.clone());
+            }
+        }
+        for file in &mail.attachments {
+            if !attachments.iter().any(|f| f.name == file.name) {
+                attachments.push(file.clone());
+            }
+        }
+    }
     for (board, mail) in &own {
         if let Some(board) = board
             && mail.reply_to.is_some()
@@ -268,6 +287,19 @@ fn merged(
         _ if refusals.is_empty() => "pbem answer".to_string(),
         _ => "pbem Error".to_string(),
     };
+    let html = if images.is_empty() {
+        None
+    } else {
+        let cids: Vec<String> = images.iter().map(|i| i.content_id.clone()).collect();
+        let text = body.clone();
+        Some(Html {
+            body: ctx.templates.render_html(
+                "answer.html",
+                minijinja::context! { text => text, images => cids, size => picture::SIZE },
+            )?,
+            images,
+        })
+    };
     let mut mail = Outgoing {
         to: vec![ctx.sender.to_string()],
         subject,
@@ -275,6 +307,8 @@ fn merged(
         reply_to: None,
         in_reply_to: Some(ctx.mail.message_id.clone()),
         references: vec![ctx.mail.message_id.clone()],
+        html,
+        attachments,
     };
     if let [board] = boards[..] {
         with_token(ctx, &mut mail, board)?;

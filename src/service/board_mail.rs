@@ -1,19 +1,28 @@
 //! Board mails and error mails: loading a board's game from its stored
 //! turns, and rendering what each recipient reads (the board from their
-//! side, the move list, the legal-move summary, comments, deadlines).
+//! side, the move list, the legal-move summary, comments, what happened
+//! and what is due), as text and, by the reader's preference, with an
+//! HTML part holding the board picture; a finished game's mail carries its
+//! PGN. Players who chose the digest get no board mail per turn.
+
+use std::cell::RefCell;
 
 use serde::Serialize;
-use shakmaty::{Color, Position};
+use shakmaty::{Color, Position, Square};
 
 use super::{Ctx, Failure, Refusal, ServiceError, answer, reading, refuse};
-use crate::mail::outgoing::Outgoing;
+use crate::mail::outgoing::{self, Html, Inline, Outgoing};
 use crate::render::board::{BoardStyle, draw};
+use crate::render::picture::{self, Scene};
 use crate::render::summary::{example_turn, legal_summary, turn_due};
 use crate::rules::Game;
 use crate::rules::game::DrawClaim;
 use crate::rules::notation::parse_turn;
+use crate::schedule;
 use crate::store::boards::{self, Board, OfferKind, StoredTurn};
+use crate::store::deadlines::{self as clocks, Clock};
 use crate::store::players::{self, Player};
+use crate::store::preferences::{self, BoardChoice, MailChoice};
 
 /// Why a board mail goes out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,6 +103,13 @@ struct SharedView {
     nag_days: u32,
     forfeit_days: u32,
     example: String,
+    /// `bob played Nf6,d5`.
+    last_turn: Option<String>,
+    /// When the player to move is reminded, and loses on time.
+    reminder_at: Option<String>,
+    forfeit_at: Option<String>,
+    /// `alice is on vacation until 2026-12-01 12:00 UTC.`
+    away: Vec<String>,
 }
 
 /// A board mail for one reader: the shared part and what is theirs.
@@ -106,6 +122,15 @@ struct BoardView<'a> {
     board_art: String,
     your_turn: bool,
     recipient: String,
+    /// The picture of the HTML part.
+    picture: Option<PictureView>,
+}
+
+#[derive(Serialize)]
+struct PictureView {
+    cid: String,
+    size: u32,
+    alt: String,
 }
 
 /// Who reads a board mail.
@@ -122,6 +147,8 @@ pub struct BoardFacts {
     pub white: Player,
     pub black: Player,
     view: SharedView,
+    /// The board picture from White's and from Black's side, drawn once.
+    pictures: RefCell<[Option<Vec<u8>>; 2]>,
 }
 
 impl BoardFacts {
@@ -194,6 +221,47 @@ impl BoardFacts {
             });
         }
 
+        let last_turn = game.turns().last().map(|played| {
+            let who = match played.mover {
+                Color::White => &white.userid,
+                Color::Black => &black.userid,
+            };
+            format!("{who} played {}", played.text())
+        });
+        let (mut reminder_at, mut forfeit_at) = (None, None);
+        if !finished {
+            let mover = board.player(state.turn());
+            let away = clocks::vacations_of(ctx.conn, mover, board.last_turn_at)?;
+            let clock = Clock {
+                board: board.number,
+                to_move: Some(mover),
+                last_turn_at: board.last_turn_at,
+                nag_days: board.options.nag_days,
+                forfeit_days: board.options.forfeit_days,
+                nags_sent: 0,
+                draw_offered_at: None,
+            };
+            let now = ctx.now.max(board.last_turn_at);
+            reminder_at = schedule::next_nag_at(&clock, &away, now).map(super::deadlines::readable);
+            forfeit_at = Some(super::deadlines::readable(schedule::forfeit_at(
+                &clock, &away, now,
+            )));
+        }
+        let away = [&white, &black]
+            .iter()
+            .filter_map(|p| {
+                p.vacation_until
+                    .filter(|until| *until > ctx.now)
+                    .map(|until| {
+                        format!(
+                            "{} is on vacation until {}.",
+                            p.userid,
+                            super::deadlines::readable(until)
+                        )
+                    })
+            })
+            .take(if board.white == board.black { 1 } else { 2 })
+            .collect();
         let record = game.record();
         let view = SharedView {
             variant: board.variant.display_name(),
@@ -223,8 +291,17 @@ impl BoardFacts {
             nag_days: board.options.nag_days,
             forfeit_days: board.options.forfeit_days,
             example: example_turn(game).unwrap_or_default(),
+            last_turn,
+            reminder_at,
+            forfeit_at,
+            away,
         };
-        Ok(BoardFacts { white, black, view })
+        Ok(BoardFacts {
+            white,
+            black,
+            view,
+            pictures: RefCell::new([None, None]),
+        })
     }
 }
 
@@ -237,13 +314,42 @@ pub fn render_board(
     style: BoardStyle,
     heading: &Heading,
 ) -> Result<(String, String), ServiceError> {
+    let choice = match style {
+        BoardStyle::Full => BoardChoice::Ascii,
+        BoardStyle::Compact => BoardChoice::Compact,
+    };
+    let shown = render_shown(ctx, loaded, facts, reader, choice, heading)?;
+    Ok((shown.subject, shown.body))
+}
+
+/// A board mail's parts for one reader.
+pub struct Shown {
+    pub subject: String,
+    pub body: String,
+    pub html: Option<Html>,
+}
+
+/// A board mail for one reader in the board style `choice`: the text, and
+/// for `html` the HTML part with the board picture.
+pub fn render_shown(
+    ctx: &Ctx<'_>,
+    loaded: &Loaded,
+    facts: &BoardFacts,
+    reader: Reader<'_>,
+    choice: BoardChoice,
+    heading: &Heading,
+) -> Result<Shown, ServiceError> {
     let Loaded { board, game, .. } = loaded;
     let state = game.state();
     let viewer = match reader {
         Reader::Player(player) => board.color_of(player.id).unwrap_or(Color::White),
         Reader::Observer => Color::White,
     };
-    let view = BoardView {
+    let style = match choice {
+        BoardChoice::Compact => BoardStyle::Compact,
+        BoardChoice::Ascii | BoardChoice::Html => BoardStyle::Full,
+    };
+    let mut view = BoardView {
         shared: &facts.view,
         new: *heading == Heading::New,
         nag: match heading {
@@ -257,9 +363,108 @@ pub fn render_board(
             Reader::Player(player) => player.userid.clone(),
             Reader::Observer => String::new(),
         },
+        picture: None,
     };
-    let rendered = ctx.templates.render("board.txt", view)?;
-    Ok((rendered.subject, rendered.body))
+    let rendered = ctx.templates.render("board.txt", &view)?;
+    let html = if choice == BoardChoice::Html {
+        let cid = format!(
+            "board-{}-{}-{}@{}",
+            board.number,
+            facts.view.turn_seq,
+            if viewer == Color::White { "w" } else { "b" },
+            ctx.config.address.domain
+        );
+        view.picture = Some(PictureView {
+            cid: cid.clone(),
+            size: picture::SIZE,
+            alt: format!(
+                "{} Board {} seen by {}",
+                facts.view.variant,
+                board.number,
+                if viewer == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                }
+            ),
+        });
+        let body = ctx.templates.render_html("board.html", &view)?;
+        Some(Html {
+            body,
+            images: vec![Inline {
+                content_id: cid,
+                png: board_picture(loaded, facts, viewer),
+            }],
+        })
+    } else {
+        None
+    };
+    Ok(Shown {
+        subject: rendered.subject,
+        body: rendered.body,
+        html,
+    })
+}
+
+/// The board picture from `viewer`'s side, drawn once per board mail.
+fn board_picture(loaded: &Loaded, facts: &BoardFacts, viewer: Color) -> Vec<u8> {
+    let slot = usize::from(viewer == Color::Black);
+    if let Some(png) = &facts.pictures.borrow()[slot] {
+        return png.clone();
+    }
+    let state = loaded.game.state();
+    let marked = loaded
+        .game
+        .turns()
+        .last()
+        .map(|played| last_turn_squares(played.turn.moves()))
+        .unwrap_or_default();
+    let check = state
+        .in_check()
+        .then(|| state.pos().king(state.turn()))
+        .flatten();
+    let png = picture::png(&Scene {
+        board: state.pos().board(),
+        viewer,
+        marked,
+        check,
+    });
+    facts.pictures.borrow_mut()[slot] = Some(png.clone());
+    png
+}
+
+/// The from and to squares of a turn's moves (a castling king's own).
+fn last_turn_squares(moves: &[shakmaty::Move]) -> Vec<Square> {
+    let mut squares = Vec::new();
+    for m in moves {
+        match m {
+            shakmaty::Move::Castle { king, rook } => {
+                let side = shakmaty::CastlingSide::from_queen_side(rook < king);
+                squares.push(*king);
+                squares.push(Square::from_coords(side.king_to_file(), king.rank()));
+            }
+            m => {
+                squares.extend(m.from());
+                squares.push(m.to());
+            }
+        }
+    }
+    squares
+}
+
+/// What a finished game's mail attaches: its PGN as `board-<n>.pgn`.
+fn pgn_attachment(ctx: &Ctx<'_>, loaded: &Loaded, facts: &BoardFacts) -> outgoing::File {
+    let text = super::play::pgn_text(
+        ctx,
+        loaded,
+        facts.white.userid.clone(),
+        facts.black.userid.clone(),
+    );
+    outgoing::File {
+        name: format!("board-{}.pgn", loaded.board.number),
+        mime: "application/vnd.chess-pgn".to_string(),
+        bytes: text.into_bytes(),
+    }
 }
 
 /// Board mails to the players (each from their side, with their reply
@@ -284,29 +489,50 @@ pub fn board_mails(
     };
     let to_move = loaded.board.player(loaded.game.state().turn());
     let facts = BoardFacts::gather(ctx, &loaded)?;
+    // A finished game (not a declined challenge) brings its PGN.
+    let finished = loaded.board.result.as_deref().is_some_and(|r| r != "-")
+        && !matches!(occasion, Occasion::Comment);
+    let mut pgn = None;
     let mut mails = Vec::new();
     for player in [&facts.white, &facts.black] {
         let is_sender = player.owns_address(ctx.sender);
+        let chosen = preferences::get(ctx.conn, player.id)?;
+        // The digest stands in for the mails of a game going on; the
+        // sender's own answer, new boards, reminders and results still come.
+        let digest = chosen.mail == MailChoice::Digest
+            && !is_sender
+            && loaded.board.result.is_none()
+            && matches!(occasion, Occasion::Update | Occasion::Comment);
         let skip = match occasion {
             Occasion::Comment => is_sender,
             Occasion::Nag(_) => player.id != to_move,
             Occasion::New | Occasion::Update => false,
         };
-        if skip {
+        if skip || digest {
             continue;
         }
-        let (subject, body) = render_board(
+        let shown = render_shown(
             ctx,
             &loaded,
             &facts,
             Reader::Player(player),
-            BoardStyle::Full,
+            chosen.board,
             &heading,
         )?;
+        let attachments = if finished && chosen.pgn {
+            vec![
+                pgn.get_or_insert_with(|| pgn_attachment(ctx, &loaded, &facts))
+                    .clone(),
+            ]
+        } else {
+            Vec::new()
+        };
         let mut mail = Outgoing {
             to: vec![player.mail_address().to_string()],
-            subject,
-            body,
+            subject: shown.subject,
+            body: shown.body,
+            html: shown.html,
+            attachments,
             reply_to: Some(
                 ctx.config
                     .address
@@ -330,18 +556,28 @@ pub fn board_mails(
         if skip {
             continue;
         }
-        let (subject, body) = render_board(
+        let shown = render_shown(
             ctx,
             &loaded,
             &facts,
             Reader::Observer,
-            BoardStyle::Full,
+            BoardChoice::Html,
             &heading,
         )?;
+        let attachments = if finished {
+            vec![
+                pgn.get_or_insert_with(|| pgn_attachment(ctx, &loaded, &facts))
+                    .clone(),
+            ]
+        } else {
+            Vec::new()
+        };
         let mut mail = Outgoing {
             to: vec![address],
-            subject,
-            body,
+            subject: shown.subject,
+            body: shown.body,
+            html: shown.html,
+            attachments,
             reply_to: None,
             in_reply_to: None,
             references: Vec::new(),
@@ -390,6 +626,7 @@ pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceE
         reply_to: None,
         in_reply_to: Some(ctx.mail.message_id.clone()),
         references: vec![ctx.mail.message_id.clone()],
+        ..Outgoing::default()
     })
 }
 
@@ -474,6 +711,9 @@ pub fn blank_passwords(line: &str) -> String {
     // Positions after the command word that hold passwords.
     let secret: &[usize] = match keyword {
         "signup" | "address" | "vacation" | "challenge" => &[2],
+        // `set board compact` and `settings` by reply carry no password.
+        "set" if words.len() - start >= 5 => &[2],
+        "settings" if words.len() - start >= 3 => &[2],
         "password" => &[2, 3],
         "move" | "queue" | "resign" | "draw" | "accept" | "reject" | "undo" | "decline"
         | "chat" => &[3],

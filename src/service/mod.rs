@@ -19,6 +19,7 @@ mod ending;
 mod limits;
 mod passwords;
 mod play;
+mod preferences;
 mod prune;
 mod ratings;
 mod reading;
@@ -556,6 +557,8 @@ impl Ctx<'_> {
             Command::Pgn { board } => play::pgn(self, *board),
             Command::Subscription(c) => play::subscription(self, c),
             Command::Chat(c) => play::chat(self, c, token),
+            Command::Set(c) => preferences::set(self, c, token),
+            Command::Settings { speaker } => preferences::settings(self, speaker, token),
         }
     }
 
@@ -741,6 +744,7 @@ impl Ctx<'_> {
             reply_to: None,
             in_reply_to: Some(self.mail.message_id.clone()),
             references: vec![self.mail.message_id.clone()],
+            ..Outgoing::default()
         });
         Ok(())
     }
@@ -762,6 +766,7 @@ impl Ctx<'_> {
             reply_to: None,
             in_reply_to: Some(self.mail.message_id.clone()),
             references: vec![self.mail.message_id.clone()],
+            ..Outgoing::default()
         })
     }
 }

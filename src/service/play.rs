@@ -4,7 +4,7 @@
 
 use shakmaty::Color;
 
-use super::board_mail::{self, BoardFacts, Heading, Loaded, Occasion, Reader, load, render_board};
+use super::board_mail::{self, BoardFacts, Heading, Loaded, Occasion, Reader, load, render_shown};
 use super::dialogue::COMMENT_CHARS;
 use super::ending::{Ending, end_game};
 use super::{Ctx, Failure, refuse};
@@ -13,11 +13,11 @@ use crate::command::{
     Subscription,
 };
 use crate::mail::outgoing::Outgoing;
-use crate::render::board::BoardStyle;
 use crate::rules::notation::parse_turn;
 use crate::rules::{PlayError, Variant};
 use crate::store::boards::{self, BoardOptions, OfferKind};
 use crate::store::players::{self, Player, PlayerId};
+use crate::store::preferences::{self, BoardChoice};
 use crate::store::{CachedStatements, deadlines};
 
 pub(super) fn challenge(
@@ -423,27 +423,31 @@ pub(super) fn show(ctx: &mut Ctx<'_>, command: &Show) -> Result<Vec<Outgoing>, F
     }
     let reader = players::by_address(ctx.conn, ctx.sender)?
         .filter(|p| loaded.board.color_of(p.id).is_some());
-    let style = if command.compact {
-        BoardStyle::Compact
-    } else {
-        BoardStyle::Full
+    // `show ... compact` asks for the compact board; otherwise a player
+    // gets the board style they chose, anyone else the picture too.
+    let choice = match &reader {
+        _ if command.compact => BoardChoice::Compact,
+        Some(player) => preferences::get(ctx.conn, player.id)?.board,
+        None => BoardChoice::Html,
     };
     let facts = BoardFacts::gather(ctx, &loaded)?;
-    let (subject, body) = render_board(
+    let shown = render_shown(
         ctx,
         &loaded,
         &facts,
         reader.as_ref().map_or(Reader::Observer, Reader::Player),
-        style,
+        choice,
         &Heading::Plain,
     )?;
     Ok(vec![Outgoing {
         to: vec![ctx.sender.to_string()],
-        subject,
-        body,
+        subject: shown.subject,
+        body: shown.body,
         reply_to: None,
         in_reply_to: Some(ctx.mail.message_id.clone()),
         references: vec![ctx.mail.message_id.clone()],
+        html: shown.html,
+        ..Outgoing::default()
     }])
 }
 
@@ -471,6 +475,15 @@ pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failu
     let loaded = load(ctx, number)?;
     let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
     let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
+    let pgn = pgn_text(ctx, &loaded, white, black);
+    let subject = format!("{} Board {number} pgn", loaded.board.variant.display_name());
+    Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
+}
+
+/// The PGN of a loaded board (with the Variant tag); also what a finished
+/// game's board mail attaches.
+pub(super) fn pgn_text(ctx: &Ctx<'_>, loaded: &Loaded, white: String, black: String) -> String {
+    let number = loaded.board.number;
     let result = match loaded.board.result.as_deref() {
         Some("-") | None => "*".to_string(),
         Some(score) => score.to_string(),
@@ -510,8 +523,7 @@ pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failu
     // PGN export format keeps lines under 80 characters.
     pgn.push_str(&board_mail::wrap(&movetext, 79));
     pgn.push('\n');
-    let subject = format!("{} Board {number} pgn", loaded.board.variant.display_name());
-    Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
+    pgn
 }
 
 /// `subscribe`/`unsubscribe`: by password, the player's registered (so

@@ -181,6 +181,7 @@ fn to_sender(ctx: &Ctx<'_>, rendered: Rendered) -> Outgoing {
         reply_to: None,
         in_reply_to: Some(ctx.mail.message_id.clone()),
         references: vec![ctx.mail.message_id.clone()],
+        ..Outgoing::default()
     }
 }
 

@@ -129,3 +129,25 @@ pub fn vacations_ending_after(
     })
     .collect()
 }
+
+/// The vacations of `player` that end after `after`.
+pub fn vacations_of(
+    conn: &Connection,
+    player: PlayerId,
+    after: OffsetDateTime,
+) -> Result<Vec<Vacation>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT starts_at, ends_at FROM vacations WHERE player_id = ?1 AND ends_at > ?2 ORDER BY starts_at",
+    )?;
+    let rows = statement.query_map(params![player.0, time_text(after)], |row| {
+        Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+    })?;
+    rows.map(|row| {
+        let (starts, ends) = row?;
+        Ok(Vacation {
+            starts_at: parse_time(&starts)?,
+            ends_at: parse_time(&ends)?,
+        })
+    })
+    .collect()
+}

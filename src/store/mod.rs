@@ -14,6 +14,7 @@ pub mod limits;
 pub mod mailbox;
 pub mod players;
 pub mod ratings;
+pub mod preferences;
 pub mod sent;
 
 use std::ops::Deref;
@@ -31,6 +32,7 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0002_deadlines.sql")),
     M::up(include_str!("../../migrations/0003_ratings.sql")),
     M::up(include_str!("../../migrations/0005_hardening.sql")),
+    M::up(include_str!("../../migrations/0007_preferences.sql")),
     M::up(include_str!("../../migrations/0008_dialogue.sql")),
 ];
 

@@ -1,0 +1,356 @@
+//! The board picture of HTML board mails: a PNG drawn in Rust, from one
+//! player's side, with coordinates, the last turn's squares marked and a
+//! king in check ringed in red.
+//!
+//! The frame (squares and coordinates) is an SVG this module writes and
+//! `resvg` rasterizes; the pieces are Colin M.L. Burnett's "cburnett"
+//! drawings (GPLv2+, see assets/pieces/LICENCE.md), built into the binary
+//! and rasterized by `resvg` once per process. A board is then the cached
+//! frame with the marks and pieces laid on it by `tiny-skia` (which resvg
+//! draws with) and encoded by the `png` crate: well under a millisecond,
+//! no file or network access at run time.
+
+use std::sync::OnceLock;
+
+use resvg::tiny_skia::{
+    self, Color as SkColor, FillRule, Paint, PathBuilder, Pixmap, PixmapPaint, Rect, Stroke,
+    Transform,
+};
+use resvg::usvg;
+use shakmaty::{Board, Color, File, Piece, Rank, Role, Square};
+
+/// Side of one square, in pixels.
+pub const SQUARE: u32 = 40;
+/// The frame around the squares that holds the coordinates.
+pub const MARGIN: u32 = 16;
+/// Width and height of the picture.
+pub const SIZE: u32 = 8 * SQUARE + 2 * MARGIN;
+
+/// Square and mark colours (RGB), also what tests look for.
+pub const LIGHT: [u8; 3] = [0xf0, 0xd9, 0xb5];
+pub const DARK: [u8; 3] = [0xb5, 0x88, 0x63];
+pub const LIGHT_MARKED: [u8; 3] = [0xcd, 0xd2, 0x6a];
+pub const DARK_MARKED: [u8; 3] = [0xaa, 0xa2, 0x3a];
+pub const CHECK: [u8; 3] = [0xd0, 0x20, 0x20];
+pub const FRAME: [u8; 3] = [0xff, 0xff, 0xff];
+const INK: &str = "#404040";
+
+/// What one picture shows.
+#[derive(Clone, Debug)]
+pub struct Scene<'a> {
+    pub board: &'a Board,
+    /// Whose side the board is seen from (that colour at the bottom).
+    pub viewer: Color,
+    /// The from/to squares of the last turn (both moves of a two-move turn).
+    pub marked: Vec<Square>,
+    /// The square of a king in check.
+    pub check: Option<Square>,
+}
+
+/// The top-left pixel of `square` seen from `viewer`'s side.
+pub fn origin(square: Square, viewer: Color) -> (u32, u32) {
+    let file = u32::from(square.file());
+    let rank = u32::from(square.rank());
+    let (column, row) = match viewer {
+        Color::White => (file, 7 - rank),
+        Color::Black => (7 - file, rank),
+    };
+    (MARGIN + column * SQUARE, MARGIN + row * SQUARE)
+}
+
+/// The picture as an RGBA pixmap.
+pub fn draw(scene: &Scene<'_>) -> Pixmap {
+    let mut pixmap = frame(scene.viewer).clone();
+    for &square in &scene.marked {
+        let colour = if square.is_dark() {
+            DARK_MARKED
+        } else {
+            LIGHT_MARKED
+        };
+        fill_square(&mut pixmap, square, scene.viewer, colour);
+    }
+    if let Some(square) = scene.check {
+        ring(&mut pixmap, square, scene.viewer);
+    }
+    let pieces = pieces();
+    for (square, piece) in scene.board.clone() {
+        let (x, y) = origin(square, scene.viewer);
+        pixmap.draw_pixmap(
+            x as i32,
+            y as i32,
+            pieces[piece_index(piece)].as_ref(),
+            &PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+    }
+    pixmap
+}
+
+/// The picture as a PNG file (8-bit RGB).
+pub fn png(scene: &Scene<'_>) -> Vec<u8> {
+    encode(&draw(scene))
+}
+
+/// Encodes an opaque pixmap as an RGB PNG.
+pub fn encode(pixmap: &Pixmap) -> Vec<u8> {
+    let mut rgb = Vec::with_capacity((pixmap.width() * pixmap.height() * 3) as usize);
+    // Every pixel is opaque (the frame is), so premultiplied equals plain.
+    for pixel in pixmap.data().chunks_exact(4) {
+        rgb.extend_from_slice(&pixel[..3]);
+    }
+    let mut out = Vec::with_capacity(24 * 1024);
+    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    // Balanced: about 23 KB for a board. Fast (fdeflate) encodes four
+    // times quicker but makes 66 KB, over the 30 KB a mail should carry.
+    encoder.set_compression(png::Compression::Balanced);
+    encoder.set_filter(png::Filter::Sub);
+    // Writing to a Vec cannot fail, and the size and data length agree.
+    let mut writer = encoder
+        .write_header()
+        .expect("a PNG header is written to memory");
+    writer
+        .write_image_data(&rgb)
+        .expect("the data matches the picture's size");
+    drop(writer);
+    out
+}
+
+fn fill_square(pixmap: &mut Pixmap, square: Square, viewer: Color, colour: [u8; 3]) {
+    let (x, y) = origin(square, viewer);
+    let Some(rect) = Rect::from_xywh(x as f32, y as f32, SQUARE as f32, SQUARE as f32) else {
+        return;
+    };
+    let mut paint = Paint::default();
+    paint.set_color_rgba8(colour[0], colour[1], colour[2], 255);
+    pixmap.fill_rect(rect, &paint, Transform::identity(), None);
+}
+
+/// A red ring inside the square of a king in check.
+fn ring(pixmap: &mut Pixmap, square: Square, viewer: Color) {
+    let (x, y) = origin(square, viewer);
+    let half = SQUARE as f32 / 2.0;
+    let Some(circle) = PathBuilder::from_circle(x as f32 + half, y as f32 + half, half - 2.5)
+    else {
+        return;
+    };
+    let mut paint = Paint::default();
+    paint.set_color(SkColor::from_rgba8(CHECK[0], CHECK[1], CHECK[2], 255));
+    paint.anti_alias = true;
+    let stroke = Stroke {
+        width: 4.0,
+        ..Stroke::default()
+    };
+    pixmap.stroke_path(&circle, &paint, &stroke, Transform::identity(), None);
+    // A light red wash inside the ring.
+    paint.set_color(SkColor::from_rgba8(CHECK[0], CHECK[1], CHECK[2], 70));
+    pixmap.fill_path(
+        &circle,
+        &paint,
+        FillRule::Winding,
+        Transform::identity(),
+        None,
+    );
+}
+
+/// The empty board with coordinates, from each side, rasterized once.
+fn frame(viewer: Color) -> &'static Pixmap {
+    static FRAMES: OnceLock<[Pixmap; 2]> = OnceLock::new();
+    let frames = FRAMES.get_or_init(|| {
+        [
+            rasterize(&frame_svg(Color::White), SIZE),
+            rasterize(&frame_svg(Color::Black), SIZE),
+        ]
+    });
+    &frames[usize::from(viewer == Color::Black)]
+}
+
+/// The SVG of the empty board seen from `viewer`'s side.
+pub fn frame_svg(viewer: Color) -> String {
+    let hex = |c: [u8; 3]| format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]);
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{SIZE}" height="{SIZE}" viewBox="0 0 {SIZE} {SIZE}"><rect width="{SIZE}" height="{SIZE}" fill="{}"/>"#,
+        hex(FRAME)
+    );
+    for square in Square::ALL {
+        let (x, y) = origin(square, viewer);
+        let fill = if square.is_dark() {
+            hex(DARK)
+        } else {
+            hex(LIGHT)
+        };
+        svg.push_str(&format!(
+            r#"<rect x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{fill}"/>"#
+        ));
+    }
+    // Glyphs are drawn in a box 4.5 units wide and 7 high (descenders to
+    // 9.5), scaled to 10 pixels of height.
+    let scale = 10.0 / 7.0;
+    let glyph = |svg: &mut String, path: &str, x: f32, y: f32| {
+        svg.push_str(&format!(
+            r#"<path d="{path}" transform="translate({x} {y}) scale({scale})" fill="none" stroke="{INK}" stroke-width="0.95" stroke-linecap="round" stroke-linejoin="round"/>"#
+        ));
+    };
+    let half = SQUARE as f32 / 2.0;
+    let glyph_half_width = 2.25 * scale;
+    for file in File::ALL {
+        let (x, _) = origin(Square::from_coords(file, Rank::First), viewer);
+        let x = x as f32 + half - glyph_half_width;
+        let path = FILE_GLYPHS[usize::from(file)];
+        glyph(&mut svg, path, x, 1.5);
+        glyph(&mut svg, path, x, (SIZE - MARGIN) as f32 + 1.5);
+    }
+    for rank in Rank::ALL {
+        let (_, y) = origin(Square::from_coords(File::A, rank), viewer);
+        let y = y as f32 + half - 5.0;
+        let path = RANK_GLYPHS[usize::from(rank)];
+        glyph(&mut svg, path, 4.5, y);
+        glyph(&mut svg, path, (SIZE - MARGIN) as f32 + 4.5, y);
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// Stroke drawings of `a`..`h`.
+const FILE_GLYPHS: [&str; 8] = [
+    "M1 3 Q2.5 2.2 4 3 L4 7 M4 4.6 Q0.5 4.2 0.5 5.8 Q1 7.3 4 6.2",
+    "M0.5 0 L0.5 7 M0.5 4 Q2 2.3 3.8 3.2 Q4.6 4.8 3.8 6.3 Q2 7.6 0.5 6",
+    "M4 3.2 Q2.5 2.2 1 3.2 Q0.2 4.8 1 6.3 Q2.5 7.4 4 6.5",
+    "M4 0 L4 7 M4 4 Q2.5 2.3 0.7 3.2 Q-0.1 4.8 0.7 6.3 Q2.5 7.6 4 6",
+    "M0.5 4.8 L4 4.8 Q4 2.6 2.3 2.6 Q0.5 2.6 0.5 4.8 Q0.5 7 2.3 7 Q3.4 7 4 6.3",
+    "M3.8 0.6 Q2 -0.3 1.8 1.5 L1.8 7 M0.5 3 L3.5 3",
+    "M4 2.7 L4 7.8 Q3.8 9.5 1 9 M4 4 Q2.5 2.3 0.7 3.2 Q-0.1 4.8 0.7 6.3 Q2.5 7.6 4 6",
+    "M0.5 0 L0.5 7 M0.5 4 Q2 2.3 3.5 3 Q4 3.5 4 4.5 L4 7",
+];
+
+/// Stroke drawings of `1`..`8`.
+const RANK_GLYPHS: [&str; 8] = [
+    "M1 1.5 L2.5 0.3 L2.5 7 M1 7 L4 7",
+    "M0.6 1.5 Q2 -0.5 3.6 1 Q4.4 2.5 3 4 L0.5 7 L4.2 7",
+    "M0.6 0.5 L4 0.5 L2 3 Q4.5 3 4.2 5.2 Q3.6 7.4 0.5 6.5",
+    "M3 7 L3 0.3 L0.3 5 L4.5 5",
+    "M4 0.5 L1 0.5 L0.7 3.3 Q3.5 2.3 4.1 4.6 Q4 7.3 0.6 6.6",
+    "M3.8 0.6 Q1 0 0.6 3.5 Q0.3 7 2.3 7 Q4.2 7 4.2 5 Q4.1 3 2.3 3 Q0.8 3 0.6 4.5",
+    "M0.5 0.5 L4.3 0.5 L1.8 7",
+    "M2.3 3.3 Q0.7 3 0.8 1.8 Q1 0.3 2.3 0.3 Q3.7 0.3 3.8 1.8 Q3.9 3 2.3 3.3 Q0.4 3.6 0.4 5.2 Q0.5 7 2.3 7 Q4.1 7 4.2 5.2 Q4.2 3.6 2.3 3.3 Z",
+];
+
+/// The piece drawings, white then black, king to pawn.
+const PIECE_SVGS: [&[u8]; 12] = [
+    include_bytes!("../../assets/pieces/wK.svg"),
+    include_bytes!("../../assets/pieces/wQ.svg"),
+    include_bytes!("../../assets/pieces/wR.svg"),
+    include_bytes!("../../assets/pieces/wB.svg"),
+    include_bytes!("../../assets/pieces/wN.svg"),
+    include_bytes!("../../assets/pieces/wP.svg"),
+    include_bytes!("../../assets/pieces/bK.svg"),
+    include_bytes!("../../assets/pieces/bQ.svg"),
+    include_bytes!("../../assets/pieces/bR.svg"),
+    include_bytes!("../../assets/pieces/bB.svg"),
+    include_bytes!("../../assets/pieces/bN.svg"),
+    include_bytes!("../../assets/pieces/bP.svg"),
+];
+
+fn piece_index(piece: Piece) -> usize {
+    let role = match piece.role {
+        Role::King => 0,
+        Role::Queen => 1,
+        Role::Rook => 2,
+        Role::Bishop => 3,
+        Role::Knight => 4,
+        Role::Pawn => 5,
+    };
+    role + if piece.color == Color::Black { 6 } else { 0 }
+}
+
+/// The twelve pieces at square size, rasterized once.
+fn pieces() -> &'static [Pixmap; 12] {
+    static PIECES: OnceLock<[Pixmap; 12]> = OnceLock::new();
+    PIECES.get_or_init(|| {
+        PIECE_SVGS.map(|svg| rasterize(std::str::from_utf8(svg).unwrap_or(""), SQUARE))
+    })
+}
+
+/// Rasterizes an SVG of our own into a square pixmap of `size` pixels. The
+/// SVGs are built into the binary and tested, so they always parse; an
+/// empty pixmap would stand in otherwise.
+fn rasterize(svg: &str, size: u32) -> Pixmap {
+    let mut pixmap = Pixmap::new(size, size).expect("a picture of non-zero size");
+    let Ok(tree) = usvg::Tree::from_str(svg, &usvg::Options::default()) else {
+        tracing::error!("a built-in SVG does not parse");
+        return pixmap;
+    };
+    let scale = size as f32 / tree.size().width().max(tree.size().height());
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pixel(pixmap: &Pixmap, x: u32, y: u32) -> [u8; 3] {
+        let p = pixmap.pixel(x, y).expect("inside").demultiply();
+        [p.red(), p.green(), p.blue()]
+    }
+
+    #[test]
+    fn every_built_in_svg_parses() {
+        for svg in PIECE_SVGS {
+            let text = std::str::from_utf8(svg).expect("utf-8");
+            usvg::Tree::from_str(text, &usvg::Options::default()).expect("parses");
+        }
+        for viewer in [Color::White, Color::Black] {
+            usvg::Tree::from_str(&frame_svg(viewer), &usvg::Options::default()).expect("parses");
+        }
+    }
+
+    #[test]
+    fn squares_sit_where_the_viewer_expects_them() {
+        assert_eq!(
+            origin(Square::A1, Color::White),
+            (MARGIN, MARGIN + 7 * SQUARE)
+        );
+        assert_eq!(
+            origin(Square::A1, Color::Black),
+            (MARGIN + 7 * SQUARE, MARGIN)
+        );
+        assert_eq!(
+            origin(Square::H8, Color::Black),
+            (MARGIN, MARGIN + 7 * SQUARE)
+        );
+        let board = Board::new();
+        let picture = draw(&Scene {
+            board: &board,
+            viewer: Color::White,
+            marked: vec![Square::E4],
+            check: None,
+        });
+        // An empty corner of e4 is marked; d4 (dark) is not.
+        let (x, y) = origin(Square::E4, Color::White);
+        assert_eq!(pixel(&picture, x + 2, y + 2), LIGHT_MARKED);
+        let (x, y) = origin(Square::D4, Color::White);
+        assert_eq!(pixel(&picture, x + 2, y + 2), DARK);
+    }
+
+    #[test]
+    fn the_png_is_small() {
+        let board = Board::new();
+        let bytes = png(&Scene {
+            board: &board,
+            viewer: Color::Black,
+            marked: vec![Square::E2, Square::E4],
+            check: Some(Square::E8),
+        });
+        if let Ok(dir) = std::env::var("PBEM_PICTURE_OUT") {
+            std::fs::write(format!("{dir}/start.png"), &bytes).expect("written");
+        }
+        assert!(bytes.len() < 30 * 1024, "{} bytes", bytes.len());
+    }
+}
