@@ -9,8 +9,8 @@
 mod account;
 mod board;
 mod info;
-mod ratings;
 mod preferences;
+mod ratings;
 
 use std::fmt;
 

@@ -13,8 +13,8 @@ pub mod deadlines;
 pub mod limits;
 pub mod mailbox;
 pub mod players;
-pub mod ratings;
 pub mod preferences;
+pub mod ratings;
 pub mod sent;
 
 use std::ops::Deref;
@@ -26,14 +26,15 @@ use rusqlite_migration::{M, Migrations};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-/// The schema, oldest first. Never edit a released migration: add one.
+/// The schema, oldest first. Never edit or reorder a released migration:
+/// add one at the end (a database knows only how many it has applied).
 const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0001_initial.sql")),
     M::up(include_str!("../../migrations/0002_deadlines.sql")),
-    M::up(include_str!("../../migrations/0003_ratings.sql")),
     M::up(include_str!("../../migrations/0005_hardening.sql")),
-    M::up(include_str!("../../migrations/0007_preferences.sql")),
     M::up(include_str!("../../migrations/0008_dialogue.sql")),
+    M::up(include_str!("../../migrations/0009_ratings.sql")),
+    M::up(include_str!("../../migrations/0010_preferences.sql")),
 ];
 
 /// Compiled statements kept per connection: more than a mail's commands

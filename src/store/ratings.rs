@@ -312,7 +312,7 @@ pub fn rebuild(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt, Stor
 /// indexes and builds them again afterwards.
 const BULK_ROWS: usize = 10_000;
 
-/// The indexes of `rated_games` as `migrations/0003_ratings.sql` creates
+/// The indexes of `rated_games` as `migrations/0009_ratings.sql` creates
 /// them (keep the two alike).
 const DROP_GAME_INDEXES: &str = "DROP INDEX rated_games_in_order;
      DROP INDEX rated_games_by_white;
