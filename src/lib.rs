@@ -11,6 +11,7 @@
 //! * [`render`]: what players read: boards, summaries, mail templates;
 //! * [`mail`]: inbound mail, reply tokens, the Maildir and outbound transports;
 //! * [`schedule`]: deadlines (reminders, losses on time) and their cron schedule;
+//! * [`tournament`]: events: Berger tables, crosstables and tiebreaks (no I/O);
 //! * [`server`] and [`config`]: wiring the transports to the service;
 //! * [`cli`]: the `pbem` command line.
 
@@ -24,3 +25,4 @@ pub mod schedule;
 pub mod server;
 pub mod service;
 pub mod store;
+pub mod tournament;

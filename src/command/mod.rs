@@ -9,6 +9,7 @@
 mod account;
 mod board;
 mod info;
+mod tournament;
 
 use std::fmt;
 
@@ -20,6 +21,10 @@ pub use board::{
     split_guard,
 };
 pub use info::{Games, GamesFilter, HelpTopic, Show};
+pub use tournament::{
+    Create as CreateTournament, EventFilter, MAX_BROADCAST_CHARS, Ruling, Tournament, View,
+    Withdrawal,
+};
 
 /// Who speaks for a player: a password in the command, or the reply token
 /// of the mail (checked by the service).
@@ -77,6 +82,8 @@ pub enum Command {
     Confirm {
         code: String,
     },
+    /// `tournament ...` and `tournaments`.
+    Tournament(Tournament),
 }
 
 impl Command {
@@ -109,6 +116,7 @@ impl Command {
                 subscriber: Subscriber::Player(speaker),
                 ..
             }) => speaker.credentials(),
+            Command::Tournament(t) => t.speaker().and_then(Speaker::credentials),
             Command::Signup(_)
             | Command::Confirm { .. }
             | Command::Help(_)
@@ -132,6 +140,11 @@ impl Command {
             Command::Queue(q) => q.speaker.password().into_iter().collect(),
             Command::Chat(c) => c.speaker.password().into_iter().collect(),
             Command::Vacation(v) => vec![v.password.as_str()],
+            Command::Tournament(t) => t
+                .speaker()
+                .and_then(Speaker::password)
+                .into_iter()
+                .collect(),
             Command::Subscription(Subscription {
                 subscriber: Subscriber::Player(speaker),
                 ..
@@ -195,6 +208,7 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
             account::parse(&keyword, args)
         }
         "help" | "games" | "show" | "history" | "pgn" => info::parse(&keyword, args),
+        "tournament" | "tournaments" => tournament::parse(&keyword, args),
         _ => board::parse(&keyword, args),
     };
     Some(parsed.map(|command| Line { variant, command }))
@@ -225,6 +239,8 @@ pub const COMMAND_WORDS: &[&str] = &[
     "chat",
     "vacation",
     "confirm",
+    "tournament",
+    "tournaments",
 ];
 
 /// Whether `word` (any case) starts a command.

@@ -14,13 +14,14 @@ mod answer;
 mod board_mail;
 mod confirm;
 mod deadlines;
-mod ending;
 mod dialogue;
+mod ending;
 mod limits;
 mod passwords;
 mod play;
 mod prune;
 mod reading;
+mod tournament;
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -391,6 +392,7 @@ fn handle_in(
         news: RefCell::new(Vec::new()),
         stale: None,
         login_outcomes: Vec::new(),
+        pending: RefCell::new(Vec::new()),
     };
     if let Some(over) = over
         && !ctx.proves_player()?
@@ -515,6 +517,10 @@ struct Ctx<'a> {
     /// Each password check of this mail, by userid as written, and whether
     /// it succeeded (for the throttle; see `limits`).
     login_outcomes: Vec<(String, bool)>,
+    /// Mails that the end of a game made (a tournament's notices and final
+    /// crosstables): sent with the mail's answer (those to the sender
+    /// folded into it), or by the sweep.
+    pending: RefCell<Vec<Outgoing>>,
 }
 
 impl Ctx<'_> {
@@ -553,6 +559,7 @@ impl Ctx<'_> {
             Command::Pgn { board } => play::pgn(self, *board),
             Command::Subscription(c) => play::subscription(self, c),
             Command::Chat(c) => play::chat(self, c, token),
+            Command::Tournament(c) => tournament::run(self, c),
         }
     }
 

@@ -18,7 +18,7 @@ use crate::rules::notation::parse_turn;
 use crate::rules::{PlayError, Variant};
 use crate::store::boards::{self, BoardOptions, OfferKind};
 use crate::store::players::{self, Player, PlayerId};
-use crate::store::{CachedStatements, deadlines};
+use crate::store::{CachedStatements, deadlines, tournaments};
 
 pub(super) fn challenge(
     ctx: &mut Ctx<'_>,
@@ -383,6 +383,16 @@ pub(super) fn action(
             }
         }
         Action::Decline => {
+            if let Some((event, _)) = tournaments::game_of_board(ctx.conn, number)? {
+                let event = tournaments::by_id(ctx.conn, event)?;
+                return Err(refuse(
+                    format!(
+                        "board {number} is a game of the event \"{}\" and cannot be declined; resign it, or ask the director",
+                        event.settings.name
+                    ),
+                    Some(number),
+                ));
+            }
             if loaded.turns.iter().any(|turn| turn.player == player.id) {
                 return Err(refuse(
                     format!("you already moved on board {number}; resign instead of declining"),
@@ -468,6 +478,19 @@ pub(super) fn history(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, F
 }
 
 pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failure> {
+    let pgn = pgn_text(ctx, number, None)?;
+    let variant = load(ctx, number)?.board.variant;
+    let subject = format!("{} Board {number} pgn", variant.display_name());
+    Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
+}
+
+/// The PGN of board `number`; a tournament game names its event and
+/// round (`event`), and carries the board number in a `Board` tag.
+pub(super) fn pgn_text(
+    ctx: &Ctx<'_>,
+    number: u32,
+    event: Option<(&str, u32)>,
+) -> Result<String, Failure> {
     let loaded = load(ctx, number)?;
     let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
     let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
@@ -476,9 +499,12 @@ pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failu
         Some(score) => score.to_string(),
     };
     let date = loaded.board.created_at.date();
-    let mut pgn = String::new();
-    for (tag, value) in [
-        ("Event", format!("pbem board {number}")),
+    let (event_name, round) = match event {
+        Some((name, round)) => (name.to_string(), round.to_string()),
+        None => (format!("pbem board {number}"), "-".to_string()),
+    };
+    let mut tags = vec![
+        ("Event", event_name),
         ("Site", ctx.config.address.to_string()),
         (
             "Date",
@@ -489,12 +515,17 @@ pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failu
                 date.day()
             ),
         ),
-        ("Round", "-".to_string()),
+        ("Round", round),
         ("White", white),
         ("Black", black),
         ("Result", result.clone()),
         ("Variant", loaded.board.variant.display_name().to_string()),
-    ] {
+    ];
+    if event.is_some() {
+        tags.push(("Board", number.to_string()));
+    }
+    let mut pgn = String::new();
+    for (tag, value) in tags {
         pgn.push_str(&format!(
             "[{tag} \"{}\"]\n",
             value.replace('\\', "\\\\").replace('"', "\\\"")
@@ -510,8 +541,7 @@ pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failu
     // PGN export format keeps lines under 80 characters.
     pgn.push_str(&board_mail::wrap(&movetext, 79));
     pgn.push('\n');
-    let subject = format!("{} Board {number} pgn", loaded.board.variant.display_name());
-    Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
+    Ok(pgn)
 }
 
 /// `subscribe`/`unsubscribe`: by password, the player's registered (so

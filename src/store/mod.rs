@@ -1,5 +1,5 @@
-//! Persistent state in SQLite: players, boards, turns, offers, the outbox and
-//! the record of processed mail.
+//! Persistent state in SQLite: players, boards, turns, offers, tournaments,
+//! the outbox and the record of processed mail.
 //!
 //! [`Store`] owns the connection: it opens the file in WAL mode and applies
 //! the migrations in `migrations/`. The query functions in the submodules
@@ -14,6 +14,7 @@ pub mod limits;
 pub mod mailbox;
 pub mod players;
 pub mod sent;
+pub mod tournaments;
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
@@ -28,6 +29,7 @@ use time::format_description::well_known::Rfc3339;
 const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0001_initial.sql")),
     M::up(include_str!("../../migrations/0002_deadlines.sql")),
+    M::up(include_str!("../../migrations/0004_tournaments.sql")),
     M::up(include_str!("../../migrations/0005_hardening.sql")),
     M::up(include_str!("../../migrations/0008_dialogue.sql")),
 ];
