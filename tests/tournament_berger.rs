@@ -36,10 +36,7 @@ fn published() -> Vec<(u32, u32, Vec<Vec<(u32, u32)>>)> {
                 .split(',')
                 .map(|pair| {
                     let (white, black) = pair.trim().split_once('-').expect("a-b");
-                    (
-                        white.parse().expect("white"),
-                        black.parse().expect("black"),
-                    )
+                    (white.parse().expect("white"), black.parse().expect("black"))
                 })
                 .collect(),
         );
