@@ -22,8 +22,7 @@ use crate::store::deadlines;
 use crate::store::players::{self, Player, PlayerId};
 use crate::store::tournaments::{self as store, Event, Settings, Status};
 use crate::tournament::{
-    Crosstable, Entrant, EventResults, Format, GameRecord, GameResult, MAX_ROUND_ROBIN, MAX_SWISS,
-    Tiebreak, berger, text,
+    Crosstable, EventResults, Format, MAX_ROUND_ROBIN, MAX_SWISS, Tiebreak, berger, text,
 };
 
 /// Reminder and loss-on-time days of tournament boards unless the event
@@ -706,41 +705,7 @@ fn broadcast(
 
 /// The event's results, for the crosstable.
 pub(super) fn results(ctx: &Ctx<'_>, event: &Event) -> Result<EventResults, ServiceError> {
-    let entries = store::entries(ctx.conn, event.id)?;
-    let mut index: HashMap<PlayerId, usize> = HashMap::new();
-    let mut entrants = Vec::with_capacity(entries.len());
-    for (i, entry) in entries.iter().enumerate() {
-        index.insert(entry.player, i);
-        entrants.push(Entrant {
-            name: players::by_id(ctx.conn, entry.player)?.userid,
-            rating: None,
-            withdrawn: entry.withdrawn,
-        });
-    }
-    let mut games = Vec::new();
-    for game in store::games(ctx.conn, event.id)? {
-        let (Some(&white), Some(&black)) = (index.get(&game.white), index.get(&game.black)) else {
-            continue;
-        };
-        let result = match game.result.as_deref() {
-            None => GameResult::Pending,
-            Some(score) => GameResult::from_score(score, game.forfeit),
-        };
-        games.push(GameRecord {
-            round: game.round,
-            white,
-            black,
-            board: Some(game.board),
-            result,
-        });
-    }
-    Ok(EventResults {
-        format: event.settings.format,
-        entrants,
-        games,
-        byes: Vec::new(),
-        tiebreaks: event.settings.tiebreaks.clone(),
-    })
+    Ok(store::results(ctx.conn, event)?)
 }
 
 /// The crosstable with its heading and key, as mailed.

@@ -9,7 +9,9 @@ use time::OffsetDateTime;
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time, time_text};
 use crate::rules::Variant;
-use crate::tournament::{Format, Tiebreak, parse_tiebreaks};
+use crate::tournament::{
+    Entrant, EventResults, Format, GameRecord, GameResult, Tiebreak, parse_tiebreaks,
+};
 
 /// Where an event stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -425,4 +427,56 @@ pub fn vacation_allowances(
         map.insert(board, (days, parse_time(&started)?));
     }
     Ok(map)
+}
+
+/// The event's results as the crosstable reads them: entrants by start
+/// number (by entry before the start), with their userids, and every game.
+pub fn results(conn: &Connection, event: &Event) -> Result<EventResults, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT e.player_id, p.userid, e.withdrawn_at IS NOT NULL FROM tournament_entries e
+         JOIN players p ON p.id = e.player_id
+         WHERE e.tournament_id = ?1 ORDER BY e.start_number, e.entered_at, e.player_id",
+    )?;
+    let rows = statement.query_map([event.id], |row| {
+        Ok((
+            PlayerId(row.get(0)?),
+            row.get::<_, String>(1)?,
+            row.get::<_, bool>(2)?,
+        ))
+    })?;
+    let mut index: HashMap<PlayerId, usize> = HashMap::new();
+    let mut entrants = Vec::new();
+    for row in rows {
+        let (player, name, withdrawn) = row?;
+        index.insert(player, entrants.len());
+        entrants.push(Entrant {
+            name,
+            rating: None,
+            withdrawn,
+        });
+    }
+    let mut records = Vec::new();
+    for game in games(conn, event.id)? {
+        let (Some(&white), Some(&black)) = (index.get(&game.white), index.get(&game.black)) else {
+            continue;
+        };
+        let result = match game.result.as_deref() {
+            None => GameResult::Pending,
+            Some(score) => GameResult::from_score(score, game.forfeit),
+        };
+        records.push(GameRecord {
+            round: game.round,
+            white,
+            black,
+            board: Some(game.board),
+            result,
+        });
+    }
+    Ok(EventResults {
+        format: event.settings.format,
+        entrants,
+        games: records,
+        byes: Vec::new(),
+        tiebreaks: event.settings.tiebreaks.clone(),
+    })
 }
