@@ -19,6 +19,7 @@ pub mod cli;
 pub mod command;
 pub mod config;
 pub mod mail;
+pub mod pairing;
 pub mod render;
 pub mod rules;
 pub mod schedule;
