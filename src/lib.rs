@@ -8,6 +8,7 @@
 //! * [`service`]: a mail's commands against the store, replies into the
 //!   outbox, in one transaction;
 //! * [`store`]: everything kept, in SQLite;
+//! * [`ratings`]: Glicko-2 ratings per player and variant (pure, no I/O);
 //! * [`render`]: what players read: boards, summaries, mail templates;
 //! * [`mail`]: inbound mail, reply tokens, the Maildir and outbound transports;
 //! * [`schedule`]: deadlines (reminders, losses on time) and their cron schedule;
@@ -20,6 +21,7 @@ pub mod command;
 pub mod config;
 pub mod mail;
 pub mod pairing;
+pub mod ratings;
 pub mod render;
 pub mod rules;
 pub mod schedule;

@@ -6,6 +6,7 @@ mod demo;
 mod legal;
 mod pairings;
 mod perft;
+mod ratings;
 mod replay;
 mod serve;
 mod variants;
@@ -62,6 +63,15 @@ enum Command {
     },
     /// List the variants: one line each, `<id>  <description>`.
     Variants,
+    /// Print the rating standings, or rebuild the ratings from the stored results.
+    Ratings {
+        /// Replay every rated result in order and store exactly what the
+        /// replay gives (changes nothing when the ratings are right).
+        #[arg(long)]
+        rebuild: bool,
+        /// Only this variant.
+        variant: Option<Variant>,
+    },
     /// Replay a game record, printing each turn, the final FEN and the result.
     Replay {
         #[command(flatten)]
@@ -160,6 +170,13 @@ pub fn main() -> ExitCode {
         Command::Demo => demo::run(&cli.data_dir),
         Command::Backup { file } => backup::run(&cli.data_dir, cli.config.as_deref(), &file),
         Command::Variants => variants::run(),
+        Command::Ratings { rebuild, variant } => ratings::run(
+            &cli.data_dir,
+            cli.config.as_deref(),
+            cli.now.as_deref(),
+            rebuild,
+            variant,
+        ),
         Command::Replay { start, file } => replay::run(&start, file.as_deref()),
         Command::Perft {
             start,

@@ -10,6 +10,7 @@ mod account;
 mod board;
 mod info;
 mod tournament;
+mod ratings;
 
 use std::fmt;
 
@@ -84,6 +85,14 @@ pub enum Command {
     },
     /// `tournament ...` and `tournaments`.
     Tournament(Tournament),
+    /// `ratings [<variant>]` (alias `standings`): the standings.
+    Ratings {
+        variant: Option<Variant>,
+    },
+    /// `rating <userid>`: one player's ratings and last rated games.
+    Rating {
+        userid: String,
+    },
 }
 
 impl Command {
@@ -124,6 +133,8 @@ impl Command {
             | Command::Show(_)
             | Command::History { .. }
             | Command::Pgn { .. }
+            | Command::Ratings { .. }
+            | Command::Rating { .. }
             | Command::Subscription(_) => None,
         }
     }
@@ -209,6 +220,7 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
         }
         "help" | "games" | "show" | "history" | "pgn" => info::parse(&keyword, args),
         "tournament" | "tournaments" => tournament::parse(&keyword, args),
+        "ratings" | "standings" | "rating" => ratings::parse(&keyword, args),
         _ => board::parse(&keyword, args),
     };
     Some(parsed.map(|command| Line { variant, command }))
@@ -241,6 +253,9 @@ pub const COMMAND_WORDS: &[&str] = &[
     "confirm",
     "tournament",
     "tournaments",
+    "ratings",
+    "standings",
+    "rating",
 ];
 
 /// Whether `word` (any case) starts a command.

@@ -16,6 +16,8 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("error.txt", include_str!("../../templates/error.txt")),
     ("notice.txt", include_str!("../../templates/notice.txt")),
     ("help.txt", include_str!("../../templates/help.txt")),
+    ("ratings.txt", include_str!("../../templates/ratings.txt")),
+    ("rating.txt", include_str!("../../templates/rating.txt")),
 ];
 
 /// A template that could not be rendered.

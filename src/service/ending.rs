@@ -31,6 +31,10 @@ pub(super) fn end_game(ctx: &Ctx<'_>, number: u32, ending: Ending<'_>) -> Result
         Ending::Declined { reason } => ("-", reason, false),
     };
     boards::set_result(ctx.conn, number, score, reason, ctx.now)?;
+    if let Ending::Played { .. } = ending {
+        // A rated board's result changes both ratings, here or never.
+        super::ratings::rate_result(ctx, number)?;
+    }
     tournament::game_ended(ctx, number, score, reason, forfeit)?;
     Ok(())
 }

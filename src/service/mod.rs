@@ -20,6 +20,7 @@ mod limits;
 mod passwords;
 mod play;
 mod prune;
+mod ratings;
 mod reading;
 mod tournament;
 
@@ -548,6 +549,8 @@ impl Ctx<'_> {
             Command::Address(c) => account::addresses(self, c),
             Command::Vacation(c) => account::vacation(self, c),
             Command::Confirm { code } => confirm::confirm(self, code),
+            Command::Ratings { variant } => ratings::standings(self, variant.or(line.variant)),
+            Command::Rating { userid } => ratings::rating(self, userid),
             Command::Help(topic) => account::help(self, *topic),
             Command::Games(c) => account::games(self, c),
             Command::Challenge(c) => play::challenge(self, c, line.variant),

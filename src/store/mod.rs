@@ -13,6 +13,7 @@ pub mod deadlines;
 pub mod limits;
 pub mod mailbox;
 pub mod players;
+pub mod ratings;
 pub mod sent;
 pub mod tournaments;
 
@@ -29,6 +30,7 @@ use time::format_description::well_known::Rfc3339;
 const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0001_initial.sql")),
     M::up(include_str!("../../migrations/0002_deadlines.sql")),
+    M::up(include_str!("../../migrations/0003_ratings.sql")),
     M::up(include_str!("../../migrations/0004_tournaments.sql")),
     M::up(include_str!("../../migrations/0005_hardening.sql")),
     M::up(include_str!("../../migrations/0008_dialogue.sql")),
