@@ -172,11 +172,17 @@ fn main() {
         wipe(&store);
         let (elapsed, done) = rebuild(&store);
         assert_eq!(done.games, games_in_order.len());
-        assert_eq!(done.ratings_changed, done.ratings, "from nothing, every rating is written");
+        assert_eq!(
+            done.ratings_changed, done.ratings,
+            "from nothing, every rating is written"
+        );
         summary = done;
         full.push(elapsed);
         let (elapsed, done) = rebuild(&store);
-        assert!(done.unchanged(), "a second rebuild changes nothing: {done:?}");
+        assert!(
+            done.unchanged(),
+            "a second rebuild changes nothing: {done:?}"
+        );
         verify.push(elapsed);
         bare.push(reference(&games_in_order, players));
     }

@@ -50,6 +50,9 @@ fn setup() -> (tempfile::TempDir, Store, tournaments::Event) {
         closes_at: None,
         invite_only: false,
         tiebreaks: Tiebreak::ROUND_ROBIN.to_vec(),
+        round_days: None,
+        min_rating: None,
+        max_rating: None,
     };
     let event = tournaments::insert(&tx, &settings, now).expect("event");
     for (i, id) in ids.iter().take(PLAYERS as usize).enumerate() {
@@ -153,6 +156,13 @@ fn main() {
             "30-player double round robin, 870 games: crosstable + standings read, computed and rendered in {ours:.2?} (goal < 10 ms); reference (870 rows read, a line each): {plain:.2?}; ratio {:.1}x",
             ours.as_secs_f64() / plain.as_secs_f64()
         );
-        println!("widest crosstable line: {} characters", crosstable.lines().map(|l| l.chars().count()).max().unwrap_or(0));
+        println!(
+            "widest crosstable line: {} characters",
+            crosstable
+                .lines()
+                .map(|l| l.chars().count())
+                .max()
+                .unwrap_or(0)
+        );
     }
 }

@@ -9,8 +9,8 @@
 mod account;
 mod board;
 mod info;
-mod tournament;
 mod ratings;
+mod tournament;
 
 use std::fmt;
 

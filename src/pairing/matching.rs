@@ -27,7 +27,11 @@ pub struct Matcher<W: Weight> {
 impl<W: Weight> Matcher<W> {
     /// `n` vertices, no edges.
     pub fn new(n: usize) -> Self {
-        Matcher { n, w: vec![W::zero(); n * n.saturating_sub(1) / 2], fixed: vec![NONE; n] }
+        Matcher {
+            n,
+            w: vec![W::zero(); n * n.saturating_sub(1) / 2],
+            fixed: vec![NONE; n],
+        }
     }
 
     fn idx(i: usize, j: usize) -> usize {
@@ -44,7 +48,11 @@ impl<W: Weight> Matcher<W> {
 
     /// The weight of edge {i, j}.
     pub fn get(&self, i: usize, j: usize) -> W {
-        if i == j { W::zero() } else { self.w[Self::idx(i, j)] }
+        if i == j {
+            W::zero()
+        } else {
+            self.w[Self::idx(i, j)]
+        }
     }
 
     /// Takes a finalised pair out of play: its vertices keep each other and
@@ -106,7 +114,10 @@ struct State<'a, W: Weight> {
 
 /// Maximum-weight matching of `nv` vertices over `edges` (i, j, weight),
 /// weights positive. Returns each vertex's partner.
-pub fn max_weight_matching<W: Weight>(nv: usize, edges: &[(usize, usize, W)]) -> Vec<Option<usize>> {
+pub fn max_weight_matching<W: Weight>(
+    nv: usize,
+    edges: &[(usize, usize, W)],
+) -> Vec<Option<usize>> {
     if edges.is_empty() {
         return vec![None; nv];
     }
@@ -142,7 +153,10 @@ pub fn max_weight_matching<W: Weight>(nv: usize, edges: &[(usize, usize, W)]) ->
         queue: Vec::new(),
     };
     s.run();
-    s.mate.iter().map(|&p| if p == NONE { None } else { Some(s.endpoint[p]) }).collect()
+    s.mate
+        .iter()
+        .map(|&p| if p == NONE { None } else { Some(s.endpoint[p]) })
+        .collect()
 }
 
 impl<W: Weight> State<'_, W> {
@@ -327,7 +341,10 @@ impl<W: Weight> State<'_, W> {
         if !endstage && self.label[b] == 2 {
             let entrychild = self.inblossom[self.endpoint[self.labelend[b] ^ 1]];
             let len = childs.len() as isize;
-            let mut j = childs.iter().position(|&c| c == entrychild).expect("entry child") as isize;
+            let mut j = childs
+                .iter()
+                .position(|&c| c == entrychild)
+                .expect("entry child") as isize;
             let (jstep, endptrick): (isize, usize) = if j & 1 != 0 {
                 j -= len;
                 (1, 0)
@@ -402,7 +419,10 @@ impl<W: Weight> State<'_, W> {
             self.augment_blossom(t, v);
         }
         let len = self.blossomchilds[b].len() as isize;
-        let i = self.blossomchilds[b].iter().position(|&c| c == t).expect("child") as isize;
+        let i = self.blossomchilds[b]
+            .iter()
+            .position(|&c| c == t)
+            .expect("child") as isize;
         let mut j = i;
         let (jstep, endptrick): (isize, usize) = if i & 1 != 0 {
             j -= len;
@@ -543,7 +563,10 @@ impl<W: Weight> State<'_, W> {
                     }
                 }
                 for b in 0..2 * nv {
-                    if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE {
+                    if self.blossomparent[b] == NONE
+                        && self.label[b] == 1
+                        && self.bestedge[b] != NONE
+                    {
                         let d = self.slack(self.bestedge[b]).half();
                         if d < delta {
                             delta = d;
@@ -631,13 +654,29 @@ mod tests {
     fn small_graphs() {
         check(2, &[(0, 1, 1)], &[Some(1), Some(0)]);
         check(3, &[(0, 1, 10), (1, 2, 11)], &[None, Some(2), Some(1)]);
-        check(4, &[(0, 1, 5), (1, 2, 11), (2, 3, 5)], &[None, Some(2), Some(1), None]);
+        check(
+            4,
+            &[(0, 1, 5), (1, 2, 11), (2, 3, 5)],
+            &[None, Some(2), Some(1), None],
+        );
         // A blossom.
-        check(4, &[(0, 1, 8), (0, 2, 9), (1, 2, 10), (2, 3, 7)], &[Some(1), Some(0), Some(3), Some(2)]);
+        check(
+            4,
+            &[(0, 1, 8), (0, 2, 9), (1, 2, 10), (2, 3, 7)],
+            &[Some(1), Some(0), Some(3), Some(2)],
+        );
         // Blossoms of the classic tests (van Rantwijk's suite, renumbered from 0).
         check(
             6,
-            &[(0, 1, 9), (0, 2, 9), (1, 2, 10), (1, 3, 8), (2, 4, 8), (3, 4, 10), (4, 5, 6)],
+            &[
+                (0, 1, 9),
+                (0, 2, 9),
+                (1, 2, 10),
+                (1, 3, 8),
+                (2, 4, 8),
+                (3, 4, 10),
+                (4, 5, 6),
+            ],
             &[Some(2), Some(3), Some(0), Some(1), Some(5), Some(4)],
         );
     }

@@ -130,6 +130,10 @@ impl Service {
             let pending = ctx.pending.take();
             ctx.out.extend(pending);
         }
+        // Swiss rounds past their deadline.
+        super::tournament::round_deadlines(&ctx)?;
+        let pending = ctx.pending.take();
+        ctx.out.extend(pending);
         let mails = std::mem::take(&mut ctx.out);
         queue_all(&tx, &self.config, &self.key, mails, now)?;
         tx.commit()?;

@@ -22,7 +22,7 @@ use crate::store::deadlines;
 use crate::store::players::{self, Player, PlayerId};
 use crate::store::tournaments::{self as store, Event, Settings, Status};
 use crate::tournament::{
-    Crosstable, EventResults, Format, MAX_ROUND_ROBIN, MAX_SWISS, Tiebreak, berger, text,
+    ByeKind, Crosstable, EventResults, Format, MAX_ROUND_ROBIN, MAX_SWISS, Tiebreak, berger, text,
 };
 
 /// Reminder and loss-on-time days of tournament boards unless the event
@@ -159,12 +159,6 @@ fn create(ctx: &mut Ctx<'_>, command: &CreateTournament) -> Result<Vec<Outgoing>
             double: command.double,
         },
     };
-    if format.is_swiss() {
-        return Err(refuse(
-            "Swiss events (--swiss) are not available yet; create a round robin",
-            None,
-        ));
-    }
     let cap = if format.is_swiss() {
         MAX_SWISS
     } else {
@@ -177,12 +171,6 @@ fn create(ctx: &mut Ctx<'_>, command: &CreateTournament) -> Result<Vec<Outgoing>
                 "--max={max_entrants}: a {} may have up to {cap} players",
                 format.describe()
             ),
-            None,
-        ));
-    }
-    if command.min_rating.is_some() || command.max_rating.is_some() {
-        return Err(refuse(
-            "--min-rating and --max-rating are not available yet",
             None,
         ));
     }
@@ -242,6 +230,9 @@ fn create(ctx: &mut Ctx<'_>, command: &CreateTournament) -> Result<Vec<Outgoing>
         closes_at,
         invite_only: command.invite_only,
         tiebreaks,
+        round_days: command.round_days,
+        min_rating: command.min_rating,
+        max_rating: command.max_rating,
     };
     let id = store::insert(ctx.conn, &settings, ctx.now)?;
     let event = store::by_id(ctx.conn, id)?;
@@ -277,6 +268,21 @@ fn details(ctx: &Ctx<'_>, event: &Event) -> Result<String, ServiceError> {
         s.nag_days,
         s.forfeit_days
     );
+    if let Some(days) = s.round_days {
+        out.push_str(&format!(
+            "Rounds: each round lasts at most {days} days; then its unfinished games are scored as draws unless the director adjudicates them first\n"
+        ));
+    }
+    match (s.min_rating, s.max_rating) {
+        (None, None) => {}
+        (low, high) => out.push_str(&format!(
+            "Ratings: {} to {} ({} rating; unrated players count as {})\n",
+            low.map_or("any".to_string(), |r| r.to_string()),
+            high.map_or("any".to_string(), |r| r.to_string()),
+            s.variant.display_name(),
+            crate::ratings::START.shown()
+        )),
+    }
     match s.vacation_days {
         Some(days) => out.push_str(&format!(
             "Vacation: each player's clocks on the event's boards stop for at most {days} days of vacation in all\n"
@@ -302,15 +308,30 @@ fn details(ctx: &Ctx<'_>, event: &Event) -> Result<String, ServiceError> {
 
 fn enter(ctx: &mut Ctx<'_>, name: &str, player: &Player) -> Result<Vec<Outgoing>, Failure> {
     let event = named(ctx, name)?;
-    if event.status != Status::Open {
-        return Err(refuse(
-            format!(
-                "entry to \"{name}\" is closed: the event is {}",
-                event.status.as_str()
-            ),
-            None,
-        ));
-    }
+    let late = match (event.status, event.settings.format) {
+        (Status::Open, _) => false,
+        // A Swiss takes late entries until half its rounds.
+        (Status::Running, Format::Swiss { rounds }) if event.current_round <= rounds / 2 => true,
+        (Status::Running, Format::Swiss { rounds }) => {
+            return Err(refuse(
+                format!(
+                    "entry to \"{name}\" is closed: late entries are taken until round {} of {rounds}, and round {} is being played",
+                    rounds / 2,
+                    event.current_round
+                ),
+                None,
+            ));
+        }
+        _ => {
+            return Err(refuse(
+                format!(
+                    "entry to \"{name}\" is closed: the event is {}",
+                    event.status.as_str()
+                ),
+                None,
+            ));
+        }
+    };
     if let Some(closes) = event.settings.closes_at
         && ctx.now >= closes
     {
@@ -334,6 +355,30 @@ fn enter(ctx: &mut Ctx<'_>, name: &str, player: &Player) -> Result<Vec<Outgoing>
             None,
         ));
     }
+    let rating = rating_of(ctx, player.id, event.settings.variant)?;
+    let variant = event.settings.variant.display_name();
+    if let Some(low) = event.settings.min_rating
+        && i64::from(rating) < i64::from(low)
+    {
+        return Err(refuse(
+            format!(
+                "\"{name}\" takes players rated {low} or more in {variant}; {} is rated {rating}",
+                player.userid
+            ),
+            None,
+        ));
+    }
+    if let Some(high) = event.settings.max_rating
+        && i64::from(rating) > i64::from(high)
+    {
+        return Err(refuse(
+            format!(
+                "\"{name}\" takes players rated {high} or less in {variant}; {} is rated {rating}",
+                player.userid
+            ),
+            None,
+        ));
+    }
     let entries = store::entries(ctx.conn, event.id)?;
     if entries.iter().any(|e| e.player == player.id) {
         return Err(refuse(
@@ -350,6 +395,24 @@ fn enter(ctx: &mut Ctx<'_>, name: &str, player: &Player) -> Result<Vec<Outgoing>
             None,
         ));
     }
+    if late {
+        let number = entries.len() as u32 + 1;
+        store::add_entry(ctx.conn, event.id, player.id, Some(number), ctx.now)?;
+        store::set_rating(ctx.conn, event.id, player.id, rating)?;
+        for round in 1..=event.current_round {
+            store::add_bye(ctx.conn, event.id, round, player.id, ByeKind::Zero)?;
+        }
+        let text = format!(
+            "{} entered \"{name}\" late, as number {number}: rounds 1 to {} count as zero-point byes, and the pairings take {} from round {} on.",
+            player.userid,
+            event.current_round,
+            player.userid,
+            event.current_round + 1
+        );
+        return Ok(vec![
+            ctx.notice_to_sender(&subject(&event, "entered"), &text)?,
+        ]);
+    }
     store::add_entry(ctx.conn, event.id, player.id, None, ctx.now)?;
     let text = format!(
         "{} entered \"{name}\" ({} players so far). The games start when the director starts the event; leave before then with:\n  tournament leave {name} {} <password>",
@@ -360,6 +423,14 @@ fn enter(ctx: &mut Ctx<'_>, name: &str, player: &Player) -> Result<Vec<Outgoing>
     Ok(vec![
         ctx.notice_to_sender(&subject(&event, "entered"), &text)?,
     ])
+}
+
+/// A player's rating in `variant` as the event seeds and limits by it
+/// (the start rating before any rated game).
+fn rating_of(ctx: &Ctx<'_>, player: PlayerId, variant: Variant) -> Result<i32, ServiceError> {
+    Ok(crate::store::ratings::current(ctx.conn, player, variant)?
+        .unwrap_or(crate::ratings::START)
+        .shown())
 }
 
 fn leave(ctx: &mut Ctx<'_>, name: &str, player: &Player) -> Result<Vec<Outgoing>, Failure> {
@@ -458,8 +529,9 @@ fn start(ctx: &mut Ctx<'_>, event: &Event) -> Result<Vec<Outgoing>, Failure> {
             None,
         ));
     }
-    let Format::RoundRobin { double } = event.settings.format else {
-        return Err(refuse("Swiss events are not available yet", None));
+    let double = match event.settings.format {
+        Format::RoundRobin { double } => double,
+        Format::Swiss { rounds } => return start_swiss(ctx, event, &entries, rounds),
     };
     let order = lots(entries.len());
     let mut seats: Vec<PlayerId> = Vec::with_capacity(entries.len());
@@ -507,7 +579,7 @@ fn start(ctx: &mut Ctx<'_>, event: &Event) -> Result<Vec<Outgoing>, Failure> {
                     forfeit: false,
                 },
             )?;
-            board_mail::board_mails(ctx, board, Occasion::New)?;
+            send_board_mails(ctx, board, Occasion::New)?;
             lines.push(format!(
                 "  Round {round:>2}  board {board}  {} - {}",
                 players::by_id(ctx.conn, white)?.userid,
@@ -610,7 +682,7 @@ fn withdraw(
                 reason: &reason,
             },
         )?;
-        board_mail::board_mails(ctx, game.board, Occasion::Update)?;
+        send_board_mails(ctx, game.board, Occasion::Update)?;
         ended += 1;
     }
     let text = format!(
@@ -668,7 +740,7 @@ fn adjudicate(
         },
     };
     end_game(ctx, board, ending)?;
-    board_mail::board_mails(ctx, board, Occasion::Update)?;
+    send_board_mails(ctx, board, Occasion::Update)?;
     let text = format!(
         "Board {board} of \"{name}\": {} ({reason}).",
         ruling.score()
@@ -862,9 +934,19 @@ pub(super) fn game_ended(
     )?;
     ctx.pending.borrow_mut().push(notice);
     if open == 0 {
-        finish_event(ctx, &event)?;
+        next_round_or_end(ctx, event.id)?;
     }
     Ok(())
+}
+
+/// When every game has ended: a Swiss with rounds to go pairs the next
+/// one; otherwise the event ends.
+fn next_round_or_end(ctx: &Ctx<'_>, event_id: i64) -> Result<(), ServiceError> {
+    let event = store::by_id(ctx.conn, event_id)?;
+    match event.settings.format {
+        Format::Swiss { rounds } if event.current_round < rounds => pair_next_round(ctx, &event),
+        _ => finish_event(ctx, &event),
+    }
 }
 
 /// Ends a running event whose games all have results.
@@ -875,7 +957,7 @@ fn finish_if_done(ctx: &Ctx<'_>, event_id: i64) -> Result<(), ServiceError> {
             .iter()
             .all(|g| g.result.is_some())
     {
-        finish_event(ctx, &event)?;
+        next_round_or_end(ctx, event.id)?;
     }
     Ok(())
 }
@@ -913,4 +995,212 @@ pub(super) fn vacation_allowances(
     ctx: &Ctx<'_>,
 ) -> Result<HashMap<u32, (u32, OffsetDateTime)>, ServiceError> {
     Ok(store::vacation_allowances(ctx.conn)?)
+}
+
+/// Sends a board's mails: at the end of the mail when a mail is being
+/// answered, or with the sweep's mails.
+fn send_board_mails(ctx: &Ctx<'_>, board: u32, occasion: Occasion) -> Result<(), ServiceError> {
+    let mails = board_mail::board_mails(ctx, board, occasion)?;
+    ctx.pending.borrow_mut().extend(mails);
+    Ok(())
+}
+
+/// Starts a Swiss: start numbers by rating (highest first, then userid),
+/// and round 1 paired.
+fn start_swiss(
+    ctx: &mut Ctx<'_>,
+    event: &Event,
+    entries: &[store::Entry],
+    rounds: u32,
+) -> Result<Vec<Outgoing>, Failure> {
+    let name = &event.settings.name;
+    if entries.len() as u32 <= rounds {
+        return Err(refuse(
+            format!(
+                "a Swiss of {rounds} rounds needs at least {} players; \"{name}\" has {}",
+                rounds + 1,
+                entries.len()
+            ),
+            None,
+        ));
+    }
+    let mut seeded = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let player = players::by_id(ctx.conn, entry.player)?;
+        let rating = rating_of(ctx, player.id, event.settings.variant)?;
+        seeded.push((rating, player));
+    }
+    seeded.sort_by(|(ra, a), (rb, b)| {
+        rb.cmp(ra)
+            .then_with(|| a.userid.to_lowercase().cmp(&b.userid.to_lowercase()))
+    });
+    let mut list = String::new();
+    for (number, (rating, player)) in seeded.iter().enumerate() {
+        store::set_start_number(ctx.conn, event.id, player.id, number as u32 + 1)?;
+        store::set_rating(ctx.conn, event.id, player.id, *rating)?;
+        list.push_str(&format!(
+            "  {:>3}. {:<24} {rating}\n",
+            number + 1,
+            player.userid
+        ));
+    }
+    store::set_status(ctx.conn, event.id, Status::Running, ctx.now)?;
+    let event = store::by_id(ctx.conn, event.id)?;
+    pair_next_round(ctx, &event)?;
+    let text = format!(
+        "\"{name}\" has started: a Swiss of {rounds} rounds. Start numbers by rating:\n{list}\nThe pairings of round 1 follow in a notice of their own; each player has a board mail for the game."
+    );
+    Ok(vec![
+        ctx.notice_to_sender(&subject(&event, "started"), &text)?,
+    ])
+}
+
+/// Pairs and starts the next round of a Swiss (FIDE Dutch, `pairing::dutch`);
+/// withdrawn players are left out (a zero-point bye each). The director
+/// gets the pairings; a player who gets the pairing-allocated bye is told.
+fn pair_next_round(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
+    let Format::Swiss { rounds } = event.settings.format else {
+        return Ok(());
+    };
+    let name = &event.settings.name;
+    let director = players::by_id(ctx.conn, event.settings.director)?;
+    let mut round = event.current_round + 1;
+    while round <= rounds {
+        for entry in store::entries(ctx.conn, event.id)? {
+            if entry.withdrawn {
+                store::add_bye(ctx.conn, event.id, round, entry.player, ByeKind::Zero)?;
+            }
+        }
+        let results = results(ctx, event)?;
+        let trf = crate::tournament::swiss::trf(&results, name, rounds);
+        let pairing = match crate::pairing::dutch::pair(&trf) {
+            Ok(pairing) => pairing,
+            Err(error) => {
+                let text = format!(
+                    "pbem could not pair round {round} of \"{name}\": {error}. The event waits; the director may withdraw players or adjudicate."
+                );
+                let mail = notice_to(ctx, &director, &subject(event, "pairing failed"), &text)?;
+                ctx.pending.borrow_mut().push(mail);
+                return Ok(());
+            }
+        };
+        let entries = store::entries(ctx.conn, event.id)?;
+        let by_start = |start: u32| -> Option<PlayerId> {
+            entries
+                .iter()
+                .find(|e| e.start_number == Some(start))
+                .map(|e| e.player)
+        };
+        store::set_round(ctx.conn, event.id, round, ctx.now)?;
+        let options = BoardOptions {
+            rated: event.settings.rated,
+            days_per_turn: event.settings.days_per_turn,
+            nag_days: event.settings.nag_days,
+            forfeit_days: event.settings.forfeit_days,
+        };
+        let mut lines = Vec::new();
+        for (white_start, black_start) in &pairing.pairs {
+            let (Some(white), Some(black)) = (by_start(*white_start), by_start(*black_start))
+            else {
+                continue;
+            };
+            let board = boards::insert(
+                ctx.conn,
+                event.settings.variant,
+                white,
+                black,
+                options,
+                ctx.now,
+            )?;
+            deadlines::set_to_move(ctx.conn, board, white)?;
+            store::add_game(
+                ctx.conn,
+                event.id,
+                &store::Game {
+                    round,
+                    white,
+                    black,
+                    board,
+                    result: None,
+                    forfeit: false,
+                },
+            )?;
+            send_board_mails(ctx, board, Occasion::New)?;
+            lines.push(format!(
+                "  Round {round:>2}  board {board}  {} - {}",
+                players::by_id(ctx.conn, white)?.userid,
+                players::by_id(ctx.conn, black)?.userid
+            ));
+        }
+        if let Some(player) = pairing.bye.and_then(by_start) {
+            store::add_bye(ctx.conn, event.id, round, player, ByeKind::Full)?;
+            let player = players::by_id(ctx.conn, player)?;
+            lines.push(format!("  Round {round:>2}  bye  {}", player.userid));
+            let text = format!(
+                "{} has the bye in round {round} of \"{name}\": one point, no game this round.",
+                player.userid
+            );
+            let mail = notice_to(
+                ctx,
+                &player,
+                &subject(event, &format!("round {round} bye")),
+                &text,
+            )?;
+            ctx.pending.borrow_mut().push(mail);
+        }
+        let text = format!(
+            "Round {round} of {rounds} of \"{name}\" is paired (FIDE Dutch system):\n{}\n",
+            lines.join("\n")
+        );
+        let mail = notice_to(
+            ctx,
+            &director,
+            &subject(event, &format!("round {round}")),
+            &text,
+        )?;
+        ctx.pending.borrow_mut().push(mail);
+        if !pairing.pairs.is_empty() {
+            return Ok(());
+        }
+        // Nobody to play (everyone sits out): on to the next round.
+        round += 1;
+    }
+    let event = store::by_id(ctx.conn, event.id)?;
+    finish_event(ctx, &event)
+}
+
+/// The sweep's part: a Swiss round past its deadline has its unfinished
+/// games scored as draws (the event's rule; the director may adjudicate
+/// them before), which pairs the next round.
+pub(super) fn round_deadlines(ctx: &Ctx<'_>) -> Result<usize, ServiceError> {
+    let mut scored = 0;
+    for id in store::rounds_started_before(ctx.conn, ctx.now)? {
+        let event = store::by_id(ctx.conn, id)?;
+        let (Some(days), Some(started)) = (event.settings.round_days, event.round_started_at)
+        else {
+            continue;
+        };
+        if started + time::Duration::days(i64::from(days)) > ctx.now {
+            continue;
+        }
+        let reason = format!(
+            "the {days} days of round {} passed: scored as a draw by the event's rule",
+            event.current_round
+        );
+        for game in store::games(ctx.conn, id)? {
+            if game.round == event.current_round && game.result.is_none() {
+                end_game(
+                    ctx,
+                    game.board,
+                    Ending::Played {
+                        score: "1/2-1/2",
+                        reason: &reason,
+                    },
+                )?;
+                send_board_mails(ctx, game.board, Occasion::Update)?;
+                scored += 1;
+            }
+        }
+    }
+    Ok(scored)
 }

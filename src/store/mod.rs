@@ -33,6 +33,7 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0003_ratings.sql")),
     M::up(include_str!("../../migrations/0004_tournaments.sql")),
     M::up(include_str!("../../migrations/0005_hardening.sql")),
+    M::up(include_str!("../../migrations/0006_swiss.sql")),
     M::up(include_str!("../../migrations/0008_dialogue.sql")),
 ];
 

@@ -10,7 +10,8 @@ use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time, time_text};
 use crate::rules::Variant;
 use crate::tournament::{
-    Entrant, EventResults, Format, GameRecord, GameResult, Tiebreak, parse_tiebreaks,
+    ByeKind, ByeRecord, Entrant, EventResults, Format, GameRecord, GameResult, Tiebreak,
+    parse_tiebreaks,
 };
 
 /// Where an event stands.
@@ -56,6 +57,10 @@ pub struct Settings {
     pub closes_at: Option<OffsetDateTime>,
     pub invite_only: bool,
     pub tiebreaks: Vec<Tiebreak>,
+    /// Swiss: days a round may last before its unfinished games are scored.
+    pub round_days: Option<u32>,
+    pub min_rating: Option<u32>,
+    pub max_rating: Option<u32>,
 }
 
 /// A stored event.
@@ -66,6 +71,9 @@ pub struct Event {
     pub status: Status,
     pub created_at: OffsetDateTime,
     pub started_at: Option<OffsetDateTime>,
+    /// Swiss: the round being played (0 before the first).
+    pub current_round: u32,
+    pub round_started_at: Option<OffsetDateTime>,
 }
 
 /// An entry.
@@ -74,6 +82,8 @@ pub struct Entry {
     pub player: PlayerId,
     pub start_number: Option<u32>,
     pub withdrawn: bool,
+    /// The rating the event seeded the player with.
+    pub rating: Option<i32>,
 }
 
 /// A game of the event.
@@ -105,8 +115,9 @@ pub fn insert(
     conn.execute_cached(
         "INSERT INTO tournaments (name, variant, director_id, format, rounds, days_per_turn,
              nag_days, forfeit_days, vacation_days, max_entrants, rated, closes_at, invite_only,
-             tiebreaks, status, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'open', ?15)",
+             tiebreaks, status, created_at, round_days, min_rating, max_rating)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'open', ?15, ?16,
+                 ?17, ?18)",
         params![
             settings.name,
             settings.variant.id(),
@@ -123,6 +134,9 @@ pub fn insert(
             settings.invite_only,
             tiebreaks.join(","),
             time_text(now),
+            settings.round_days,
+            settings.min_rating,
+            settings.max_rating,
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -130,12 +144,14 @@ pub fn insert(
 
 const EVENT_COLUMNS: &str = "id, name, variant, director_id, format, rounds, days_per_turn,
     nag_days, forfeit_days, vacation_days, max_entrants, rated, closes_at, invite_only, tiebreaks,
-    status, created_at, started_at";
+    status, created_at, started_at, round_days, min_rating, max_rating, current_round,
+    round_started_at";
 
 type RawEvent = (
     (i64, String, String, i64, String, Option<u32>),
     (Option<u32>, u32, u32, Option<u32>, u32, bool),
     (Option<String>, bool, String, String, String, Option<String>),
+    (Option<u32>, Option<u32>, Option<u32>, u32, Option<String>),
 );
 
 fn raw_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawEvent> {
@@ -164,6 +180,13 @@ fn raw_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawEvent> {
             row.get(16)?,
             row.get(17)?,
         ),
+        (
+            row.get(18)?,
+            row.get(19)?,
+            row.get(20)?,
+            row.get(21)?,
+            row.get(22)?,
+        ),
     ))
 }
 
@@ -172,6 +195,7 @@ fn event_of(raw: RawEvent) -> Result<Event, StoreError> {
         (id, name, variant, director, format, rounds),
         (days_per_turn, nag_days, forfeit_days, vacation_days, max_entrants, rated),
         (closes_at, invite_only, tiebreaks, status, created_at, started_at),
+        (round_days, min_rating, max_rating, current_round, round_started_at),
     ) = raw;
     let corrupt = |what: String| StoreError::Corrupt(format!("tournament {name}: {what}"));
     let format = match (format.as_str(), rounds) {
@@ -197,11 +221,16 @@ fn event_of(raw: RawEvent) -> Result<Event, StoreError> {
             closes_at: closes_at.as_deref().map(parse_time).transpose()?,
             invite_only,
             tiebreaks: parse_tiebreaks(&tiebreaks).map_err(corrupt)?,
+            round_days,
+            min_rating,
+            max_rating,
             name,
         },
         status: Status::parse(&status)?,
         created_at: parse_time(&created_at)?,
         started_at: started_at.as_deref().map(parse_time).transpose()?,
+        current_round,
+        round_started_at: round_started_at.as_deref().map(parse_time).transpose()?,
     })
 }
 
@@ -250,7 +279,7 @@ pub fn set_status(
 /// entry).
 pub fn entries(conn: &Connection, event: i64) -> Result<Vec<Entry>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT player_id, start_number, withdrawn_at IS NOT NULL FROM tournament_entries
+        "SELECT player_id, start_number, withdrawn_at IS NOT NULL, rating FROM tournament_entries
          WHERE tournament_id = ?1 ORDER BY start_number, entered_at, player_id",
     )?;
     let rows = statement.query_map([event], |row| {
@@ -258,6 +287,7 @@ pub fn entries(conn: &Connection, event: i64) -> Result<Vec<Entry>, StoreError> 
             player: PlayerId(row.get(0)?),
             start_number: row.get(1)?,
             withdrawn: row.get(2)?,
+            rating: row.get(3)?,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -433,7 +463,7 @@ pub fn vacation_allowances(
 /// number (by entry before the start), with their userids, and every game.
 pub fn results(conn: &Connection, event: &Event) -> Result<EventResults, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT e.player_id, p.userid, e.withdrawn_at IS NOT NULL FROM tournament_entries e
+        "SELECT e.player_id, p.userid, e.withdrawn_at IS NOT NULL, e.rating FROM tournament_entries e
          JOIN players p ON p.id = e.player_id
          WHERE e.tournament_id = ?1 ORDER BY e.start_number, e.entered_at, e.player_id",
     )?;
@@ -442,16 +472,17 @@ pub fn results(conn: &Connection, event: &Event) -> Result<EventResults, StoreEr
             PlayerId(row.get(0)?),
             row.get::<_, String>(1)?,
             row.get::<_, bool>(2)?,
+            row.get::<_, Option<i32>>(3)?,
         ))
     })?;
     let mut index: HashMap<PlayerId, usize> = HashMap::new();
     let mut entrants = Vec::new();
     for row in rows {
-        let (player, name, withdrawn) = row?;
+        let (player, name, withdrawn, rating) = row?;
         index.insert(player, entrants.len());
         entrants.push(Entrant {
             name,
-            rating: None,
+            rating: rating.and_then(|r| u32::try_from(r).ok()),
             withdrawn,
         });
     }
@@ -472,11 +503,110 @@ pub fn results(conn: &Connection, event: &Event) -> Result<EventResults, StoreEr
             result,
         });
     }
+    let mut bye_records = Vec::new();
+    for (round, player, kind) in byes(conn, event.id)? {
+        if let Some(&player) = index.get(&player) {
+            bye_records.push(ByeRecord {
+                round,
+                player,
+                kind,
+            });
+        }
+    }
     Ok(EventResults {
         format: event.settings.format,
         entrants,
         games: records,
-        byes: Vec::new(),
+        byes: bye_records,
         tiebreaks: event.settings.tiebreaks.clone(),
     })
+}
+
+/// Records the round being played (Swiss) and when it started.
+pub fn set_round(
+    conn: &Connection,
+    event: i64,
+    round: u32,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE tournaments SET current_round = ?2, round_started_at = ?3 WHERE id = ?1",
+        params![event, round, time_text(now)],
+    )?;
+    Ok(())
+}
+
+pub fn set_rating(
+    conn: &Connection,
+    event: i64,
+    player: PlayerId,
+    rating: i32,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE tournament_entries SET rating = ?3 WHERE tournament_id = ?1 AND player_id = ?2",
+        params![event, player.0, rating],
+    )?;
+    Ok(())
+}
+
+fn bye_code(kind: ByeKind) -> &'static str {
+    match kind {
+        ByeKind::Full => "full",
+        ByeKind::Half => "half",
+        ByeKind::Zero => "zero",
+    }
+}
+
+pub fn add_bye(
+    conn: &Connection,
+    event: i64,
+    round: u32,
+    player: PlayerId,
+    kind: ByeKind,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "INSERT OR REPLACE INTO tournament_byes (tournament_id, round, player_id, kind)
+         VALUES (?1, ?2, ?3, ?4)",
+        params![event, round, player.0, bye_code(kind)],
+    )?;
+    Ok(())
+}
+
+/// The event's byes: (round, player, kind), by round.
+pub fn byes(conn: &Connection, event: i64) -> Result<Vec<(u32, PlayerId, ByeKind)>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT round, player_id, kind FROM tournament_byes WHERE tournament_id = ?1
+         ORDER BY round, player_id",
+    )?;
+    let rows = statement.query_map([event], |row| {
+        Ok((
+            row.get::<_, u32>(0)?,
+            PlayerId(row.get(1)?),
+            row.get::<_, String>(2)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (round, player, kind) = row?;
+        let kind = match kind.as_str() {
+            "full" => ByeKind::Full,
+            "half" => ByeKind::Half,
+            "zero" => ByeKind::Zero,
+            other => return Err(StoreError::Corrupt(format!("bye kind {other:?}"))),
+        };
+        Ok((round, player, kind))
+    })
+    .collect()
+}
+
+/// Running Swiss events whose round started before `before`.
+pub fn rounds_started_before(
+    conn: &Connection,
+    before: OffsetDateTime,
+) -> Result<Vec<i64>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT id FROM tournaments WHERE status = 'running' AND format = 'swiss'
+         AND round_days IS NOT NULL AND round_started_at IS NOT NULL AND round_started_at < ?1",
+    )?;
+    let rows = statement.query_map([time_text(before)], |row| row.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }

@@ -1,10 +1,12 @@
 //! Tournaments: pure logic, no I/O. How an event is paired (Berger tables
 //! for round robins, [`berger`]), and how its results become a crosstable
 //! with scores and tiebreaks ([`table`]) and plain text that lines up in a
-//! fixed-width font ([`text`]). The service (`service::tournament`) stores
+//! fixed-width font ([`text`]); a Swiss event written as the pairing
+//! engine reads it ([`swiss`]). The service (`service::tournament`) stores
 //! events and runs them by mail; this module only computes.
 
 pub mod berger;
+pub mod swiss;
 pub mod table;
 pub mod text;
 
