@@ -16,6 +16,7 @@ use super::ending::{Ending, end_game};
 use super::{Ctx, Failure, ServiceError, refuse};
 use crate::command::{CreateTournament, EventFilter, Ruling, Tournament, View, Withdrawal};
 use crate::mail::outgoing::Outgoing;
+use crate::render::templates::{MAX_LINE, wrap_long_lines};
 use crate::rules::Variant;
 use crate::store::boards::{self, BoardOptions};
 use crate::store::deadlines;
@@ -780,34 +781,70 @@ pub(super) fn results(ctx: &Ctx<'_>, event: &Event) -> Result<EventResults, Serv
     Ok(store::results(ctx.conn, event)?)
 }
 
-/// The crosstable with its heading and key, as mailed.
-fn crosstable_text(ctx: &Ctx<'_>, event: &Event, title: &str) -> Result<String, ServiceError> {
+/// The crosstable's heading (wrapped like any text) and the table with its
+/// key (sent as it is: wide tables keep their columns).
+fn crosstable_text(
+    ctx: &Ctx<'_>,
+    event: &Event,
+    title: &str,
+) -> Result<(String, String), ServiceError> {
     let table = Crosstable::compute(&results(ctx, event)?);
-    Ok(format!(
-        "{title}: {} ({}), {} of {} games finished.\n\n{}\n{}\n",
-        event.settings.name,
-        event.settings.format.describe(),
-        table.finished_games,
-        table.games,
-        text::crosstable(&table),
-        text::legend(&table)
+    Ok((
+        format!(
+            "{title}: {} ({}), {} of {} games finished.",
+            event.settings.name,
+            event.settings.format.describe(),
+            table.finished_games,
+            table.games,
+        ),
+        format!(
+            "{}\n{}",
+            text::crosstable(&table),
+            wrap_long_lines(&text::legend(&table), MAX_LINE)
+        ),
     ))
+}
+
+/// A notice whose `block` (a table, a TRF, a PGN) follows the text
+/// unwrapped, so that its lines keep their columns however long.
+fn notice_with_block(
+    ctx: &Ctx<'_>,
+    to: Vec<String>,
+    subject: &str,
+    text: &str,
+    block: &str,
+) -> Result<Outgoing, ServiceError> {
+    let mut mail = ctx.notice(to, subject, text)?;
+    if !mail.body.ends_with('\n') {
+        mail.body.push('\n');
+    }
+    mail.body.push('\n');
+    mail.body.push_str(block);
+    if !mail.body.ends_with('\n') {
+        mail.body.push('\n');
+    }
+    Ok(mail)
 }
 
 fn show(ctx: &mut Ctx<'_>, event: &Event, view: View) -> Result<Vec<Outgoing>, Failure> {
     let name = &event.settings.name;
-    let (what, body) = match view {
-        View::Crosstable => ("crosstable", crosstable_text(ctx, event, "Crosstable")?),
+    let (what, body, block) = match view {
+        View::Crosstable => {
+            let (intro, table) = crosstable_text(ctx, event, "Crosstable")?;
+            ("crosstable", intro, table)
+        }
         View::Standings => {
             let table = Crosstable::compute(&results(ctx, event)?);
             (
                 "standings",
                 format!(
-                    "Standings: {name}, {} of {} games finished.\n\n{}\n{}\n",
-                    table.finished_games,
-                    table.games,
+                    "Standings: {name}, {} of {} games finished.",
+                    table.finished_games, table.games,
+                ),
+                format!(
+                    "{}\n{}",
                     text::standings(&table),
-                    text::legend(&table)
+                    wrap_long_lines(&text::legend(&table), MAX_LINE)
                 ),
             )
         }
@@ -828,6 +865,7 @@ fn show(ctx: &mut Ctx<'_>, event: &Event, view: View) -> Result<Vec<Outgoing>, F
                 ));
             }
             let games = store::games(ctx.conn, event.id)?;
+            let mut block = String::new();
             if !games.is_empty() {
                 body.push_str("\nGames:\n");
                 for game in &games {
@@ -846,9 +884,9 @@ fn show(ctx: &mut Ctx<'_>, event: &Event, view: View) -> Result<Vec<Outgoing>, F
                     ));
                 }
                 let table = Crosstable::compute(&results(ctx, event)?);
-                body.push_str(&format!("\nStandings:\n{}", text::standings(&table)));
+                block = format!("Standings:\n{}", text::standings(&table));
             }
-            ("show", body)
+            ("show", body, block)
         }
         View::Pgn => {
             let mut pgn = String::new();
@@ -863,13 +901,33 @@ fn show(ctx: &mut Ctx<'_>, event: &Event, view: View) -> Result<Vec<Outgoing>, F
             if pgn.is_empty() {
                 return Err(refuse(format!("\"{name}\" has no games yet"), None));
             }
-            ("pgn", pgn)
+            ("pgn", format!("The games of \"{name}\" in PGN:"), pgn)
         }
         View::Trf => {
-            return Err(refuse("the TRF of an event is not available yet", None));
+            let Format::Swiss { rounds } = event.settings.format else {
+                return Err(refuse(
+                    format!("\"{name}\" is a round robin; a TRF is written for Swiss events"),
+                    None,
+                ));
+            };
+            if event.status == Status::Open {
+                return Err(refuse(format!("\"{name}\" has not started yet"), None));
+            }
+            let trf = crate::tournament::swiss::trf(&results(ctx, event)?, name, rounds);
+            (
+                "trf",
+                format!("\"{name}\" as a FIDE Tournament Report File (TRF-16 with XXR and XXC):"),
+                crate::pairing::trf::write(&trf),
+            )
         }
     };
-    Ok(vec![ctx.notice_to_sender(&subject(event, what), &body)?])
+    Ok(vec![notice_with_block(
+        ctx,
+        vec![ctx.sender.to_string()],
+        &subject(event, what),
+        &body,
+        &block,
+    )?])
 }
 
 fn list(ctx: &mut Ctx<'_>, filter: EventFilter) -> Result<Vec<Outgoing>, Failure> {
@@ -969,9 +1027,9 @@ fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
         return Ok(());
     }
     store::set_status(ctx.conn, event.id, Status::Finished, ctx.now)?;
-    let table = crosstable_text(ctx, event, "Final crosstable")?;
+    let (intro, table) = crosstable_text(ctx, event, "Final crosstable")?;
     let text = format!(
-        "\"{}\" is over. Thank you for playing.\n\n{table}",
+        "\"{}\" is over. Thank you for playing.\n\n{intro}",
         event.settings.name
     );
     let mut readers: Vec<PlayerId> = store::entries(ctx.conn, event.id)?
@@ -983,7 +1041,17 @@ fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
     }
     for reader in readers {
         let player = players::by_id(ctx.conn, reader)?;
-        let mail = notice_to(ctx, &player, &subject(event, "final crosstable"), &text)?;
+        let mut mail = notice_with_block(
+            ctx,
+            vec![player.mail_address().to_string()],
+            &subject(event, "final crosstable"),
+            &text,
+            &table,
+        )?;
+        if !player.owns_address(ctx.sender) {
+            mail.in_reply_to = None;
+            mail.references.clear();
+        }
         ctx.pending.borrow_mut().push(mail);
     }
     Ok(())
