@@ -22,12 +22,25 @@ pub struct Matcher<W: Weight> {
     w: Vec<W>,
     /// Partners of vertices taken out of play (finalised pairs), else NONE.
     fixed: Vec<usize>,
+    /// The last optimum (partner or NONE, dual) when no blossom was left.
+    warm: Option<(Vec<usize>, Vec<W>)>,
+    /// Vertices whose edges changed since.
+    dirty: Vec<bool>,
+    /// Matchings solved from scratch and from a warm start.
+    pub solves: (usize, usize),
 }
 
 impl<W: Weight> Matcher<W> {
     /// `n` vertices, no edges.
     pub fn new(n: usize) -> Self {
-        Matcher { n, w: vec![W::zero(); n * n.saturating_sub(1) / 2], fixed: vec![NONE; n] }
+        Matcher {
+            n,
+            w: vec![W::zero(); n * n.saturating_sub(1) / 2],
+            fixed: vec![NONE; n],
+            warm: None,
+            dirty: vec![false; n],
+            solves: (0, 0),
+        }
     }
 
     fn idx(i: usize, j: usize) -> usize {
@@ -38,7 +51,12 @@ impl<W: Weight> Matcher<W> {
     /// Sets the weight of edge {i, j} (i != j); zero removes it.
     pub fn set(&mut self, i: usize, j: usize, w: W) {
         if i != j {
-            self.w[Self::idx(i, j)] = w;
+            let slot = &mut self.w[Self::idx(i, j)];
+            if *slot != w {
+                *slot = w;
+                self.dirty[i] = true;
+                self.dirty[j] = true;
+            }
         }
     }
 
@@ -52,11 +70,78 @@ impl<W: Weight> Matcher<W> {
     pub fn remove_pair(&mut self, i: usize, j: usize) {
         self.fixed[i] = j;
         self.fixed[j] = i;
+        // The rest of an optimum stays optimal without a pair it matched.
+        if self.warm.as_ref().is_some_and(|(m, _)| m[i] != j) || self.dirty[i] || self.dirty[j] {
+            if std::env::var_os("PBEM_PAIRING_STATS").is_some() {
+                eprintln!("remove invalidates: dirty {} {}", self.dirty[i], self.dirty[j]);
+            }
+            self.warm = None;
+        }
+    }
+
+    /// The last optimum with the changed vertices (and their partners)
+    /// exposed and their duals raised until every edge is feasible again;
+    /// the duals of exposed vertices get one parity.
+    fn warm_start(&self, alive: &[usize]) -> Option<Warm<W>> {
+        let Some((mate, dual)) = self.warm.as_ref() else {
+            if std::env::var_os("PBEM_PAIRING_STATS").is_some() {
+                eprintln!("no warm state");
+            }
+            return None;
+        };
+        let dirty: Vec<usize> = alive.iter().copied().filter(|&v| self.dirty[v]).collect();
+        if dirty.len() * 4 > alive.len() + 4 {
+            if std::env::var_os("PBEM_PAIRING_STATS").is_some() {
+                eprintln!("dirty {} of {}", dirty.len(), alive.len());
+            }
+            return None;
+        }
+        let mut mate = mate.clone();
+        let mut dual = dual.clone();
+        for &p in &dirty {
+            let m = mate[p];
+            if m != NONE {
+                mate[m] = NONE;
+                mate[p] = NONE;
+            }
+        }
+        for &p in &dirty {
+            let mut u = W::zero();
+            for &q in alive {
+                if q == p {
+                    continue;
+                }
+                let w = self.get(p, q);
+                if w.is_zero() {
+                    continue;
+                }
+                let w2 = w.add(w);
+                if w2 > dual[q] {
+                    u = u.max(w2.sub(dual[q]));
+                }
+            }
+            dual[p] = u;
+        }
+        let mut parity = None;
+        for &v in alive {
+            if mate[v] == NONE && !dual[v].is_zero() {
+                let odd = dual[v].is_odd();
+                match parity {
+                    None => parity = Some(odd),
+                    Some(par) if par != odd => dual[v] = dual[v].add(W::from_u64(1)),
+                    _ => {}
+                }
+            }
+        }
+        let index: std::collections::HashMap<usize, usize> = alive.iter().enumerate().map(|(a, &v)| (v, a)).collect();
+        let m = alive.iter().map(|&v| if mate[v] == NONE { None } else { index.get(&mate[v]).copied() }).collect();
+        let d = alive.iter().map(|&v| dual[v]).collect();
+        Some((m, d))
     }
 
     /// A maximum-weight matching: `mate[v]` is v's partner, or v itself.
     /// Finalised pairs are reported as they were fixed.
-    pub fn compute(&self) -> Vec<usize> {
+    pub fn compute(&mut self) -> Vec<usize> {
         let alive: Vec<usize> = (0..self.n).filter(|&v| self.fixed[v] == NONE).collect();
         let mut edges = Vec::new();
         for (a, &i) in alive.iter().enumerate() {
@@ -67,7 +152,23 @@ impl<W: Weight> Matcher<W> {
                 }
             }
         }
-        let m = max_weight_matching(alive.len(), &edges);
+        let warm = self.warm_start(&alive);
+        if warm.is_some() {
+            self.solves.1 += 1;
+        } else {
+            self.solves.0 += 1;
+        }
+        let (m, duals) = solve(alive.len(), &edges, warm);
+        self.dirty.fill(false);
+        self.warm = duals.map(|d| {
+            let mut mate = vec![NONE; self.n];
+            let mut dual = vec![W::zero(); self.n];
+            for (a, &i) in alive.iter().enumerate() {
+                mate[i] = m[a].map_or(NONE, |b| alive[b]);
+                dual[i] = d[a];
+            }
+            (mate, dual)
+        });
         let mut mate: Vec<usize> = (0..self.n).collect();
         for v in 0..self.n {
             if self.fixed[v] != NONE {
@@ -107,8 +208,18 @@ struct State<'a, W: Weight> {
 /// Maximum-weight matching of `nv` vertices over `edges` (i, j, weight),
 /// weights positive. Returns each vertex's partner.
 pub fn max_weight_matching<W: Weight>(nv: usize, edges: &[(usize, usize, W)]) -> Vec<Option<usize>> {
+    solve(nv, edges, None).0
+}
+
+/// A warm start: an optimal matching and its vertex duals (no blossoms)
+/// for weights that have since changed only at the vertices now exposed.
+type Warm<W> = (Vec<Option<usize>>, Vec<W>);
+
+/// Solves from scratch or from a warm start; returns the matching and, when
+/// no blossom is left, the vertex duals (for the next warm start).
+fn solve<W: Weight>(nv: usize, edges: &[(usize, usize, W)], warm: Option<Warm<W>>) -> (Vec<Option<usize>>, Option<Vec<W>>) {
     if edges.is_empty() {
-        return vec![None; nv];
+        return (vec![None; nv], Some(vec![W::zero(); nv]));
     }
     let maxweight = edges.iter().map(|e| e.2).max().unwrap_or_else(W::zero);
     let mut endpoint = Vec::with_capacity(2 * edges.len());
@@ -119,14 +230,24 @@ pub fn max_weight_matching<W: Weight>(nv: usize, edges: &[(usize, usize, W)]) ->
         neighbend[i].push(2 * k + 1);
         neighbend[j].push(2 * k);
     }
+    let mut mate = vec![NONE; nv];
     let mut dualvar = vec![maxweight; nv];
+    if let Some((m, d)) = warm {
+        dualvar = d;
+        for (k, &(i, j, _)) in edges.iter().enumerate() {
+            if m[i] == Some(j) {
+                mate[i] = 2 * k + 1;
+                mate[j] = 2 * k;
+            }
+        }
+    }
     dualvar.extend(std::iter::repeat_n(W::zero(), nv));
     let mut s = State {
         nv,
         edges,
         endpoint,
         neighbend,
-        mate: vec![NONE; nv],
+        mate,
         label: vec![0; 2 * nv],
         labelend: vec![NONE; 2 * nv],
         inblossom: (0..nv).collect(),
@@ -142,7 +263,13 @@ pub fn max_weight_matching<W: Weight>(nv: usize, edges: &[(usize, usize, W)]) ->
         queue: Vec::new(),
     };
     s.run();
-    s.mate.iter().map(|&p| if p == NONE { None } else { Some(s.endpoint[p]) }).collect()
+    let blossoms_left = (nv..2 * nv).any(|b| s.blossombase[b] != NONE);
+    let mate = s.mate.iter().map(|&p| if p == NONE { None } else { Some(s.endpoint[p]) }).collect();
+    if blossoms_left && std::env::var_os("PBEM_PAIRING_STATS").is_some() {
+        eprintln!("blossoms left");
+    }
+    let duals = if blossoms_left { None } else { Some(s.dualvar[..nv].to_vec()) };
+    (mate, duals)
 }
 
 impl<W: Weight> State<'_, W> {
@@ -435,6 +562,31 @@ impl<W: Weight> State<'_, W> {
         self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
     }
 
+    /// Flips the even alternating path from S-vertex `x` to its tree's root:
+    /// the root gets matched along it and `x` is left exposed.
+    fn flip_to(&mut self, x: usize) {
+        let (mut s, mut p) = (x, NONE);
+        loop {
+            let bs = self.inblossom[s];
+            if bs >= self.nv {
+                self.augment_blossom(bs, s);
+            }
+            self.mate[s] = p;
+            if self.labelend[bs] == NONE {
+                break;
+            }
+            let t = self.endpoint[self.labelend[bs]];
+            let bt = self.inblossom[t];
+            s = self.endpoint[self.labelend[bt]];
+            let j = self.endpoint[self.labelend[bt] ^ 1];
+            if bt >= self.nv {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = self.labelend[bt];
+            p = self.labelend[bt] ^ 1;
+        }
+    }
+
     fn augment_matching(&mut self, k: usize) {
         let (v, w, _) = self.edges[k];
         for (s0, p0) in [(v, 2 * k + 1), (w, 2 * k)] {
@@ -463,7 +615,11 @@ impl<W: Weight> State<'_, W> {
 
     fn run(&mut self) {
         let nv = self.nv;
-        for _ in 0..nv {
+        // Each stage matches or settles at least one root: an exposed vertex
+        // whose dual is still positive. (From a cold start every vertex is a
+        // root with the same dual; from a warm start only the vertices whose
+        // edges changed, and their former mates.)
+        for _ in 0..=2 * nv {
             self.label.fill(0);
             self.bestedge.fill(NONE);
             for b in nv..2 * nv {
@@ -471,10 +627,15 @@ impl<W: Weight> State<'_, W> {
             }
             self.allowedge.fill(false);
             self.queue.clear();
+            let mut roots = 0;
             for v in 0..nv {
-                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
+                if self.mate[v] == NONE && !self.dualvar[v].is_zero() && self.label[self.inblossom[v]] == 0 {
                     self.assign_label(v, 1, NONE);
+                    roots += 1;
                 }
+            }
+            if roots == 0 {
+                break;
             }
             let mut augmented = false;
             loop {
@@ -497,7 +658,16 @@ impl<W: Weight> State<'_, W> {
                             }
                         }
                         if self.allowedge[k] {
-                            if self.label[self.inblossom[w]] == 0 {
+                            let bw = self.inblossom[w];
+                            if self.label[bw] == 0 && self.mate[self.blossombase[bw]] == NONE {
+                                // An exposed vertex whose dual is zero:
+                                // augment to it.
+                                self.label[bw] = 1;
+                                self.labelend[bw] = NONE;
+                                self.augment_matching(k);
+                                augmented = true;
+                                break;
+                            } else if self.label[bw] == 0 {
                                 self.assign_label(w, 2, p ^ 1);
                             } else if self.label[self.inblossom[w]] == 1 {
                                 let base = self.scan_blossom(v, w);
@@ -529,7 +699,19 @@ impl<W: Weight> State<'_, W> {
                 }
                 // Dual adjustment.
                 let mut deltatype = 1;
-                let mut delta = *self.dualvar[..nv].iter().min().expect("vertices");
+                let mut delta = W::zero();
+                let mut deltavertex = NONE;
+                for v in 0..nv {
+                    if self.label[self.inblossom[v]] == 1 {
+                        let better = deltavertex == NONE
+                            || self.dualvar[v] < delta
+                            || (self.dualvar[v] == delta && self.mate[v] == NONE && self.mate[deltavertex] != NONE);
+                        if better {
+                            delta = self.dualvar[v];
+                            deltavertex = v;
+                        }
+                    }
+                }
                 let mut deltaedge = NONE;
                 let mut deltablossom = NONE;
                 for v in 0..nv {
@@ -580,7 +762,15 @@ impl<W: Weight> State<'_, W> {
                     }
                 }
                 match deltatype {
-                    1 => break,
+                    1 => {
+                        // An S-vertex's dual reached zero: it becomes the
+                        // exposed end of its tree (nothing moves for a root).
+                        if self.mate[deltavertex] != NONE || self.labelend[self.inblossom[deltavertex]] != NONE {
+                            self.flip_to(deltavertex);
+                        }
+                        augmented = true;
+                        break;
+                    }
                     2 => {
                         self.allowedge[deltaedge] = true;
                         let (mut i, j, _) = self.edges[deltaedge];
@@ -690,5 +880,58 @@ mod tests {
             }
         }
         best
+    }
+
+    #[test]
+    fn warm_starts_reach_the_optimum() {
+        let mut seed = 99u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..60 {
+            let n = (rnd() % 14 + 2) as usize;
+            let mut m: Matcher<Big<1>> = Matcher::new(n);
+            for i in 0..n {
+                for j in 0..i {
+                    if rnd() % 4 != 0 {
+                        m.set(i, j, w(rnd() % 50 + 1));
+                    }
+                }
+            }
+            for _ in 0..20 {
+                let mate = m.compute();
+                let alive: Vec<usize> = (0..n).filter(|&v| m.fixed[v] == NONE).collect();
+                let weight = |mate: &[usize]| -> u64 {
+                    alive.iter().filter(|&&v| mate[v] > v).map(|&v| m.get(v, mate[v]).0[0]).sum()
+                };
+                let edges: Vec<(usize, usize, u64)> = alive
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(a, &i)| alive.iter().enumerate().take(a).map(move |(b, &j)| (a, b, i, j)))
+                    .filter_map(|(a, b, i, j)| {
+                        let x = m.get(i, j).0[0];
+                        (x > 0).then_some((a, b, x))
+                    })
+                    .collect();
+                assert_eq!(weight(&mate), brute(alive.len(), &edges, 0, &mut vec![false; alive.len()]));
+                // Change one vertex's edges, or finalise a matched pair.
+                let v = alive[(rnd() % alive.len() as u64) as usize];
+                if rnd() % 3 == 0 && mate[v] != v && alive.len() > 2 {
+                    m.remove_pair(v, mate[v]);
+                } else {
+                    for &q in &alive {
+                        if q != v && rnd() % 2 == 0 {
+                            m.set(v, q, w(rnd() % 60));
+                        }
+                    }
+                }
+                if (0..n).filter(|&v| m.fixed[v] == NONE).count() < 2 {
+                    break;
+                }
+            }
+        }
     }
 }
