@@ -651,9 +651,6 @@ fn bracket_loop<W: Weight>(c: &mut Ctx, mm: &mut Matcher<W>) -> Result<RawPairs,
         vi = new_vi;
         sgbv = nsgbv;
     }
-    if std::env::var_os("PBEM_PAIRING_STATS").is_some() {
-        eprintln!("solves cold/warm: {:?}", mm.solves);
-    }
     let mut out = Vec::new();
     for &id in &sorted {
         match by_id[id] {
