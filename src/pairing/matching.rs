@@ -16,86 +16,166 @@ use super::weight::Weight;
 
 const NONE: usize = usize::MAX;
 
-/// Dense symmetric edge weights over `n` vertices, edited between matchings.
+fn tri(i: usize, j: usize) -> usize {
+    let (a, b) = if i > j { (i, j) } else { (j, i) };
+    a * (a - 1) / 2 + b
+}
+
+/// Dense symmetric edge weights over `n` vertices, edited between matchings,
+/// with the solver's state kept from one matching to the next: when only a
+/// few vertices' edges changed and none of them lies in a blossom, those
+/// vertices (and their partners) are exposed, their duals raised until every
+/// edge is feasible again, and the search resumes from there (O(n^2) per
+/// changed vertex instead of O(n^3) from scratch).
 pub struct Matcher<W: Weight> {
-    n: usize,
-    w: Vec<W>,
+    st: State<W>,
     /// Partners of vertices taken out of play (finalised pairs), else NONE.
     fixed: Vec<usize>,
+    /// Vertices whose edges changed since the last matching.
+    dirty: Vec<bool>,
+    /// Whether the state is an optimum of the weights before the changes.
+    valid: bool,
+    /// Matchings solved from scratch and from a warm start.
+    pub solves: (usize, usize),
 }
 
 impl<W: Weight> Matcher<W> {
     /// `n` vertices, no edges.
     pub fn new(n: usize) -> Self {
-        Matcher {
-            n,
-            w: vec![W::zero(); n * n.saturating_sub(1) / 2],
-            fixed: vec![NONE; n],
-        }
-    }
-
-    fn idx(i: usize, j: usize) -> usize {
-        let (a, b) = if i > j { (i, j) } else { (j, i) };
-        a * (a - 1) / 2 + b
+        Matcher { st: State::new(n), fixed: vec![NONE; n], dirty: vec![false; n], valid: false, solves: (0, 0) }
     }
 
     /// Sets the weight of edge {i, j} (i != j); zero removes it.
     pub fn set(&mut self, i: usize, j: usize, w: W) {
         if i != j {
-            self.w[Self::idx(i, j)] = w;
+            let slot = &mut self.st.w[tri(i, j)];
+            if *slot != w {
+                *slot = w;
+                self.dirty[i] = true;
+                self.dirty[j] = true;
+            }
         }
     }
 
     /// The weight of edge {i, j}.
     pub fn get(&self, i: usize, j: usize) -> W {
-        if i == j {
-            W::zero()
-        } else {
-            self.w[Self::idx(i, j)]
-        }
+        if i == j { W::zero() } else { self.st.w[tri(i, j)] }
     }
 
-    /// Takes a finalised pair out of play: its vertices keep each other and
-    /// no longer take part in later matchings.
+    /// Takes a pair of the last matching out of play: its vertices keep each
+    /// other and no longer take part in later matchings.
     pub fn remove_pair(&mut self, i: usize, j: usize) {
         self.fixed[i] = j;
         self.fixed[j] = i;
+        let st = &self.st;
+        // The rest of an optimum stays optimal without a pair it matched
+        // (once the blossoms around the pair are dissolved).
+        let partner = |v: usize| if st.mate[v] == NONE { NONE } else { st.ep(st.mate[v]) };
+        if partner(i) != j || self.dirty[i] || self.dirty[j] {
+            self.valid = false;
+        }
+        if self.valid {
+            self.st.dissolve_around(i);
+            self.st.dissolve_around(j);
+        }
+        self.st.alive[i] = false;
+        self.st.alive[j] = false;
+    }
+
+    /// Prepares a warm start; false when a cold start is needed.
+    fn warm_start(&mut self) -> bool {
+        if !self.valid {
+            return false;
+        }
+        let st = &mut self.st;
+        let nv = st.nv;
+        let alive = (0..nv).filter(|&v| st.alive[v]).count();
+        let dirty: Vec<usize> = (0..nv).filter(|&v| st.alive[v] && self.dirty[v]).collect();
+        if dirty.len() * 4 > alive + 4 {
+            return false;
+        }
+        for &p in &dirty {
+            st.dissolve_around(p);
+            if st.mate[p] != NONE {
+                let m = st.ep(st.mate[p]);
+                st.dissolve_around(m);
+            }
+        }
+        for &p in &dirty {
+            if st.mate[p] != NONE {
+                let m = st.ep(st.mate[p]);
+                st.mate[m] = NONE;
+                st.mate[p] = NONE;
+            }
+        }
+        for &p in &dirty {
+            let mut u = W::zero();
+            for q in 0..nv {
+                if q == p || !st.alive[q] {
+                    continue;
+                }
+                let w = st.w[tri(p, q)];
+                if w.is_zero() {
+                    continue;
+                }
+                let w2 = w.add(w);
+                if w2 > st.dualvar[q] {
+                    u = u.max(w2.sub(st.dualvar[q]));
+                }
+            }
+            st.dualvar[p] = u;
+        }
+        // Exposed vertices with a positive dual are the roots of the
+        // search; they share one parity so that every dual stays whole.
+        let mut parity = None;
+        for v in 0..nv {
+            if st.alive[v] && st.mate[v] == NONE && !st.dualvar[v].is_zero() {
+                let odd = st.dualvar[v].is_odd();
+                match parity {
+                    None => parity = Some(odd),
+                    Some(par) if par != odd => st.dualvar[v] = st.dualvar[v].add(W::from_u64(1)),
+                    _ => {}
+                }
+            }
+        }
+        true
     }
 
     /// A maximum-weight matching: `mate[v]` is v's partner, or v itself.
     /// Finalised pairs are reported as they were fixed.
-    pub fn compute(&self) -> Vec<usize> {
-        let alive: Vec<usize> = (0..self.n).filter(|&v| self.fixed[v] == NONE).collect();
-        let mut edges = Vec::new();
-        for (a, &i) in alive.iter().enumerate() {
-            for (b, &j) in alive.iter().enumerate().take(a) {
-                let w = self.get(i, j);
-                if !w.is_zero() {
-                    edges.push((a, b, w));
+    pub fn compute(&mut self) -> Vec<usize> {
+        if self.warm_start() {
+            self.solves.1 += 1;
+        } else {
+            self.solves.0 += 1;
+            self.st.reset();
+        }
+        self.st.run();
+        self.dirty.fill(false);
+        self.valid = true;
+        let st = &self.st;
+        (0..st.nv)
+            .map(|v| {
+                if self.fixed[v] != NONE {
+                    self.fixed[v]
+                } else if st.mate[v] == NONE {
+                    v
+                } else {
+                    st.ep(st.mate[v])
                 }
-            }
-        }
-        let m = max_weight_matching(alive.len(), &edges);
-        let mut mate: Vec<usize> = (0..self.n).collect();
-        for v in 0..self.n {
-            if self.fixed[v] != NONE {
-                mate[v] = self.fixed[v];
-            }
-        }
-        for (a, &i) in alive.iter().enumerate() {
-            if let Some(b) = m[a] {
-                mate[i] = alive[b];
-            }
-        }
-        mate
+            })
+            .collect()
     }
 }
 
-struct State<'a, W: Weight> {
+struct State<W: Weight> {
     nv: usize,
-    edges: &'a [(usize, usize, W)],
-    endpoint: Vec<usize>,
-    neighbend: Vec<Vec<usize>>,
+    /// Weights of the triangle, index `tri(i, j)`.
+    w: Vec<W>,
+    /// Endpoints of each edge: (larger, smaller); endpoint 2k is the
+    /// larger vertex, 2k + 1 the smaller.
+    ends: Vec<(u32, u32)>,
+    alive: Vec<bool>,
     mate: Vec<usize>,
     label: Vec<u8>,
     labelend: Vec<usize>,
@@ -114,54 +194,158 @@ struct State<'a, W: Weight> {
 
 /// Maximum-weight matching of `nv` vertices over `edges` (i, j, weight),
 /// weights positive. Returns each vertex's partner.
-pub fn max_weight_matching<W: Weight>(
-    nv: usize,
-    edges: &[(usize, usize, W)],
-) -> Vec<Option<usize>> {
-    if edges.is_empty() {
-        return vec![None; nv];
+pub fn max_weight_matching<W: Weight>(nv: usize, edges: &[(usize, usize, W)]) -> Vec<Option<usize>> {
+    let mut m: Matcher<W> = Matcher::new(nv);
+    for &(i, j, w) in edges {
+        m.set(i, j, w);
     }
-    let maxweight = edges.iter().map(|e| e.2).max().unwrap_or_else(W::zero);
-    let mut endpoint = Vec::with_capacity(2 * edges.len());
-    let mut neighbend = vec![Vec::new(); nv];
-    for (k, &(i, j, _)) in edges.iter().enumerate() {
-        endpoint.push(i);
-        endpoint.push(j);
-        neighbend[i].push(2 * k + 1);
-        neighbend[j].push(2 * k);
-    }
-    let mut dualvar = vec![maxweight; nv];
-    dualvar.extend(std::iter::repeat_n(W::zero(), nv));
-    let mut s = State {
-        nv,
-        edges,
-        endpoint,
-        neighbend,
-        mate: vec![NONE; nv],
-        label: vec![0; 2 * nv],
-        labelend: vec![NONE; 2 * nv],
-        inblossom: (0..nv).collect(),
-        blossomparent: vec![NONE; 2 * nv],
-        blossomchilds: vec![Vec::new(); 2 * nv],
-        blossombase: (0..nv).chain(std::iter::repeat_n(NONE, nv)).collect(),
-        blossomendps: vec![Vec::new(); 2 * nv],
-        bestedge: vec![NONE; 2 * nv],
-        blossombestedges: vec![None; 2 * nv],
-        unusedblossoms: (nv..2 * nv).collect(),
-        dualvar,
-        allowedge: vec![false; edges.len()],
-        queue: Vec::new(),
-    };
-    s.run();
-    s.mate
-        .iter()
-        .map(|&p| if p == NONE { None } else { Some(s.endpoint[p]) })
-        .collect()
+    m.compute().into_iter().enumerate().map(|(v, p)| if p == v { None } else { Some(p) }).collect()
 }
 
-impl<W: Weight> State<'_, W> {
+impl<W: Weight> State<W> {
+    fn new(nv: usize) -> Self {
+        let ne = nv * nv.saturating_sub(1) / 2;
+        let mut ends = Vec::with_capacity(ne);
+        for i in 0..nv {
+            for j in 0..i {
+                ends.push((i as u32, j as u32));
+            }
+        }
+        State {
+            nv,
+            w: vec![W::zero(); ne],
+            ends,
+            alive: vec![true; nv],
+            mate: vec![NONE; nv],
+            label: vec![0; 2 * nv],
+            labelend: vec![NONE; 2 * nv],
+            inblossom: (0..nv).collect(),
+            blossomparent: vec![NONE; 2 * nv],
+            blossomchilds: vec![Vec::new(); 2 * nv],
+            blossombase: (0..nv).chain(std::iter::repeat_n(NONE, nv)).collect(),
+            blossomendps: vec![Vec::new(); 2 * nv],
+            bestedge: vec![NONE; 2 * nv],
+            blossombestedges: vec![None; 2 * nv],
+            unusedblossoms: (nv..2 * nv).collect(),
+            dualvar: vec![W::zero(); 2 * nv],
+            allowedge: vec![false; ne],
+            queue: Vec::new(),
+        }
+    }
+
+    /// A cold start over the vertices in play.
+    fn reset(&mut self) {
+        let nv = self.nv;
+        let mut maxweight = W::zero();
+        for i in 0..nv {
+            if !self.alive[i] {
+                continue;
+            }
+            for j in 0..i {
+                if self.alive[j] {
+                    maxweight = maxweight.max(self.w[tri(i, j)]);
+                }
+            }
+        }
+        for v in 0..nv {
+            if self.alive[v] {
+                self.mate[v] = NONE;
+            }
+            self.inblossom[v] = v;
+            self.dualvar[v] = maxweight;
+        }
+        for b in 0..2 * nv {
+            self.blossomparent[b] = NONE;
+            self.blossomchilds[b].clear();
+            self.blossomendps[b].clear();
+            self.blossombase[b] = if b < nv { b } else { NONE };
+            self.bestedge[b] = NONE;
+            self.blossombestedges[b] = None;
+            self.label[b] = 0;
+            self.labelend[b] = NONE;
+            if b >= nv {
+                self.dualvar[b] = W::zero();
+            }
+        }
+        self.unusedblossoms = (nv..2 * nv).collect();
+    }
+
+    /// The vertex at endpoint `p`.
+    fn ep(&self, p: usize) -> usize {
+        let (i, j) = self.ends[p / 2];
+        if p & 1 == 0 { i as usize } else { j as usize }
+    }
+
+    /// The remote endpoints of the edges in play at `v`.
+    fn neighbends(&self, v: usize, out: &mut Vec<usize>) {
+        for q in 0..self.nv {
+            if q == v || !self.alive[q] {
+                continue;
+            }
+            let k = tri(v, q);
+            if self.w[k].is_zero() {
+                continue;
+            }
+            out.push(if v > q { 2 * k + 1 } else { 2 * k });
+        }
+    }
+
+    /// Dissolves every blossom around `v`, outermost first: its vertices'
+    /// duals take over the blossom's dual (every edge stays feasible, the
+    /// ones inside stay tight) and its base loses an outside partner, whose
+    /// pair is then searched again from the two new roots.
+    fn dissolve_around(&mut self, v: usize) {
+        loop {
+            let mut b = v;
+            while self.blossomparent[b] != NONE {
+                b = self.blossomparent[b];
+            }
+            if b < self.nv {
+                return;
+            }
+            let z = self.dualvar[b];
+            let leaves = self.leaves_of(b);
+            for &l in &leaves {
+                self.dualvar[l] = self.dualvar[l].add(z);
+            }
+            let base = self.blossombase[b];
+            if self.mate[base] != NONE {
+                let x = self.ep(self.mate[base]);
+                if !leaves.contains(&x) {
+                    self.mate[x] = NONE;
+                    self.mate[base] = NONE;
+                }
+            }
+            let childs = std::mem::take(&mut self.blossomchilds[b]);
+            for &c in &childs {
+                self.blossomparent[c] = NONE;
+                if c < self.nv {
+                    self.inblossom[c] = c;
+                } else {
+                    for l in self.leaves_of(c) {
+                        self.inblossom[l] = c;
+                    }
+                }
+            }
+            self.blossomendps[b].clear();
+            self.blossombase[b] = NONE;
+            self.blossombestedges[b] = None;
+            self.bestedge[b] = NONE;
+            self.label[b] = 0;
+            self.labelend[b] = NONE;
+            self.dualvar[b] = W::zero();
+            self.unusedblossoms.push(b);
+        }
+    }
+
+    fn edge(&self, k: usize) -> (usize, usize) {
+        let (i, j) = self.ends[k];
+        (i as usize, j as usize)
+    }
+
     fn slack(&self, k: usize) -> W {
-        let (i, j, w) = self.edges[k];
+        let (i, j) = self.edge(k);
+        let w = self.w[k];
         self.dualvar[i].add(self.dualvar[j]).sub(w.add(w))
     }
 
@@ -200,7 +384,7 @@ impl<W: Weight> State<'_, W> {
             }
             let base = self.blossombase[b];
             let mb = self.mate[base];
-            w = self.endpoint[mb];
+            w = self.ep(mb);
             t = 1;
             p = mb ^ 1;
         }
@@ -221,9 +405,9 @@ impl<W: Weight> State<'_, W> {
             if self.labelend[b] == NONE {
                 v = NONE;
             } else {
-                v = self.endpoint[self.labelend[b]];
+                v = self.ep(self.labelend[b]);
                 b = self.inblossom[v];
-                v = self.endpoint[self.labelend[b]];
+                v = self.ep(self.labelend[b]);
             }
             if w != NONE {
                 std::mem::swap(&mut v, &mut w);
@@ -236,7 +420,7 @@ impl<W: Weight> State<'_, W> {
     }
 
     fn add_blossom(&mut self, base: usize, k: usize) {
-        let (mut v, mut w, _) = self.edges[k];
+        let (mut v, mut w) = self.edge(k);
         let bb = self.inblossom[base];
         let mut bv = self.inblossom[v];
         let mut bw = self.inblossom[w];
@@ -250,7 +434,7 @@ impl<W: Weight> State<'_, W> {
             self.blossomparent[bv] = b;
             path.push(bv);
             endps.push(self.labelend[bv]);
-            v = self.endpoint[self.labelend[bv]];
+            v = self.ep(self.labelend[bv]);
             bv = self.inblossom[v];
         }
         path.push(bb);
@@ -261,7 +445,7 @@ impl<W: Weight> State<'_, W> {
             self.blossomparent[bw] = b;
             path.push(bw);
             endps.push(self.labelend[bw] ^ 1);
-            w = self.endpoint[self.labelend[bw]];
+            w = self.ep(self.labelend[bw]);
             bw = self.inblossom[w];
         }
         self.label[b] = 1;
@@ -279,16 +463,16 @@ impl<W: Weight> State<'_, W> {
                 Some(list) => list,
                 None => {
                     let mut l = Vec::new();
+                    let mut ps = Vec::new();
                     for leaf in self.leaves_of(bv) {
-                        for &p in &self.neighbend[leaf] {
-                            l.push(p / 2);
-                        }
+                        self.neighbends(leaf, &mut ps);
                     }
+                    l.extend(ps.into_iter().map(|p| p / 2));
                     l
                 }
             };
             for k in nblist {
-                let (mut i, mut j, _) = self.edges[k];
+                let (mut i, mut j) = self.edge(k);
                 if self.inblossom[j] == b {
                     std::mem::swap(&mut i, &mut j);
                 }
@@ -339,12 +523,9 @@ impl<W: Weight> State<'_, W> {
             }
         }
         if !endstage && self.label[b] == 2 {
-            let entrychild = self.inblossom[self.endpoint[self.labelend[b] ^ 1]];
+            let entrychild = self.inblossom[self.ep(self.labelend[b] ^ 1)];
             let len = childs.len() as isize;
-            let mut j = childs
-                .iter()
-                .position(|&c| c == entrychild)
-                .expect("entry child") as isize;
+            let mut j = childs.iter().position(|&c| c == entrychild).expect("entry child") as isize;
             let (jstep, endptrick): (isize, usize) = if j & 1 != 0 {
                 j -= len;
                 (1, 0)
@@ -355,10 +536,10 @@ impl<W: Weight> State<'_, W> {
             let endps = self.blossomendps[b].clone();
             let mut p = self.labelend[b];
             while j != 0 {
-                let q = self.endpoint[p ^ 1];
+                let q = self.ep(p ^ 1);
                 self.label[q] = 0;
                 let e = endps[at(j - endptrick as isize)] ^ endptrick ^ 1;
-                let r = self.endpoint[e];
+                let r = self.ep(e);
                 self.label[r] = 0;
                 self.assign_label(q, 2, p);
                 self.allowedge[endps[at(j - endptrick as isize)] / 2] = true;
@@ -368,7 +549,7 @@ impl<W: Weight> State<'_, W> {
                 j += jstep;
             }
             let bv = childs[at(j)];
-            let q = self.endpoint[p ^ 1];
+            let q = self.ep(p ^ 1);
             self.label[q] = 2;
             self.label[bv] = 2;
             self.labelend[q] = p;
@@ -392,7 +573,7 @@ impl<W: Weight> State<'_, W> {
                     let v = found;
                     self.label[v] = 0;
                     let mb = self.mate[self.blossombase[bv]];
-                    let e = self.endpoint[mb];
+                    let e = self.ep(mb);
                     self.label[e] = 0;
                     let le = self.labelend[v];
                     self.assign_label(v, 2, le);
@@ -419,10 +600,7 @@ impl<W: Weight> State<'_, W> {
             self.augment_blossom(t, v);
         }
         let len = self.blossomchilds[b].len() as isize;
-        let i = self.blossomchilds[b]
-            .iter()
-            .position(|&c| c == t)
-            .expect("child") as isize;
+        let i = self.blossomchilds[b].iter().position(|&c| c == t).expect("child") as isize;
         let mut j = i;
         let (jstep, endptrick): (isize, usize) = if i & 1 != 0 {
             j -= len;
@@ -436,16 +614,16 @@ impl<W: Weight> State<'_, W> {
             let t = self.blossomchilds[b][at(j)];
             let p = self.blossomendps[b][at(j - endptrick as isize)] ^ endptrick;
             if t >= self.nv {
-                let e = self.endpoint[p];
+                let e = self.ep(p);
                 self.augment_blossom(t, e);
             }
             j += jstep;
             let t = self.blossomchilds[b][at(j)];
             if t >= self.nv {
-                let e = self.endpoint[p ^ 1];
+                let e = self.ep(p ^ 1);
                 self.augment_blossom(t, e);
             }
-            let (a, c) = (self.endpoint[p], self.endpoint[p ^ 1]);
+            let (a, c) = (self.ep(p), self.ep(p ^ 1));
             self.mate[a] = p ^ 1;
             self.mate[c] = p;
         }
@@ -455,8 +633,33 @@ impl<W: Weight> State<'_, W> {
         self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
     }
 
+    /// Flips the even alternating path from S-vertex `x` to its tree's root:
+    /// the root gets matched along it and `x` is left exposed.
+    fn flip_to(&mut self, x: usize) {
+        let (mut s, mut p) = (x, NONE);
+        loop {
+            let bs = self.inblossom[s];
+            if bs >= self.nv {
+                self.augment_blossom(bs, s);
+            }
+            self.mate[s] = p;
+            if self.labelend[bs] == NONE {
+                break;
+            }
+            let t = self.ep(self.labelend[bs]);
+            let bt = self.inblossom[t];
+            s = self.ep(self.labelend[bt]);
+            let j = self.ep(self.labelend[bt] ^ 1);
+            if bt >= self.nv {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = self.labelend[bt];
+            p = self.labelend[bt] ^ 1;
+        }
+    }
+
     fn augment_matching(&mut self, k: usize) {
-        let (v, w, _) = self.edges[k];
+        let (v, w) = self.edge(k);
         for (s0, p0) in [(v, 2 * k + 1), (w, 2 * k)] {
             let (mut s, mut p) = (s0, p0);
             loop {
@@ -468,10 +671,10 @@ impl<W: Weight> State<'_, W> {
                 if self.labelend[bs] == NONE {
                     break;
                 }
-                let t = self.endpoint[self.labelend[bs]];
+                let t = self.ep(self.labelend[bs]);
                 let bt = self.inblossom[t];
-                s = self.endpoint[self.labelend[bt]];
-                let j = self.endpoint[self.labelend[bt] ^ 1];
+                s = self.ep(self.labelend[bt]);
+                let j = self.ep(self.labelend[bt] ^ 1);
                 if bt >= self.nv {
                     self.augment_blossom(bt, j);
                 }
@@ -483,7 +686,11 @@ impl<W: Weight> State<'_, W> {
 
     fn run(&mut self) {
         let nv = self.nv;
-        for _ in 0..nv {
+        // Each stage matches or settles at least one root: an exposed vertex
+        // whose dual is still positive. (From a cold start every vertex is a
+        // root with the same dual; from a warm start only the vertices whose
+        // edges changed, and their former mates.)
+        for _ in 0..=2 * nv {
             self.label.fill(0);
             self.bestedge.fill(NONE);
             for b in nv..2 * nv {
@@ -491,10 +698,19 @@ impl<W: Weight> State<'_, W> {
             }
             self.allowedge.fill(false);
             self.queue.clear();
+            let mut roots = 0;
             for v in 0..nv {
-                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
+                if self.alive[v]
+                    && self.mate[v] == NONE
+                    && !self.dualvar[v].is_zero()
+                    && self.label[self.inblossom[v]] == 0
+                {
                     self.assign_label(v, 1, NONE);
+                    roots += 1;
                 }
+            }
+            if roots == 0 {
+                break;
             }
             let mut augmented = false;
             loop {
@@ -502,10 +718,11 @@ impl<W: Weight> State<'_, W> {
                     if augmented {
                         break;
                     }
-                    for pi in 0..self.neighbend[v].len() {
-                        let p = self.neighbend[v][pi];
+                    let mut ps = Vec::new();
+                    self.neighbends(v, &mut ps);
+                    for p in ps {
                         let k = p / 2;
-                        let w = self.endpoint[p];
+                        let w = self.ep(p);
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
@@ -517,7 +734,16 @@ impl<W: Weight> State<'_, W> {
                             }
                         }
                         if self.allowedge[k] {
-                            if self.label[self.inblossom[w]] == 0 {
+                            let bw = self.inblossom[w];
+                            if self.label[bw] == 0 && self.mate[self.blossombase[bw]] == NONE {
+                                // An exposed vertex whose dual is zero:
+                                // augment to it.
+                                self.label[bw] = 1;
+                                self.labelend[bw] = NONE;
+                                self.augment_matching(k);
+                                augmented = true;
+                                break;
+                            } else if self.label[bw] == 0 {
                                 self.assign_label(w, 2, p ^ 1);
                             } else if self.label[self.inblossom[w]] == 1 {
                                 let base = self.scan_blossom(v, w);
@@ -549,7 +775,19 @@ impl<W: Weight> State<'_, W> {
                 }
                 // Dual adjustment.
                 let mut deltatype = 1;
-                let mut delta = *self.dualvar[..nv].iter().min().expect("vertices");
+                let mut delta = W::zero();
+                let mut deltavertex = NONE;
+                for v in 0..nv {
+                    if self.label[self.inblossom[v]] == 1 {
+                        let better = deltavertex == NONE
+                            || self.dualvar[v] < delta
+                            || (self.dualvar[v] == delta && self.mate[v] == NONE && self.mate[deltavertex] != NONE);
+                        if better {
+                            delta = self.dualvar[v];
+                            deltavertex = v;
+                        }
+                    }
+                }
                 let mut deltaedge = NONE;
                 let mut deltablossom = NONE;
                 for v in 0..nv {
@@ -563,10 +801,7 @@ impl<W: Weight> State<'_, W> {
                     }
                 }
                 for b in 0..2 * nv {
-                    if self.blossomparent[b] == NONE
-                        && self.label[b] == 1
-                        && self.bestedge[b] != NONE
-                    {
+                    if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE {
                         let d = self.slack(self.bestedge[b]).half();
                         if d < delta {
                             delta = d;
@@ -603,10 +838,18 @@ impl<W: Weight> State<'_, W> {
                     }
                 }
                 match deltatype {
-                    1 => break,
+                    1 => {
+                        // An S-vertex's dual reached zero: it becomes the
+                        // exposed end of its tree (nothing moves for a root).
+                        if self.mate[deltavertex] != NONE || self.labelend[self.inblossom[deltavertex]] != NONE {
+                            self.flip_to(deltavertex);
+                        }
+                        augmented = true;
+                        break;
+                    }
                     2 => {
                         self.allowedge[deltaedge] = true;
-                        let (mut i, j, _) = self.edges[deltaedge];
+                        let (mut i, j) = self.edge(deltaedge);
                         if self.label[self.inblossom[i]] == 0 {
                             i = j;
                         }
@@ -614,7 +857,7 @@ impl<W: Weight> State<'_, W> {
                     }
                     3 => {
                         self.allowedge[deltaedge] = true;
-                        let (i, _, _) = self.edges[deltaedge];
+                        let (i, _) = self.edge(deltaedge);
                         self.queue.push(i);
                     }
                     _ => self.expand_blossom(deltablossom, false),
@@ -654,29 +897,13 @@ mod tests {
     fn small_graphs() {
         check(2, &[(0, 1, 1)], &[Some(1), Some(0)]);
         check(3, &[(0, 1, 10), (1, 2, 11)], &[None, Some(2), Some(1)]);
-        check(
-            4,
-            &[(0, 1, 5), (1, 2, 11), (2, 3, 5)],
-            &[None, Some(2), Some(1), None],
-        );
+        check(4, &[(0, 1, 5), (1, 2, 11), (2, 3, 5)], &[None, Some(2), Some(1), None]);
         // A blossom.
-        check(
-            4,
-            &[(0, 1, 8), (0, 2, 9), (1, 2, 10), (2, 3, 7)],
-            &[Some(1), Some(0), Some(3), Some(2)],
-        );
+        check(4, &[(0, 1, 8), (0, 2, 9), (1, 2, 10), (2, 3, 7)], &[Some(1), Some(0), Some(3), Some(2)]);
         // Blossoms of the classic tests (van Rantwijk's suite, renumbered from 0).
         check(
             6,
-            &[
-                (0, 1, 9),
-                (0, 2, 9),
-                (1, 2, 10),
-                (1, 3, 8),
-                (2, 4, 8),
-                (3, 4, 10),
-                (4, 5, 6),
-            ],
+            &[(0, 1, 9), (0, 2, 9), (1, 2, 10), (1, 3, 8), (2, 4, 8), (3, 4, 10), (4, 5, 6)],
             &[Some(2), Some(3), Some(0), Some(1), Some(5), Some(4)],
         );
     }
@@ -729,5 +956,58 @@ mod tests {
             }
         }
         best
+    }
+
+    #[test]
+    fn warm_starts_reach_the_optimum() {
+        let mut seed = 99u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..60 {
+            let n = (rnd() % 11 + 2) as usize;
+            let mut m: Matcher<Big<1>> = Matcher::new(n);
+            for i in 0..n {
+                for j in 0..i {
+                    if rnd() % 4 != 0 {
+                        m.set(i, j, w(rnd() % 50 + 1));
+                    }
+                }
+            }
+            for _ in 0..20 {
+                let mate = m.compute();
+                let alive: Vec<usize> = (0..n).filter(|&v| m.fixed[v] == NONE).collect();
+                let weight = |mate: &[usize]| -> u64 {
+                    alive.iter().filter(|&&v| mate[v] > v).map(|&v| m.get(v, mate[v]).0[0]).sum()
+                };
+                let edges: Vec<(usize, usize, u64)> = alive
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(a, &i)| alive.iter().enumerate().take(a).map(move |(b, &j)| (a, b, i, j)))
+                    .filter_map(|(a, b, i, j)| {
+                        let x = m.get(i, j).0[0];
+                        (x > 0).then_some((a, b, x))
+                    })
+                    .collect();
+                assert_eq!(weight(&mate), brute(alive.len(), &edges, 0, &mut vec![false; alive.len()]));
+                // Change one vertex's edges, or finalise a matched pair.
+                let v = alive[(rnd() % alive.len() as u64) as usize];
+                if rnd() % 3 == 0 && mate[v] != v && alive.len() > 2 {
+                    m.remove_pair(v, mate[v]);
+                } else {
+                    for &q in &alive {
+                        if q != v && rnd() % 2 == 0 {
+                            m.set(v, q, w(rnd() % 60));
+                        }
+                    }
+                }
+                if (0..n).filter(|&v| m.fixed[v] == NONE).count() < 2 {
+                    break;
+                }
+            }
+        }
     }
 }

@@ -27,6 +27,8 @@ pub trait Weight: Copy + Ord + Eq + std::fmt::Debug {
     fn or_u64(self, v: u64) -> Self;
     /// Whether this is zero.
     fn is_zero(&self) -> bool;
+    /// Whether the lowest bit is set.
+    fn is_odd(&self) -> bool;
     /// Bits available.
     const BITS: u32;
 }
@@ -125,6 +127,10 @@ impl<const N: usize> Weight for Big<N> {
 
     fn is_zero(&self) -> bool {
         self.0.iter().all(|&l| l == 0)
+    }
+
+    fn is_odd(&self) -> bool {
+        self.0[0] & 1 == 1
     }
 }
 
