@@ -158,7 +158,7 @@ fn reference(games: &[Game], players: u32) -> Duration {
 fn main() {
     let measuring = std::env::args().any(|arg| arg == "--bench");
     let (players, games, runs) = if measuring {
-        (PLAYERS, GAMES, 5)
+        (PLAYERS, GAMES, 3)
     } else {
         (200, 2_000, 1)
     };

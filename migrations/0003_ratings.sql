@@ -21,7 +21,8 @@ CREATE TABLE ratings (
 CREATE INDEX ratings_by_variant ON ratings(variant, rating);
 
 -- One row per rated game, in the order the games are rated: by the time
--- they ended, then by board number.
+-- they ended, then by board number. (A large rebuild drops and recreates
+-- these indexes: keep store::ratings' copies of them alike.)
 CREATE TABLE rated_games (
     board        INTEGER PRIMARY KEY REFERENCES boards(number),
     variant      TEXT NOT NULL,

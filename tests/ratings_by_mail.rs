@@ -207,6 +207,16 @@ fn a_loss_on_time_is_rated() {
         );
     }
     assert!(rebuild(&h).contains("unchanged"));
+    let help = h.send(BOB, "hi", "help");
+    let body = to(&help, BOB).body.replace('\n', " ");
+    assert!(
+        body.contains("a loss on time, which counts as a loss"),
+        "{body}"
+    );
+    assert!(
+        body.contains("ratings [<variant>]") && body.contains("rating <userid>"),
+        "{body}"
+    );
 }
 
 /// The standings: sections, ranks, columns that line up, and the

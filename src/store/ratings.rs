@@ -164,9 +164,10 @@ pub struct GameRating {
 /// Rates board `number` if it counts (a rated board finished with a
 /// score; see [`rebuild`] for the rule), inside the caller's transaction.
 /// Call it once, after the result is stored. A game that ends before
-/// another already rated game of its variant in the replay order (the
-/// same time and a lower board number, or a clock set back) has the
-/// variant's ratings replayed, so that they stay what a rebuild gives.
+/// another already rated game of one of its players in the variant's
+/// replay order (the same time and a lower board number, or a clock set
+/// back) has the variant's ratings replayed, so that they stay exactly
+/// what a rebuild gives.
 pub fn record_game(conn: &Connection, number: u32) -> Result<Option<GameRating>, StoreError> {
     let sql = format!("SELECT {RESULT_COLUMNS} FROM boards WHERE number = ?1");
     let row = conn
@@ -182,10 +183,15 @@ pub fn record_game(conn: &Connection, number: u32) -> Result<Option<GameRating>,
         variant,
         game,
     } = result;
+    // A game rated already that comes later in the replay order and
+    // involves one of the two players would have been rated from other
+    // figures: replay the variant. (Later games of other players only are
+    // untouched by this one, and do not touch its players' figures.)
     let later: bool = conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM rated_games WHERE variant = ?1
-                          AND (finished > ?2 OR (finished = ?2 AND board > ?3)))",
-        params![variant.id(), game.at, board],
+                          AND (finished > ?2 OR (finished = ?2 AND board > ?3))
+                          AND (white_id IN (?4, ?5) OR black_id IN (?4, ?5)))",
+        params![variant.id(), game.at, board, game.white.0, game.black.0],
         |row| row.get(0),
     )?;
     if later {
@@ -291,6 +297,36 @@ impl Rebuilt {
 /// count: `rated`, finished `1-0`, `0-1` or `1/2-1/2` (a declined game has
 /// no score), between two different players.
 pub fn rebuild(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt, StoreError> {
+    // A rebuild that rewrites everything inserts into the per-player
+    // indexes of `rated_games` in no useful order; with SQLite's default
+    // page cache (2 MB) those pages spill and are read back again and
+    // again. A larger cache for the rebuild, then the usual one.
+    let cache: i64 = conn.pragma_query_value(None, "cache_size", |row| row.get(0))?;
+    conn.pragma_update(None, "cache_size", REBUILD_CACHE_KIB)?;
+    let rebuilt = replay_and_store(conn, only);
+    conn.pragma_update(None, "cache_size", cache)?;
+    rebuilt
+}
+
+/// Rows of rated games to write above which a rebuild drops the table's
+/// indexes and builds them again afterwards.
+const BULK_ROWS: usize = 10_000;
+
+/// The indexes of `rated_games` as `migrations/0003_ratings.sql` creates
+/// them (keep the two alike).
+const DROP_GAME_INDEXES: &str = "DROP INDEX rated_games_in_order;
+     DROP INDEX rated_games_by_white;
+     DROP INDEX rated_games_by_black;";
+const CREATE_GAME_INDEXES: &str =
+    "CREATE INDEX rated_games_in_order ON rated_games(variant, finished, board);
+     CREATE INDEX rated_games_by_white ON rated_games(white_id, finished);
+     CREATE INDEX rated_games_by_black ON rated_games(black_id, finished);";
+
+/// SQLite's page cache during a rebuild, in KiB (as `cache_size` takes
+/// it, negative).
+const REBUILD_CACHE_KIB: i64 = -256 * 1024;
+
+fn replay_and_store(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt, StoreError> {
     let mut results: Vec<RatedResult> = Vec::new();
     {
         let sql = format!(
@@ -396,7 +432,8 @@ pub fn rebuild(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt, Stor
             );
         }
     }
-    for (result, change) in results.iter().zip(&changes) {
+    let mut differing = Vec::new();
+    for (index, (result, change)) in results.iter().zip(&changes).enumerate() {
         let wanted = (
             result.game.at,
             result.game.white.0,
@@ -410,15 +447,29 @@ pub fn rebuild(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt, Stor
             .map(f64::to_bits),
         );
         if stored.remove(&result.board) != Some(wanted) {
-            write_rated_game(
-                conn,
-                result.board,
-                result.variant.id(),
-                &result.game,
-                change,
-            )?;
-            rebuilt.games_changed += 1;
+            differing.push(index);
         }
+    }
+    // Many rows to write (new parameters, or a rebuild from nothing):
+    // the indexes are built once afterwards, sorted, instead of taking
+    // each row at a random place.
+    let bulk = differing.len() > BULK_ROWS;
+    if bulk {
+        conn.execute_batch(DROP_GAME_INDEXES)?;
+    }
+    for index in differing {
+        let (result, change) = (&results[index], &changes[index]);
+        write_rated_game(
+            conn,
+            result.board,
+            result.variant.id(),
+            &result.game,
+            change,
+        )?;
+        rebuilt.games_changed += 1;
+    }
+    if bulk {
+        conn.execute_batch(CREATE_GAME_INDEXES)?;
     }
     for board in stored.into_keys() {
         conn.execute_cached("DELETE FROM rated_games WHERE board = ?1", [board])?;
@@ -599,7 +650,7 @@ mod tests {
         let store = Store::open_in_memory().expect("store");
         let tx = store.transaction().expect("tx");
         let t0 = datetime!(2026-03-01 12:00:00.123456789 UTC);
-        let ids: Vec<PlayerId> = ["a", "b", "c"]
+        let ids: Vec<PlayerId> = ["a", "b", "c", "d", "e"]
             .iter()
             .map(|u| players::insert(&tx, u, "x", &[], t0).expect("player"))
             .collect();
@@ -622,6 +673,10 @@ mod tests {
         let (early, late) = (board(2, 0, true), board(0, 1, true));
         end(late, "0-1", same);
         let change = end(early, "1-0", same).expect("rated").change;
+        // Out of order, but no player in common: rated as it comes.
+        let (early, late) = (board(3, 4, true), board(0, 1, true));
+        end(late, "1-0", same + time::Duration::hours(1));
+        end(early, "0-1", same);
         // c's rating before board `early` is the one after the draw.
         let after_draw: f64 = tx
             .query_row(
@@ -631,15 +686,15 @@ mod tests {
             )
             .expect("the draw's row");
         assert_eq!(change.white_before, after_draw);
-        let before: Vec<_> = [0, 1, 2]
+        let before: Vec<_> = [0, 1, 2, 3, 4]
             .iter()
             .map(|&i| current(&tx, ids[i], Variant::Chess2).expect("read"))
             .collect();
         let rebuilt = rebuild(&tx, None).expect("rebuild");
-        assert_eq!(rebuilt.games, 4);
-        assert_eq!(rebuilt.ratings, 3);
+        assert_eq!(rebuilt.games, 6);
+        assert_eq!(rebuilt.ratings, 5);
         assert!(rebuilt.unchanged(), "{rebuilt:?}");
-        let after: Vec<_> = [0, 1, 2]
+        let after: Vec<_> = [0, 1, 2, 3, 4]
             .iter()
             .map(|&i| current(&tx, ids[i], Variant::Chess2).expect("read"))
             .collect();
@@ -648,7 +703,7 @@ mod tests {
         let a = current(&tx, ids[0], Variant::Chess2)
             .expect("read")
             .expect("rated");
-        assert_eq!((a.games, a.wins, a.losses, a.draws), (3, 1, 2, 0));
+        assert_eq!((a.games, a.wins, a.losses, a.draws), (4, 2, 2, 0));
 
         // Wiped figures come back exactly.
         tx.execute_batch(
@@ -656,16 +711,17 @@ mod tests {
         )
         .expect("tamper");
         let rebuilt = rebuild(&tx, None).expect("rebuild");
-        assert_eq!((rebuilt.ratings_changed, rebuilt.games_changed), (3, 1));
+        assert_eq!((rebuilt.ratings_changed, rebuilt.games_changed), (5, 1));
         assert!(rebuild(&tx, None).expect("again").unchanged());
-        let again: Vec<_> = [0, 1, 2]
+        let again: Vec<_> = [0, 1, 2, 3, 4]
             .iter()
             .map(|&i| current(&tx, ids[i], Variant::Chess2).expect("read"))
             .collect();
         assert_eq!(before, again);
         let recent = recent_games(&tx, ids[0], 10).expect("recent");
-        assert_eq!(recent.len(), 3);
-        assert_eq!(recent[0].outcome, Outcome::Loss);
+        assert_eq!(recent.len(), 4);
+        assert_eq!(recent[0].outcome, Outcome::Win);
+        assert_eq!(recent[1].outcome, Outcome::Loss);
         assert_eq!(recent.last().expect("first").outcome, Outcome::Win);
         assert_eq!(recent.last().expect("first").before, 1500.0);
     }
