@@ -82,7 +82,7 @@ fn setup() -> (tempfile::TempDir, Store, tournaments::Event) {
                     black,
                     board,
                     result: Some(result.into()),
-                    forfeit: n % 97 == 0,
+                    forfeit: n.is_multiple_of(97),
                 },
             )
             .expect("game");

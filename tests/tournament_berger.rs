@@ -6,9 +6,12 @@
 
 use pbem::tournament::berger;
 
-/// The published tables: (smaller count, larger count) -> rounds of
-/// (white, black).
-fn published() -> Vec<(u32, u32, Vec<Vec<(u32, u32)>>)> {
+/// One published table: the smaller and the larger player count it is
+/// for, and its rounds of (white, black).
+type Table = (u32, u32, Vec<Vec<(u32, u32)>>);
+
+/// The published tables.
+fn published() -> Vec<Table> {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/berger_fide_c05_annex1.txt"

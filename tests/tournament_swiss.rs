@@ -186,6 +186,9 @@ enum Res {
     Bye(u32),
 }
 
+/// Per player: round -> (opponent, White?, result).
+type Record = BTreeMap<String, BTreeMap<u32, (Option<String>, Option<bool>, Res)>>;
+
 #[test]
 fn a_nine_player_four_round_swiss_by_mail_paired_as_bbppairings_pairs_it() {
     let mut h = Harness::new();
@@ -221,8 +224,7 @@ fn a_nine_player_four_round_swiss_by_mail_paired_as_bbppairings_pairs_it() {
     );
 
     // Per player: round -> (opponent, white?, result).
-    let mut record: BTreeMap<String, BTreeMap<u32, (Option<String>, Option<bool>, Res)>> =
-        BTreeMap::new();
+    let mut record: Record = BTreeMap::new();
     let mut withdrawn = false;
     for round in 1..=ROUNDS {
         let (games, bye) = pairing(&mails, round);
@@ -318,10 +320,7 @@ fn points(res: Res) -> u32 {
 /// Sonneborn-Berger, direct encounter, wins (C.07 as README reads it: an
 /// unplayed round counts against a virtual opponent with the player's own
 /// score).
-fn check_crosstable(
-    body: &str,
-    record: &BTreeMap<String, BTreeMap<u32, (Option<String>, Option<bool>, Res)>>,
-) {
+fn check_crosstable(body: &str, record: &Record) {
     let score = |p: &str| -> u32 { record[p].values().map(|(_, _, r)| points(*r)).sum() };
     let played = |r: Res| matches!(r, Res::Win | Res::Draw | Res::Loss);
     // In hundredths.
