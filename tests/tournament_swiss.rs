@@ -440,3 +440,117 @@ fn check_crosstable(body: &str, record: &Record) {
         assert_eq!(row, expected, "row {}:\n{body}", i + 1);
     }
 }
+
+#[test]
+fn a_round_deadline_scores_unfinished_games_and_late_entries_get_zero_point_byes() {
+    let mut h = Harness::new();
+    h.signup("td", TD);
+    for p in ["s1", "s2", "s3", "s4", "s5"] {
+        h.signup(p, &address(p));
+    }
+    h.send(
+        TD,
+        "new",
+        "tournament create td td-pw quick chess --swiss=2 --round-days=3 --max-rating=1600",
+    );
+    for p in ["s1", "s2", "s3", "s4"] {
+        h.send(
+            &address(p),
+            "e",
+            &format!("tournament enter quick {p} {p}-pw"),
+        );
+    }
+    let started = h.send(TD, "s", "tournament start quick td td-pw");
+    let (games, bye) = pairing_of(&started, "quick", 2, 1);
+    assert_eq!(games.len(), 2);
+    assert_eq!(bye, None);
+    // A late entry during round 1 of 2 (1 <= 2/2): a zero-point bye for it.
+    let late = h.send(&address("s5"), "e", "tournament enter quick s5 s5-pw");
+    assert!(
+        late[0]
+            .body
+            .contains("s5 entered \"quick\" late, as number 5"),
+        "{}",
+        late[0].body
+    );
+    let start = h.now;
+    assert!(
+        !h.sweep(start + Duration::days(2))
+            .iter()
+            .any(|m| m.body.contains("passed")),
+        "the round has 3 days"
+    );
+    // After 3 days the two unfinished games are drawn and round 2 paired.
+    let mails = h.sweep(start + Duration::days(3) + Duration::hours(1));
+    let (games, bye) = pairing_of(&mails, "quick", 2, 2);
+    assert_eq!(games.len(), 2, "{mails:#?}");
+    assert!(bye.is_some(), "five players: a bye");
+    let table = h.send("guest@example.net", "c", "tournament crosstable quick");
+    let body = &table[0].body;
+    assert!(body.contains("bye0"), "the late entry's round 1:\n{body}");
+    assert!(
+        body.matches("½").count() >= 4,
+        "four drawn halves:\n{body}"
+    );
+    // Entry closes after half the rounds.
+    h.signup("s6", &address("s6"));
+    let refused = h.send(&address("s6"), "e", "tournament enter quick s6 s6-pw");
+    assert!(
+        refused[0]
+            .body
+            .contains("late entries are taken until round 1 of 2"),
+        "{}",
+        refused[0].body
+    );
+}
+
+/// The pairing of `round` of event `name` (of `rounds`) in the director's
+/// notice among `mails`.
+fn pairing_of(mails: &[Sent], name: &str, rounds: u32, round: u32) -> (Vec<Game>, Option<String>) {
+    let notice = mails
+        .iter()
+        .find(|m| {
+            m.to == TD
+                && m.body.contains(&format!(
+                    "Round {round} of {rounds} of \"{name}\" is paired"
+                ))
+        })
+        .unwrap_or_else(|| panic!("the notice of round {round} among {mails:#?}"));
+    let mut games = Vec::new();
+    let mut bye = None;
+    for line in notice.body.lines() {
+        match line.split_whitespace().collect::<Vec<_>>()[..] {
+            ["Round", r, "board", board, white, "-", black] if r == round.to_string() => games
+                .push(Game {
+                    board: board.parse().expect("board"),
+                    white: white.into(),
+                    black: black.into(),
+                }),
+            ["Round", r, "bye", player] if r == round.to_string() => bye = Some(player.to_string()),
+            _ => {}
+        }
+    }
+    (games, bye)
+}
+
+#[test]
+fn rating_limits_refuse_entries_outside_them_and_change_nothing() {
+    let mut h = Harness::new();
+    h.signup("td", TD);
+    h.signup("s1", &address("s1"));
+    h.send(
+        TD,
+        "new",
+        "tournament create td td-pw strong chess --swiss=3 --min-rating=1800",
+    );
+    let mails = h.send(&address("s1"), "e", "tournament enter strong s1 s1-pw");
+    assert!(
+        mails[0]
+            .body
+            .contains("\"strong\" takes players rated 1800 or more in Chess; s1 is rated 1500"),
+        "{}",
+        mails[0].body
+    );
+    let shown = h.send("guest@example.net", "s", "tournament show strong");
+    assert!(shown[0].body.contains("Entrants (0)"), "{}", shown[0].body);
+}
