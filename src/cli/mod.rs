@@ -91,7 +91,12 @@ enum Command {
     /// round. Exit 0 done, 1 no valid pairing / a round differs, 2 bad file.
     Pairings {
         /// TRF file whose next round to pair.
-        #[arg(long, value_name = "FILE", conflicts_with = "check", required_unless_present = "check")]
+        #[arg(
+            long,
+            value_name = "FILE",
+            conflicts_with = "check",
+            required_unless_present = "check"
+        )]
         dutch: Option<PathBuf>,
         /// TRF file whose every round to check.
         #[arg(long, value_name = "FILE")]
@@ -170,7 +175,9 @@ pub fn main() -> ExitCode {
         Command::Pairings { dutch, check } => match (dutch, check) {
             (Some(file), _) => pairings::dutch(&file),
             (None, Some(file)) => pairings::check(&file),
-            (None, None) => Err(CliError::Input("pairings needs --dutch FILE or --check FILE".into())),
+            (None, None) => Err(CliError::Input(
+                "pairings needs --dutch FILE or --check FILE".into(),
+            )),
         },
     };
     match result {
