@@ -488,10 +488,7 @@ fn a_round_deadline_scores_unfinished_games_and_late_entries_get_zero_point_byes
     let table = h.send("guest@example.net", "c", "tournament crosstable quick");
     let body = &table[0].body;
     assert!(body.contains("bye0"), "the late entry's round 1:\n{body}");
-    assert!(
-        body.matches("½").count() >= 4,
-        "four drawn halves:\n{body}"
-    );
+    assert!(body.matches("½").count() >= 4, "four drawn halves:\n{body}");
     // Entry closes after half the rounds.
     h.signup("s6", &address("s6"));
     let refused = h.send(&address("s6"), "e", "tournament enter quick s6 s6-pw");

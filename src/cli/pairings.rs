@@ -13,11 +13,17 @@ use super::CliError;
 use crate::pairing::{self, Pairing, PairingError};
 
 fn read(file: &Path) -> Result<pairing::Tournament, CliError> {
-    let meta = std::fs::metadata(file).map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
+    let meta =
+        std::fs::metadata(file).map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
     if meta.len() > pairing::trf::MAX_FILE as u64 {
-        return Err(CliError::Input(format!("{}: larger than {} bytes", file.display(), pairing::trf::MAX_FILE)));
+        return Err(CliError::Input(format!(
+            "{}: larger than {} bytes",
+            file.display(),
+            pairing::trf::MAX_FILE
+        )));
     }
-    let bytes = std::fs::read(file).map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
+    let bytes =
+        std::fs::read(file).map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
     let text = String::from_utf8_lossy(&bytes);
     pairing::trf::parse(&text).map_err(|e| CliError::Input(format!("{}: {e}", file.display())))
 }
@@ -53,7 +59,11 @@ pub fn check(file: &Path) -> Result<(), CliError> {
     let report = pairing::check::check(&t).map_err(engine_error)?;
     match report.deviations.first() {
         None => {
-            println!("{}: {} rounds checked, every pairing follows the Dutch system", file.display(), report.rounds);
+            println!(
+                "{}: {} rounds checked, every pairing follows the Dutch system",
+                file.display(),
+                report.rounds
+            );
             Ok(())
         }
         Some(d) if d.no_valid_pairing => Err(CliError::Rejected(format!(

@@ -31,7 +31,10 @@ pub struct Report {
 /// Checks every round of `t`.
 pub fn check(t: &Tournament) -> Result<Report, PairingError> {
     let full = state::build(t, false).map_err(PairingError::Invalid)?;
-    let mut report = Report { rounds: full.played_rounds as u32, deviations: Vec::new() };
+    let mut report = Report {
+        rounds: full.played_rounds as u32,
+        deviations: Vec::new(),
+    };
     for r in 0..full.played_rounds {
         let mut cur = round_state(&full, r);
         cur.update();
@@ -41,7 +44,9 @@ pub fn check(t: &Tournament) -> Result<Report, PairingError> {
             Ok(expected_raw) => {
                 let same = expected_raw.iter().all(|&(w, b)| {
                     let m = &full.players[w].matches[r];
-                    m.opp == b && m.colour != Some(super::Colour::Black) && (w != b || m.participated)
+                    m.opp == b
+                        && m.colour != Some(super::Colour::Black)
+                        && (w != b || m.participated)
                 }) && expected_raw.len() == actual_raw.len();
                 if !same {
                     report.deviations.push(Deviation {

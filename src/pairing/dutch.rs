@@ -39,7 +39,12 @@ pub(crate) fn to_pairing(s: &T, mut pairs: RawPairs) -> Pairing {
         let (pw, pb) = (&s.players[w], &s.players[b]);
         let w_higher = pw.score > pb.score || (pw.score == pb.score && pw.rank < pb.rank);
         let (h, l) = if w_higher { (pw, pb) } else { (pb, pw) };
-        (w == b, std::cmp::Reverse(h.score), std::cmp::Reverse(l.score), h.rank)
+        (
+            w == b,
+            std::cmp::Reverse(h.score),
+            std::cmp::Reverse(l.score),
+            h.rank,
+        )
     };
     pairs.sort_by_key(key);
     let mut out = Pairing::default();
@@ -83,7 +88,9 @@ pub(crate) fn compute(s: &T) -> Result<RawPairs, PairingError> {
         513..=1024 => run::<Big<16>>(s, sorted),
         1025..=2048 => run::<Big<32>>(s, sorted),
         2049..=4096 => run::<Big<64>>(s, sorted),
-        _ => Err(PairingError::TooLarge(format!("the pairing weights need {need} bits"))),
+        _ => Err(PairingError::TooLarge(format!(
+            "the pairing weights need {need} bits"
+        ))),
     }
 }
 
@@ -98,7 +105,9 @@ fn sorted_players(s: &T) -> Vec<usize> {
         .collect();
     v.sort_by(|&a, &b| {
         let (pa, pb) = (&s.players[a], &s.players[b]);
-        s.score_acc(pb, 0).cmp(&s.score_acc(pa, 0)).then(pa.rank.cmp(&pb.rank))
+        s.score_acc(pb, 0)
+            .cmp(&s.score_acc(pa, 0))
+            .then(pa.rank.cmp(&pb.rank))
     });
     v
 }
@@ -160,7 +169,11 @@ impl<'a> Ctx<'a> {
         }
         let m: &M = &p.matches[s.played_rounds - back];
         if !m.played {
-            return if s.get_points(p, m) > s.points.loss { Float::Down } else { Float::None };
+            return if s.get_points(p, m) > s.points.loss {
+                Float::Down
+            } else {
+                Float::None
+            };
         }
         let mine = s.score_acc(p, back);
         let theirs = s.score_acc(&s.players[m.opp], back);
@@ -177,7 +190,10 @@ impl<'a> Ctx<'a> {
         let (pa, pb) = (self.p(a), self.p(b));
         let s = self.s;
         let top = (s.played_rounds as u64 * u64::from(s.points.win.max(s.points.draw))) >> 1;
-        let last = s.expected_rounds.checked_sub(1).is_some_and(|e| s.played_rounds >= e);
+        let last = s
+            .expected_rounds
+            .checked_sub(1)
+            .is_some_and(|e| s.played_rounds >= e);
         !self.forbidden[a][b]
             && (!pa.absolute_pref()
                 || !pb.absolute_pref()
@@ -200,7 +216,8 @@ impl<'a> Ctx<'a> {
         }
         let (sgb, sgs) = (self.sgb, self.sgs);
         let (sh, sl) = (self.score[h], self.score[l]);
-        let mut r = W::from_u64(1 + u64::from(!self.bye_candidate(h)) + u64::from(!self.bye_candidate(l)));
+        let mut r =
+            W::from_u64(1 + u64::from(!self.bye_candidate(h)) + u64::from(!self.bye_candidate(l)));
         r = r.shl(sgb).or_u64(u64::from(in_cur));
         r = r.shl(sgs);
         if in_cur {
@@ -236,7 +253,9 @@ impl<'a> Ctx<'a> {
                 x.repeated != pl.pref.map(Colour::invert)
             };
         r = r.shl(sgb).or_u64(u64::from(m && c12));
-        r = r.shl(sgb).or_u64(u64::from(m && prefs_compatible(pl.pref, op.pref)));
+        r = r
+            .shl(sgb)
+            .or_u64(u64::from(m && prefs_compatible(pl.pref, op.pref)));
         let c13 = (!pl.strong && !pl.absolute_pref())
             || (!op.strong && !op.absolute_pref())
             || (pl.absolute_pref() && op.absolute_pref())
@@ -248,7 +267,9 @@ impl<'a> Ctx<'a> {
                 r = r.shl(sgb);
                 if in_cur {
                     r = r.or_u64(u64::from(self.float(l, back) == Float::Down));
-                    r = r.add(W::from_u64(u64::from(sh <= sl && self.float(h, back) == Float::Down)));
+                    r = r.add(W::from_u64(u64::from(
+                        sh <= sl && self.float(h, back) == Float::Down,
+                    )));
                 }
                 r = r.shl(sgb);
                 if in_cur {
@@ -332,8 +353,11 @@ fn run<W: Weight>(s: &T, sorted: Vec<usize>) -> Result<RawPairs, PairingError> {
             let (p, o) = (sorted[pv], sorted[ov]);
             let w = if n % 2 == 1 {
                 if c.compatible(p, o) {
-                    let mut w = W::from_u64(1 + u64::from(!c.eligible[p]) + u64::from(!c.eligible[o]));
-                    w = w.shl(sgs).or_u64(u64::from(c.shifts[&c.score[p]] + c.shifts[&c.score[o]]));
+                    let mut w =
+                        W::from_u64(1 + u64::from(!c.eligible[p]) + u64::from(!c.eligible[o]));
+                    w = w
+                        .shl(sgs)
+                        .or_u64(u64::from(c.shifts[&c.score[p]] + c.shifts[&c.score[o]]));
                     w.shl(sgb).or_u64(u64::from(c.score[p] >= top))
                 } else {
                     W::zero()
@@ -353,7 +377,10 @@ fn run<W: Weight>(s: &T, sorted: Vec<usize>) -> Result<RawPairs, PairingError> {
     if n % 2 == 1 {
         let bye = first_unmatched.ok_or(PairingError::NoValidPairing)?;
         c.bye_score = sc(bye);
-        c.single_df_bye = c.bye_score >= top && (0..n).take_while(|&v| sc(v) >= top).all(|v| sc(m[v]) >= top);
+        c.single_df_bye = c.bye_score >= top
+            && (0..n)
+                .take_while(|&v| sc(v) >= top)
+                .all(|v| sc(m[v]) >= top);
         let mut counts: Vec<usize> = sorted
             .iter()
             .filter(|&&id| c.score[id] == c.bye_score)
@@ -373,6 +400,7 @@ fn run<W: Weight>(s: &T, sorted: Vec<usize>) -> Result<RawPairs, PairingError> {
 }
 
 /// Pairs bracket after bracket, fixing each decision before the next.
+#[allow(clippy::needless_range_loop)] // positions in the bracket are the data
 fn bracket_loop<W: Weight>(c: &mut Ctx, mm: &mut Matcher<W>) -> Result<RawPairs, PairingError> {
     let sorted = c.sorted.clone();
     let n = sorted.len();
@@ -405,7 +433,14 @@ fn bracket_loop<W: Weight>(c: &mut Ctx, mm: &mut Matcher<W>) -> Result<RawPairs,
         let mut bw: Vec<Vec<W>> = vec![Vec::new(); vi.len()];
         for larger in sgb_i..vi.len() {
             let row: Vec<W> = (0..larger)
-                .map(|smaller| c.edge(sorted[vi[smaller]], sorted[vi[larger]], larger < nsgb, larger >= nsgb))
+                .map(|smaller| {
+                    c.edge(
+                        sorted[vi[smaller]],
+                        sorted[vi[larger]],
+                        larger < nsgb,
+                        larger >= nsgb,
+                    )
+                })
                 .collect();
             for (smaller, w) in row.iter().enumerate() {
                 mm.set(vi[larger], vi[smaller], *w);
@@ -418,7 +453,11 @@ fn bracket_loop<W: Weight>(c: &mut Ctx, mm: &mut Matcher<W>) -> Result<RawPairs,
             if r.is_zero() {
                 return r;
             }
-            let addend = W::from_u64(u64::from(sri < rp)).shl(sgbits).shl(sgbits).sub(W::from_u64(sri as u64)).shl(1);
+            let addend = W::from_u64(u64::from(sri < rp))
+                .shl(sgbits)
+                .shl(sgbits)
+                .sub(W::from_u64(sri as u64))
+                .shl(1);
             r.add(addend)
         };
         let mut st = mm.compute();
@@ -465,7 +504,11 @@ fn bracket_loop<W: Weight>(c: &mut Ctx, mm: &mut Matcher<W>) -> Result<RawPairs,
                 for oi in sgb_i..nsgb {
                     let w = bw[oi][pi];
                     if !w.is_zero() {
-                        mm.set(pv, vi[oi], w.or_u64((nsgb - sgb_i) as u64).add(W::from_u64(1)));
+                        mm.set(
+                            pv,
+                            vi[oi],
+                            w.or_u64((nsgb - sgb_i) as u64).add(W::from_u64(1)),
+                        );
                     }
                 }
             }
@@ -676,7 +719,11 @@ fn choose_colour(s: &T, a: usize, b: usize) -> Option<Colour> {
     match p.pref {
         None => {
             let c = if p_lower {
-                if o.rank & 1 == 1 { s.initial_colour } else { s.initial_colour.invert() }
+                if o.rank & 1 == 1 {
+                    s.initial_colour
+                } else {
+                    s.initial_colour.invert()
+                }
             } else if p.rank & 1 == 1 {
                 s.initial_colour.invert()
             } else {

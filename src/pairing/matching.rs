@@ -42,7 +42,13 @@ pub struct Matcher<W: Weight> {
 impl<W: Weight> Matcher<W> {
     /// `n` vertices, no edges.
     pub fn new(n: usize) -> Self {
-        Matcher { st: State::new(n), fixed: vec![NONE; n], dirty: vec![false; n], valid: false, solves: (0, 0) }
+        Matcher {
+            st: State::new(n),
+            fixed: vec![NONE; n],
+            dirty: vec![false; n],
+            valid: false,
+            solves: (0, 0),
+        }
     }
 
     /// Sets the weight of edge {i, j} (i != j); zero removes it.
@@ -59,7 +65,11 @@ impl<W: Weight> Matcher<W> {
 
     /// The weight of edge {i, j}.
     pub fn get(&self, i: usize, j: usize) -> W {
-        if i == j { W::zero() } else { self.st.w[tri(i, j)] }
+        if i == j {
+            W::zero()
+        } else {
+            self.st.w[tri(i, j)]
+        }
     }
 
     /// Takes a pair of the last matching out of play: its vertices keep each
@@ -70,7 +80,13 @@ impl<W: Weight> Matcher<W> {
         let st = &self.st;
         // The rest of an optimum stays optimal without a pair it matched
         // (once the blossoms around the pair are dissolved).
-        let partner = |v: usize| if st.mate[v] == NONE { NONE } else { st.ep(st.mate[v]) };
+        let partner = |v: usize| {
+            if st.mate[v] == NONE {
+                NONE
+            } else {
+                st.ep(st.mate[v])
+            }
+        };
         if partner(i) != j || self.dirty[i] || self.dirty[j] {
             self.valid = false;
         }
@@ -194,12 +210,19 @@ struct State<W: Weight> {
 
 /// Maximum-weight matching of `nv` vertices over `edges` (i, j, weight),
 /// weights positive. Returns each vertex's partner.
-pub fn max_weight_matching<W: Weight>(nv: usize, edges: &[(usize, usize, W)]) -> Vec<Option<usize>> {
+pub fn max_weight_matching<W: Weight>(
+    nv: usize,
+    edges: &[(usize, usize, W)],
+) -> Vec<Option<usize>> {
     let mut m: Matcher<W> = Matcher::new(nv);
     for &(i, j, w) in edges {
         m.set(i, j, w);
     }
-    m.compute().into_iter().enumerate().map(|(v, p)| if p == v { None } else { Some(p) }).collect()
+    m.compute()
+        .into_iter()
+        .enumerate()
+        .map(|(v, p)| if p == v { None } else { Some(p) })
+        .collect()
 }
 
 impl<W: Weight> State<W> {
@@ -525,7 +548,10 @@ impl<W: Weight> State<W> {
         if !endstage && self.label[b] == 2 {
             let entrychild = self.inblossom[self.ep(self.labelend[b] ^ 1)];
             let len = childs.len() as isize;
-            let mut j = childs.iter().position(|&c| c == entrychild).expect("entry child") as isize;
+            let mut j = childs
+                .iter()
+                .position(|&c| c == entrychild)
+                .expect("entry child") as isize;
             let (jstep, endptrick): (isize, usize) = if j & 1 != 0 {
                 j -= len;
                 (1, 0)
@@ -600,7 +626,10 @@ impl<W: Weight> State<W> {
             self.augment_blossom(t, v);
         }
         let len = self.blossomchilds[b].len() as isize;
-        let i = self.blossomchilds[b].iter().position(|&c| c == t).expect("child") as isize;
+        let i = self.blossomchilds[b]
+            .iter()
+            .position(|&c| c == t)
+            .expect("child") as isize;
         let mut j = i;
         let (jstep, endptrick): (isize, usize) = if i & 1 != 0 {
             j -= len;
@@ -781,7 +810,9 @@ impl<W: Weight> State<W> {
                     if self.label[self.inblossom[v]] == 1 {
                         let better = deltavertex == NONE
                             || self.dualvar[v] < delta
-                            || (self.dualvar[v] == delta && self.mate[v] == NONE && self.mate[deltavertex] != NONE);
+                            || (self.dualvar[v] == delta
+                                && self.mate[v] == NONE
+                                && self.mate[deltavertex] != NONE);
                         if better {
                             delta = self.dualvar[v];
                             deltavertex = v;
@@ -801,7 +832,10 @@ impl<W: Weight> State<W> {
                     }
                 }
                 for b in 0..2 * nv {
-                    if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE {
+                    if self.blossomparent[b] == NONE
+                        && self.label[b] == 1
+                        && self.bestedge[b] != NONE
+                    {
                         let d = self.slack(self.bestedge[b]).half();
                         if d < delta {
                             delta = d;
@@ -841,7 +875,9 @@ impl<W: Weight> State<W> {
                     1 => {
                         // An S-vertex's dual reached zero: it becomes the
                         // exposed end of its tree (nothing moves for a root).
-                        if self.mate[deltavertex] != NONE || self.labelend[self.inblossom[deltavertex]] != NONE {
+                        if self.mate[deltavertex] != NONE
+                            || self.labelend[self.inblossom[deltavertex]] != NONE
+                        {
                             self.flip_to(deltavertex);
                         }
                         augmented = true;
@@ -880,134 +916,5 @@ impl<W: Weight> State<W> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::pairing::weight::Big;
-
-    fn w(v: u64) -> Big<1> {
-        Big::from_u64(v)
-    }
-
-    fn check(nv: usize, edges: &[(usize, usize, u64)], expect: &[Option<usize>]) {
-        let e: Vec<_> = edges.iter().map(|&(i, j, x)| (i, j, w(x))).collect();
-        assert_eq!(max_weight_matching(nv, &e), expect);
-    }
-
-    #[test]
-    fn small_graphs() {
-        check(2, &[(0, 1, 1)], &[Some(1), Some(0)]);
-        check(3, &[(0, 1, 10), (1, 2, 11)], &[None, Some(2), Some(1)]);
-        check(4, &[(0, 1, 5), (1, 2, 11), (2, 3, 5)], &[None, Some(2), Some(1), None]);
-        // A blossom.
-        check(4, &[(0, 1, 8), (0, 2, 9), (1, 2, 10), (2, 3, 7)], &[Some(1), Some(0), Some(3), Some(2)]);
-        // Blossoms of the classic tests (van Rantwijk's suite, renumbered from 0).
-        check(
-            6,
-            &[(0, 1, 9), (0, 2, 9), (1, 2, 10), (1, 3, 8), (2, 4, 8), (3, 4, 10), (4, 5, 6)],
-            &[Some(2), Some(3), Some(0), Some(1), Some(5), Some(4)],
-        );
-    }
-
-    #[test]
-    fn agrees_with_brute_force_on_random_graphs() {
-        let mut seed = 12345u64;
-        let mut rnd = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for _ in 0..400 {
-            let n = (rnd() % 9 + 1) as usize;
-            let mut edges = Vec::new();
-            for i in 0..n {
-                for j in 0..i {
-                    if rnd() % 3 != 0 {
-                        edges.push((i, j, rnd() % 20 + 1));
-                    }
-                }
-            }
-            let e: Vec<_> = edges.iter().map(|&(i, j, x)| (i, j, w(x))).collect();
-            let m = max_weight_matching(n, &e);
-            let got: u64 = edges
-                .iter()
-                .filter(|&&(i, j, _)| m[i] == Some(j))
-                .map(|e| e.2)
-                .sum();
-            for (v, &p) in m.iter().enumerate() {
-                if let Some(p) = p {
-                    assert_eq!(m[p], Some(v));
-                }
-            }
-            assert_eq!(got, brute(n, &edges, 0, &mut vec![false; n]), "{edges:?}");
-        }
-    }
-
-    fn brute(n: usize, edges: &[(usize, usize, u64)], from: usize, used: &mut Vec<bool>) -> u64 {
-        let mut best = 0;
-        for k in from..edges.len() {
-            let (i, j, x) = edges[k];
-            if !used[i] && !used[j] {
-                used[i] = true;
-                used[j] = true;
-                best = best.max(x + brute(n, edges, k + 1, used));
-                used[i] = false;
-                used[j] = false;
-            }
-        }
-        best
-    }
-
-    #[test]
-    fn warm_starts_reach_the_optimum() {
-        let mut seed = 99u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for _ in 0..60 {
-            let n = (rnd() % 11 + 2) as usize;
-            let mut m: Matcher<Big<1>> = Matcher::new(n);
-            for i in 0..n {
-                for j in 0..i {
-                    if rnd() % 4 != 0 {
-                        m.set(i, j, w(rnd() % 50 + 1));
-                    }
-                }
-            }
-            for _ in 0..20 {
-                let mate = m.compute();
-                let alive: Vec<usize> = (0..n).filter(|&v| m.fixed[v] == NONE).collect();
-                let weight = |mate: &[usize]| -> u64 {
-                    alive.iter().filter(|&&v| mate[v] > v).map(|&v| m.get(v, mate[v]).0[0]).sum()
-                };
-                let edges: Vec<(usize, usize, u64)> = alive
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(a, &i)| alive.iter().enumerate().take(a).map(move |(b, &j)| (a, b, i, j)))
-                    .filter_map(|(a, b, i, j)| {
-                        let x = m.get(i, j).0[0];
-                        (x > 0).then_some((a, b, x))
-                    })
-                    .collect();
-                assert_eq!(weight(&mate), brute(alive.len(), &edges, 0, &mut vec![false; alive.len()]));
-                // Change one vertex's edges, or finalise a matched pair.
-                let v = alive[(rnd() % alive.len() as u64) as usize];
-                if rnd() % 3 == 0 && mate[v] != v && alive.len() > 2 {
-                    m.remove_pair(v, mate[v]);
-                } else {
-                    for &q in &alive {
-                        if q != v && rnd() % 2 == 0 {
-                            m.set(v, q, w(rnd() % 60));
-                        }
-                    }
-                }
-                if (0..n).filter(|&v| m.fixed[v] == NONE).count() < 2 {
-                    break;
-                }
-            }
-        }
-    }
-}
+#[path = "matching_tests.rs"]
+mod tests;

@@ -60,18 +60,30 @@ pub struct Entry {
 
 impl Entry {
     /// A blank entry (the player has nothing in this round yet).
-    pub const BLANK: Entry = Entry { opponent: 0, colour: ' ', result: ' ' };
+    pub const BLANK: Entry = Entry {
+        opponent: 0,
+        colour: ' ',
+        result: ' ',
+    };
 
     /// A game between two players, seen from the first.
     pub fn game(opponent: u32, colour: Colour, result: char) -> Entry {
-        Entry { opponent, colour: if colour == Colour::White { 'w' } else { 'b' }, result }
+        Entry {
+            opponent,
+            colour: if colour == Colour::White { 'w' } else { 'b' },
+            result,
+        }
     }
 
     /// A round without opponent (bye or absence) with its result code:
     /// `U` pairing-allocated bye, `H` half-point bye, `F` full-point bye,
     /// `Z` zero-point bye (absent), `-` forfeit loss.
     pub fn bye(result: char) -> Entry {
-        Entry { opponent: 0, colour: '-', result }
+        Entry {
+            opponent: 0,
+            colour: '-',
+            result,
+        }
     }
 
     /// Whether nothing is written.
@@ -121,7 +133,14 @@ pub struct Points {
 
 impl Default for Points {
     fn default() -> Self {
-        Points { win: 10, draw: 5, loss: 0, zero_bye: 0, forfeit_loss: 0, pab: 10 }
+        Points {
+            win: 10,
+            draw: 5,
+            loss: 0,
+            zero_bye: 0,
+            forfeit_loss: 0,
+            pab: 10,
+        }
     }
 }
 
@@ -187,7 +206,10 @@ impl fmt::Display for PairingError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PairingError::NoValidPairing => {
-                write!(f, "no valid pairing exists: the players cannot all be paired under the absolute criteria")
+                write!(
+                    f,
+                    "no valid pairing exists: the players cannot all be paired under the absolute criteria"
+                )
             }
             PairingError::Invalid(s) => write!(f, "invalid tournament: {s}"),
             PairingError::TooLarge(s) => write!(f, "too large: {s}"),
@@ -197,7 +219,8 @@ impl fmt::Display for PairingError {
 
 impl std::error::Error for PairingError {}
 
-/// Most players the engine pairs (TRF start numbers have four digits).
-pub const MAX_PLAYERS: usize = 9999;
+/// Most players (and highest start number) the engine pairs: the dense
+/// weight table grows with the square of the players.
+pub const MAX_PLAYERS: usize = 2000;
 /// Most rounds the engine reads.
 pub const MAX_ROUNDS: usize = 99;

@@ -27,7 +27,13 @@ pub(crate) struct M {
 
 impl M {
     fn absent(id: usize) -> M {
-        M { opp: id, colour: None, score: Ms::Loss, played: false, participated: false }
+        M {
+            opp: id,
+            colour: None,
+            score: Ms::Loss,
+            played: false,
+            participated: false,
+        }
     }
 }
 
@@ -75,7 +81,11 @@ impl T {
         match m.score {
             Ms::Loss => {
                 if m.participated {
-                    if m.played { self.points.loss } else { self.points.forfeit_loss }
+                    if m.played {
+                        self.points.loss
+                    } else {
+                        self.points.forfeit_loss
+                    }
                 } else {
                     self.points.zero_bye
                 }
@@ -104,7 +114,8 @@ impl T {
 
     pub fn eligible_for_bye(&self, p: &P) -> bool {
         p.matches.iter().all(|m| {
-            m.played || !(self.get_points(p, m) >= self.points.win || (m.participated && m.opp == p.id))
+            m.played
+                || !(self.get_points(p, m) >= self.points.win || (m.participated && m.opp == p.id))
         })
     }
 
@@ -121,7 +132,8 @@ impl T {
         let mut rank = 0;
         for &id in &self.by_rank {
             let p = &mut self.players[id];
-            p.valid = p.matches.len() <= self.played_rounds || p.matches.iter().any(|m| m.participated);
+            p.valid =
+                p.matches.len() <= self.played_rounds || p.matches.iter().any(|m| m.participated);
             if p.valid {
                 p.rank = rank;
                 rank += 1;
@@ -131,7 +143,8 @@ impl T {
             if !p.valid {
                 continue;
             }
-            let (mut white, mut black, mut consecutive, mut played) = (0usize, 0usize, 0usize, 0usize);
+            let (mut white, mut black, mut consecutive, mut played) =
+                (0usize, 0usize, 0usize, 0usize);
             p.repeated = None;
             for m in &p.matches {
                 if m.played {
@@ -151,7 +164,11 @@ impl T {
                 }
             }
             p.played_games = played;
-            let lower = if white > black { Colour::Black } else { Colour::White };
+            let lower = if white > black {
+                Colour::Black
+            } else {
+                Colour::White
+            };
             p.imbalance = white.abs_diff(black);
             p.pref = if p.imbalance > 1 {
                 Some(lower)
@@ -173,7 +190,11 @@ impl T {
 }
 
 /// Reads one TRF entry the way bbpPairings does. `None` is a blank entry.
-fn read_entry(id: usize, e: &super::Entry, ids: &dyn Fn(u32) -> Option<usize>) -> Result<Option<M>, String> {
+fn read_entry(
+    id: usize,
+    e: &super::Entry,
+    ids: &dyn Fn(u32) -> Option<usize>,
+) -> Result<Option<M>, String> {
     let mut skip = true;
     let mut played = true;
     let mut opp = id;
@@ -226,7 +247,13 @@ fn read_entry(id: usize, e: &super::Entry, ids: &dyn Fn(u32) -> Option<usize>) -
     if skip {
         return Ok(None);
     }
-    Ok(Some(M { opp, colour, score, played, participated }))
+    Ok(Some(M {
+        opp,
+        colour,
+        score,
+        played,
+        participated,
+    }))
 }
 
 /// Builds the state. `unpaired`: the file's last column may hold the byes
@@ -237,9 +264,18 @@ pub(crate) fn build(t: &Tournament, unpaired: bool) -> Result<T, String> {
     }
     let max_start = t.players.iter().map(|p| p.start).max().unwrap_or(0) as usize;
     if max_start > super::MAX_PLAYERS {
-        return Err(format!("start number {max_start} above {}", super::MAX_PLAYERS));
+        return Err(format!(
+            "start number {max_start} above {}",
+            super::MAX_PLAYERS
+        ));
     }
-    let mut players: Vec<P> = (0..max_start).map(|id| P { id, start: id as u32 + 1, ..P::default() }).collect();
+    let mut players: Vec<P> = (0..max_start)
+        .map(|id| P {
+            id,
+            start: id as u32 + 1,
+            ..P::default()
+        })
+        .collect();
     for p in &t.players {
         if p.start == 0 {
             return Err("start number 0".into());
@@ -253,7 +289,11 @@ pub(crate) fn build(t: &Tournament, unpaired: bool) -> Result<T, String> {
     let exists: Vec<bool> = players.iter().map(|p| p.exists).collect();
     let ids = |s: u32| -> Option<usize> {
         let i = (s as usize).checked_sub(1)?;
-        if exists.get(i).copied().unwrap_or(false) { Some(i) } else { None }
+        if exists.get(i).copied().unwrap_or(false) {
+            Some(i)
+        } else {
+            None
+        }
     };
     let mut played_rounds = 0usize;
     for p in &t.players {
@@ -284,9 +324,15 @@ pub(crate) fn build(t: &Tournament, unpaired: bool) -> Result<T, String> {
     // for it, was already paired in pairing mode, or is a past round of byes.
     let present = players.iter().filter(|p| p.exists).count();
     let forward = if unpaired {
-        players.iter().filter(|p| p.exists).all(|p| p.matches.len() > played_rounds)
+        players
+            .iter()
+            .filter(|p| p.exists)
+            .all(|p| p.matches.len() > played_rounds)
     } else {
-        players.iter().filter(|p| p.exists).any(|p| p.matches.len() > played_rounds)
+        players
+            .iter()
+            .filter(|p| p.exists)
+            .any(|p| p.matches.len() > played_rounds)
     };
     if present > 0 && forward {
         played_rounds += 1;
@@ -299,7 +345,9 @@ pub(crate) fn build(t: &Tournament, unpaired: bool) -> Result<T, String> {
     }
     let expected_rounds = match t.total_rounds {
         Some(r) => r as usize,
-        None if unpaired => return Err("the total number of rounds (XXR) is needed to pair the next round".into()),
+        None if unpaired => {
+            return Err("the total number of rounds (XXR) is needed to pair the next round".into());
+        }
         None => played_rounds,
     };
     if expected_rounds > 0 && played_rounds > expected_rounds - usize::from(unpaired) {
@@ -315,7 +363,12 @@ pub(crate) fn build(t: &Tournament, unpaired: bool) -> Result<T, String> {
                         && (!m.played || (o.played && o.colour.is_some() && o.colour != m.colour))
                 });
                 if !ok {
-                    return Err(format!("round {}: players {} and {} disagree about their game", r + 1, p.start, m.opp + 1));
+                    return Err(format!(
+                        "round {}: players {} and {} disagree about their game",
+                        r + 1,
+                        p.start,
+                        m.opp + 1
+                    ));
                 }
             }
         }
@@ -349,7 +402,8 @@ pub(crate) fn build(t: &Tournament, unpaired: bool) -> Result<T, String> {
         Acceleration::Baku => baku(&mut state)?,
         Acceleration::Manual(list) => {
             for (start, acc) in list {
-                let id = ids(*start).ok_or_else(|| format!("acceleration for unknown player {start}"))?;
+                let id = ids(*start)
+                    .ok_or_else(|| format!("acceleration for unknown player {start}"))?;
                 state.players[id].accel = acc.clone();
             }
         }
@@ -362,7 +416,12 @@ pub(crate) fn build(t: &Tournament, unpaired: bool) -> Result<T, String> {
             continue;
         }
         let p = &state.players[id];
-        let s: u32 = p.matches.iter().take(state.played_rounds).map(|m| state.get_points(p, m)).sum();
+        let s: u32 = p
+            .matches
+            .iter()
+            .take(state.played_rounds)
+            .map(|m| state.get_points(p, m))
+            .sum();
         state.players[id].score = s;
     }
     state.initial_colour = match t.initial_colour {

@@ -39,7 +39,9 @@ impl std::fmt::Display for TrfError {
 impl std::error::Error for TrfError {}
 
 fn col(chars: &[char], from: usize, to: usize) -> String {
-    (from..to).map(|i| chars.get(i).copied().unwrap_or(' ')).collect()
+    (from..to)
+        .map(|i| chars.get(i).copied().unwrap_or(' '))
+        .collect()
 }
 
 fn number(s: &str, what: &str) -> Result<u32, String> {
@@ -50,7 +52,8 @@ fn number(s: &str, what: &str) -> Result<u32, String> {
     if t.len() > 6 || !t.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("{what} {t:?} is not a number"));
     }
-    t.parse().map_err(|_| format!("{what} {t:?} is not a number"))
+    t.parse()
+        .map_err(|_| format!("{what} {t:?} is not a number"))
 }
 
 /// Points with at most one decimal ("1.5", "2", "0.5") in tenths.
@@ -71,8 +74,16 @@ pub fn tenths(s: &str) -> Result<u32, String> {
     if !ok {
         return Err(format!("points {t:?} are not a number with one decimal"));
     }
-    let w: u32 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| "points".to_string())? };
-    let f: u32 = if frac.is_empty() { 0 } else { frac.parse().map_err(|_| "points".to_string())? };
+    let w: u32 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| "points".to_string())?
+    };
+    let f: u32 = if frac.is_empty() {
+        0
+    } else {
+        frac.parse().map_err(|_| "points".to_string())?
+    };
     Ok(w * 10 + f)
 }
 
@@ -83,7 +94,10 @@ fn show_tenths(t: u32) -> String {
 /// Reads a TRF.
 pub fn parse(text: &str) -> Result<Tournament, TrfError> {
     if text.len() > MAX_FILE {
-        return Err(TrfError { line: 0, message: format!("the file is larger than {MAX_FILE} bytes") });
+        return Err(TrfError {
+            line: 0,
+            message: format!("the file is larger than {MAX_FILE} bytes"),
+        });
     }
     let mut t = Tournament::default();
     let mut baku = false;
@@ -91,7 +105,10 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
     let mut pab_set = false;
     for (i, raw) in text.split(['\n', '\r']).enumerate() {
         let lineno = i + 1;
-        let err = |message: String| TrfError { line: lineno, message };
+        let err = |message: String| TrfError {
+            line: lineno,
+            message,
+        };
         if raw.trim().is_empty() {
             continue;
         }
@@ -106,7 +123,10 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
             "XXR" | "142" => {
                 let r = number(&rest(), "rounds").map_err(err)?;
                 if r == 0 || r as usize > super::MAX_ROUNDS {
-                    return Err(err(format!("total rounds must be 1 to {}", super::MAX_ROUNDS)));
+                    return Err(err(format!(
+                        "total rounds must be 1 to {}",
+                        super::MAX_ROUNDS
+                    )));
                 }
                 t.total_rounds = Some(r);
             }
@@ -196,13 +216,24 @@ fn player(chars: &[char]) -> Result<Player, String> {
     let mut at = 91;
     while at < chars.len() {
         let opp = col(chars, at, at + 4);
-        let opponent = if opp.trim().is_empty() { 0 } else { number(&opp, "opponent")? };
+        let opponent = if opp.trim().is_empty() {
+            0
+        } else {
+            number(&opp, "opponent")?
+        };
         let colour = chars.get(at + 5).copied().unwrap_or(' ');
         let result = chars.get(at + 7).copied().unwrap_or(' ');
         if !matches!(colour, 'w' | 'b' | '-' | ' ') {
-            return Err(format!("round {}: colour {colour:?} is not w, b or -", rounds.len() + 1));
+            return Err(format!(
+                "round {}: colour {colour:?} is not w, b or -",
+                rounds.len() + 1
+            ));
         }
-        rounds.push(Entry { opponent, colour, result });
+        rounds.push(Entry {
+            opponent,
+            colour,
+            result,
+        });
         if rounds.len() > super::MAX_ROUNDS {
             return Err(format!("more than {} rounds", super::MAX_ROUNDS));
         }
@@ -302,14 +333,26 @@ pub fn player_line(p: &Player, points: u32) -> String {
         p.start,
         fit(&p.sex_title, 4),
         fit(&p.name, 33),
-        if p.rating == 0 { "    ".to_string() } else { format!("{:>4}", p.rating) },
+        if p.rating == 0 {
+            "    ".to_string()
+        } else {
+            format!("{:>4}", p.rating)
+        },
         fit(&p.fed_id_birth, 26),
         show_tenths(points),
-        if p.rank == 0 { String::new() } else { p.rank.to_string() },
+        if p.rank == 0 {
+            String::new()
+        } else {
+            p.rank.to_string()
+        },
     );
     for e in &p.rounds {
         let opp = if e.opponent == 0 {
-            if e.is_blank() { "    ".to_string() } else { "0000".to_string() }
+            if e.is_blank() {
+                "    ".to_string()
+            } else {
+                "0000".to_string()
+            }
         } else {
             format!("{:>4}", e.opponent)
         };
@@ -343,7 +386,13 @@ mod tests {
 
     #[test]
     fn hostile_lines_are_errors_not_panics() {
-        for bad in ["001 abcd", "001    1 x", "XXR 100000000000", "XXR -1", "001    1                                                                           9999999999"] {
+        for bad in [
+            "001 abcd",
+            "001    1 x",
+            "XXR 100000000000",
+            "XXR -1",
+            "001    1                                                                           9999999999",
+        ] {
             let _ = parse(bad);
         }
         assert!(parse("XXR 0").is_err());
