@@ -12,6 +12,7 @@
 //! * [`render`]: what players read: boards, summaries, mail templates;
 //! * [`mail`]: inbound mail, reply tokens, the Maildir and outbound transports;
 //! * [`schedule`]: deadlines (reminders, losses on time) and their cron schedule;
+//! * [`tournament`]: events: Berger tables, crosstables and tiebreaks (no I/O);
 //! * [`server`] and [`config`]: wiring the transports to the service;
 //! * [`cli`]: the `pbem` command line.
 
@@ -19,6 +20,7 @@ pub mod cli;
 pub mod command;
 pub mod config;
 pub mod mail;
+pub mod pairing;
 pub mod ratings;
 pub mod render;
 pub mod rules;
@@ -26,3 +28,4 @@ pub mod schedule;
 pub mod server;
 pub mod service;
 pub mod store;
+pub mod tournament;

@@ -4,6 +4,7 @@
 mod backup;
 mod demo;
 mod legal;
+mod pairings;
 mod perft;
 mod ratings;
 mod replay;
@@ -95,6 +96,22 @@ enum Command {
         #[arg(long)]
         moves: Option<String>,
     },
+    /// Swiss pairings (FIDE Dutch) of a TRF file: `--dutch FILE` pairs the
+    /// next round (bbpPairings' `-p` output), `--check FILE` checks every
+    /// round. Exit 0 done, 1 no valid pairing / a round differs, 2 bad file.
+    Pairings {
+        /// TRF file whose next round to pair.
+        #[arg(
+            long,
+            value_name = "FILE",
+            conflicts_with = "check",
+            required_unless_present = "check"
+        )]
+        dutch: Option<PathBuf>,
+        /// TRF file whose every round to check.
+        #[arg(long, value_name = "FILE")]
+        check: Option<PathBuf>,
+    },
 }
 
 /// Which variant, and from which position.
@@ -172,6 +189,13 @@ pub fn main() -> ExitCode {
             depth,
         } => perft::run(&start, moves.as_deref(), depth),
         Command::Legal { start, moves } => legal::run(&start, moves.as_deref()),
+        Command::Pairings { dutch, check } => match (dutch, check) {
+            (Some(file), _) => pairings::dutch(&file),
+            (None, Some(file)) => pairings::check(&file),
+            (None, None) => Err(CliError::Input(
+                "pairings needs --dutch FILE or --check FILE".into(),
+            )),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -11,6 +11,7 @@ mod board;
 mod info;
 mod preferences;
 mod ratings;
+mod tournament;
 
 use std::fmt;
 
@@ -23,6 +24,10 @@ pub use board::{
 };
 pub use info::{Games, GamesFilter, HelpTopic, Show};
 pub use preferences::{Change, SetPreference};
+pub use tournament::{
+    Create as CreateTournament, EventFilter, MAX_BROADCAST_CHARS, Ruling, Tournament, View,
+    Withdrawal,
+};
 
 /// Who speaks for a player: a password in the command, or the reply token
 /// of the mail (checked by the service).
@@ -80,6 +85,8 @@ pub enum Command {
     Confirm {
         code: String,
     },
+    /// `tournament ...` and `tournaments`.
+    Tournament(Tournament),
     /// `ratings [<variant>]` (alias `standings`): the standings.
     Ratings {
         variant: Option<Variant>,
@@ -128,6 +135,7 @@ impl Command {
                 subscriber: Subscriber::Player(speaker),
                 ..
             }) => speaker.credentials(),
+            Command::Tournament(t) => t.speaker().and_then(Speaker::credentials),
             Command::Signup(_)
             | Command::Confirm { .. }
             | Command::Help(_)
@@ -155,6 +163,11 @@ impl Command {
             Command::Vacation(v) => vec![v.password.as_str()],
             Command::Set(c) => c.speaker.password().into_iter().collect(),
             Command::Settings { speaker } => speaker.password().into_iter().collect(),
+            Command::Tournament(t) => t
+                .speaker()
+                .and_then(Speaker::password)
+                .into_iter()
+                .collect(),
             Command::Subscription(Subscription {
                 subscriber: Subscriber::Player(speaker),
                 ..
@@ -218,6 +231,7 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
             account::parse(&keyword, args)
         }
         "help" | "games" | "show" | "history" | "pgn" => info::parse(&keyword, args),
+        "tournament" | "tournaments" => tournament::parse(&keyword, args),
         "ratings" | "standings" | "rating" => ratings::parse(&keyword, args),
         "set" | "settings" => preferences::parse(&keyword, args),
         _ => board::parse(&keyword, args),
@@ -250,6 +264,8 @@ pub const COMMAND_WORDS: &[&str] = &[
     "chat",
     "vacation",
     "confirm",
+    "tournament",
+    "tournaments",
     "ratings",
     "standings",
     "rating",

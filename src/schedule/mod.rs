@@ -110,6 +110,39 @@ pub fn next_nag_at(
     Some(at)
 }
 
+/// The part of `vacations` a board with a vacation allowance honours:
+/// vacation time from `since` on (the start of its event), merged where
+/// vacations overlap, up to `allowance_days` in all; the rest of a
+/// vacation does not stop that board's clock.
+pub fn within_allowance(
+    vacations: &[Vacation],
+    since: OffsetDateTime,
+    allowance_days: u32,
+) -> Vec<Vacation> {
+    let mut sorted: Vec<&Vacation> = vacations.iter().collect();
+    sorted.sort_by_key(|v| v.starts_at);
+    let mut left = days(allowance_days);
+    let mut covered_until = since;
+    let mut honoured = Vec::new();
+    for vacation in sorted {
+        if left <= Duration::ZERO {
+            break;
+        }
+        let start = vacation.starts_at.max(covered_until);
+        if vacation.ends_at <= start {
+            continue;
+        }
+        let end = vacation.ends_at.min(start + left);
+        left -= end - start;
+        covered_until = end;
+        honoured.push(Vacation {
+            starts_at: start,
+            ends_at: end,
+        });
+    }
+    honoured
+}
+
 fn days(n: u32) -> Duration {
     Duration::days(i64::from(n))
 }
@@ -183,6 +216,35 @@ mod tests {
             running_time(start, start + Duration::days(15), &[away, again]),
             Duration::days(3)
         );
+    }
+
+    #[test]
+    fn an_allowance_honours_vacation_days_since_the_event_started_up_to_its_count() {
+        let start = datetime!(2026-03-01 12:00 UTC);
+        let before = Vacation {
+            starts_at: start - Duration::days(5),
+            ends_at: start + Duration::days(1),
+        };
+        let long = Vacation {
+            starts_at: start + Duration::days(3),
+            ends_at: start + Duration::days(20),
+        };
+        let honoured = within_allowance(&[long, before], start, 4);
+        assert_eq!(
+            honoured,
+            vec![
+                Vacation {
+                    starts_at: start,
+                    ends_at: start + Duration::days(1)
+                },
+                Vacation {
+                    starts_at: start + Duration::days(3),
+                    ends_at: start + Duration::days(6)
+                },
+            ],
+            "1 day of the first (from the start), 3 of the second"
+        );
+        assert!(within_allowance(&[long], start, 0).is_empty());
     }
 
     #[test]

@@ -93,10 +93,19 @@ fn rank(occasion: &Occasion) -> u8 {
 /// answer to the sender.
 pub(super) fn finish(
     ctx: &mut Ctx<'_>,
-    outcomes: Vec<Outcome>,
+    mut outcomes: Vec<Outcome>,
     notes: Vec<String>,
 ) -> Result<(), ServiceError> {
     let touched = ctx.boards.borrow_mut().take().unwrap_or_default();
+    // Mails the end of a game made (a tournament's notices) go with the
+    // command that ended it: those to the sender are part of the answer.
+    let pending = ctx.pending.take();
+    if !pending.is_empty() {
+        match outcomes.iter_mut().rev().find(|o| o.refusal.is_none()) {
+            Some(outcome) => outcome.mails.extend(pending),
+            None => ctx.out.extend(pending),
+        }
+    }
     // The sender's own addresses: its own, and those of the players it
     // spoke for from one of their addresses. A player spoken for by
     // password from elsewhere gets its mails apart (someone else may

@@ -459,6 +459,7 @@ fn pgn_attachment(ctx: &Ctx<'_>, loaded: &Loaded, facts: &BoardFacts) -> outgoin
         loaded,
         facts.white.userid.clone(),
         facts.black.userid.clone(),
+        None,
     );
     outgoing::File {
         name: format!("board-{}.pgn", loaded.board.number),

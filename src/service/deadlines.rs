@@ -49,11 +49,22 @@ impl Service {
             &mut self.passwords,
         );
         let mut ctx = system_ctx(parts, &tx, &system, now);
+        let allowances = super::tournament::vacation_allowances(&ctx)?;
         for clock in clocks {
             let Some(to_move) = clock.to_move else {
                 continue;
             };
-            let away = vacations.get(&to_move).map_or(&[][..], Vec::as_slice);
+            let all_away = vacations.get(&to_move).map_or(&[][..], Vec::as_slice);
+            // A board of an event with a vacation allowance stops its clock
+            // for that many vacation days since the start of the event.
+            let clipped;
+            let away = match allowances.get(&clock.board) {
+                Some(&(days, since)) => {
+                    clipped = schedule::within_allowance(all_away, since, days);
+                    &clipped[..]
+                }
+                None => all_away,
+            };
             let mails = match schedule::due(&clock, now, away) {
                 Due::Nothing => continue,
                 Due::Nag(reminders) => {
@@ -116,7 +127,13 @@ impl Service {
                 }
             };
             ctx.out.extend(mails);
+            let pending = ctx.pending.take();
+            ctx.out.extend(pending);
         }
+        // Swiss rounds past their deadline.
+        super::tournament::round_deadlines(&ctx)?;
+        let pending = ctx.pending.take();
+        ctx.out.extend(pending);
         let mails = std::mem::take(&mut ctx.out);
         queue_all(&tx, &self.config, &self.key, mails, now)?;
         tx.commit()?;
@@ -226,6 +243,7 @@ fn system_ctx<'a>(
         news: std::cell::RefCell::new(Vec::new()),
         stale: None,
         login_outcomes: Vec::new(),
+        pending: std::cell::RefCell::new(Vec::new()),
     }
 }
 

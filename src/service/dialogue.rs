@@ -166,6 +166,7 @@ impl Ctx<'_> {
             }
         };
         let board = line.command.board();
+        let pending = self.pending.borrow().len();
         self.conn.execute_cached("SAVEPOINT command", [])?;
         match self.run_command(line, token) {
             Ok(mails) => {
@@ -175,6 +176,8 @@ impl Ctx<'_> {
             Err(Failure::Refused(refusal)) => {
                 self.conn
                     .execute_batch("ROLLBACK TO command; RELEASE command")?;
+                // What the command's game ends would have sent goes too.
+                self.pending.borrow_mut().truncate(pending);
                 Ok(Outcome::refused(written, refusal))
             }
             Err(Failure::Fatal(error)) => Err(error),

@@ -1,31 +1,40 @@
 //! The one way a game ends. Every path that finishes a board (a mating
 //! turn, resignation, an agreed or claimed draw, `decline`, a loss on time,
-//! an unanswered offer) calls [`end_game`], inside the transaction of the
-//! mail or sweep that ended it, so whatever else a result must change
-//! happens together with it or not at all.
+//! an unanswered offer, a director's ruling, a withdrawal from an event)
+//! calls [`end_game`], inside the transaction of the mail or sweep that
+//! ended it, so whatever else a result must change (the event's
+//! bookkeeping: `service::tournament`) happens together with it or not at
+//! all.
 
-use super::{Ctx, ServiceError};
+use super::{Ctx, ServiceError, tournament};
 use crate::store::boards;
 
 /// How a game ended, as the board records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ending<'a> {
-    /// A game played to a result: `1-0`, `0-1` or `1/2-1/2`.
+    /// A game played to a result: `1-0`, `0-1` or `1/2-1/2` (a loss on
+    /// time and a director's adjudication included).
     Played { score: &'a str, reason: &'a str },
-    /// Declined before the decliner moved: no result, the game never counted.
+    /// Scored without being played out (a player withdrew from the event):
+    /// `1-0` or `0-1`. Not rated; an event counts it as a forfeit.
+    Forfeit { score: &'a str, reason: &'a str },
+    /// Declined before the decliner moved, or cancelled by a director: no
+    /// result, the game never counted.
     Declined { reason: &'a str },
 }
 
 /// Records the end of board `number`.
 pub(super) fn end_game(ctx: &Ctx<'_>, number: u32, ending: Ending<'_>) -> Result<(), ServiceError> {
-    let (score, reason) = match ending {
-        Ending::Played { score, reason } => (score, reason),
-        Ending::Declined { reason } => ("-", reason),
+    let (score, reason, forfeit) = match ending {
+        Ending::Played { score, reason } => (score, reason, false),
+        Ending::Forfeit { score, reason } => (score, reason, true),
+        Ending::Declined { reason } => ("-", reason, false),
     };
     boards::set_result(ctx.conn, number, score, reason, ctx.now)?;
     if let Ending::Played { .. } = ending {
         // A rated board's result changes both ratings, here or never.
         super::ratings::rate_result(ctx, number)?;
     }
+    tournament::game_ended(ctx, number, score, reason, forfeit)?;
     Ok(())
 }

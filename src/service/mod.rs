@@ -23,6 +23,7 @@ mod preferences;
 mod prune;
 mod ratings;
 mod reading;
+mod tournament;
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -393,6 +394,7 @@ fn handle_in(
         news: RefCell::new(Vec::new()),
         stale: None,
         login_outcomes: Vec::new(),
+        pending: RefCell::new(Vec::new()),
     };
     if let Some(over) = over
         && !ctx.proves_player()?
@@ -517,6 +519,10 @@ struct Ctx<'a> {
     /// Each password check of this mail, by userid as written, and whether
     /// it succeeded (for the throttle; see `limits`).
     login_outcomes: Vec<(String, bool)>,
+    /// Mails that the end of a game made (a tournament's notices and final
+    /// crosstables): sent with the mail's answer (those to the sender
+    /// folded into it), or by the sweep.
+    pending: RefCell<Vec<Outgoing>>,
 }
 
 impl Ctx<'_> {
@@ -559,6 +565,7 @@ impl Ctx<'_> {
             Command::Chat(c) => play::chat(self, c, token),
             Command::Set(c) => preferences::set(self, c, token),
             Command::Settings { speaker } => preferences::settings(self, speaker, token),
+            Command::Tournament(c) => tournament::run(self, c),
         }
     }
 

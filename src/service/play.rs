@@ -18,7 +18,7 @@ use crate::rules::{PlayError, Variant};
 use crate::store::boards::{self, BoardOptions, OfferKind};
 use crate::store::players::{self, Player, PlayerId};
 use crate::store::preferences::{self, BoardChoice};
-use crate::store::{CachedStatements, deadlines};
+use crate::store::{CachedStatements, deadlines, tournaments};
 
 pub(super) fn challenge(
     ctx: &mut Ctx<'_>,
@@ -383,6 +383,16 @@ pub(super) fn action(
             }
         }
         Action::Decline => {
+            if let Some((event, _)) = tournaments::game_of_board(ctx.conn, number)? {
+                let event = tournaments::by_id(ctx.conn, event)?;
+                return Err(refuse(
+                    format!(
+                        "board {number} is a game of the event \"{}\" and cannot be declined; resign it, or ask the director",
+                        event.settings.name
+                    ),
+                    Some(number),
+                ));
+            }
             if loaded.turns.iter().any(|turn| turn.player == player.id) {
                 return Err(refuse(
                     format!("you already moved on board {number}; resign instead of declining"),
@@ -475,23 +485,45 @@ pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failu
     let loaded = load(ctx, number)?;
     let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
     let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
-    let pgn = pgn_text(ctx, &loaded, white, black);
+    let pgn = pgn_text(ctx, &loaded, white, black, None);
     let subject = format!("{} Board {number} pgn", loaded.board.variant.display_name());
     Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
 }
 
+/// The PGN of board `number`; a tournament game names its event and
+/// round (`event`), and carries the board number in a `Board` tag.
+pub(super) fn board_pgn(
+    ctx: &Ctx<'_>,
+    number: u32,
+    event: Option<(&str, u32)>,
+) -> Result<String, Failure> {
+    let loaded = load(ctx, number)?;
+    let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
+    let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
+    Ok(pgn_text(ctx, &loaded, white, black, event))
+}
+
 /// The PGN of a loaded board (with the Variant tag); also what a finished
 /// game's board mail attaches.
-pub(super) fn pgn_text(ctx: &Ctx<'_>, loaded: &Loaded, white: String, black: String) -> String {
+pub(super) fn pgn_text(
+    ctx: &Ctx<'_>,
+    loaded: &Loaded,
+    white: String,
+    black: String,
+    event: Option<(&str, u32)>,
+) -> String {
     let number = loaded.board.number;
     let result = match loaded.board.result.as_deref() {
         Some("-") | None => "*".to_string(),
         Some(score) => score.to_string(),
     };
     let date = loaded.board.created_at.date();
-    let mut pgn = String::new();
-    for (tag, value) in [
-        ("Event", format!("pbem board {number}")),
+    let (event_name, round) = match event {
+        Some((name, round)) => (name.to_string(), round.to_string()),
+        None => (format!("pbem board {number}"), "-".to_string()),
+    };
+    let mut tags = vec![
+        ("Event", event_name),
         ("Site", ctx.config.address.to_string()),
         (
             "Date",
@@ -502,12 +534,17 @@ pub(super) fn pgn_text(ctx: &Ctx<'_>, loaded: &Loaded, white: String, black: Str
                 date.day()
             ),
         ),
-        ("Round", "-".to_string()),
+        ("Round", round),
         ("White", white),
         ("Black", black),
         ("Result", result.clone()),
         ("Variant", loaded.board.variant.display_name().to_string()),
-    ] {
+    ];
+    if event.is_some() {
+        tags.push(("Board", number.to_string()));
+    }
+    let mut pgn = String::new();
+    for (tag, value) in tags {
         pgn.push_str(&format!(
             "[{tag} \"{}\"]\n",
             value.replace('\\', "\\\\").replace('"', "\\\"")

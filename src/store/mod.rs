@@ -1,5 +1,5 @@
-//! Persistent state in SQLite: players, boards, turns, offers, the outbox and
-//! the record of processed mail.
+//! Persistent state in SQLite: players, boards, turns, offers, tournaments,
+//! the outbox and the record of processed mail.
 //!
 //! [`Store`] owns the connection: it opens the file in WAL mode and applies
 //! the migrations in `migrations/`. The query functions in the submodules
@@ -16,6 +16,7 @@ pub mod players;
 pub mod preferences;
 pub mod ratings;
 pub mod sent;
+pub mod tournaments;
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
@@ -35,6 +36,8 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0008_dialogue.sql")),
     M::up(include_str!("../../migrations/0009_ratings.sql")),
     M::up(include_str!("../../migrations/0010_preferences.sql")),
+    M::up(include_str!("../../migrations/0011_tournaments.sql")),
+    M::up(include_str!("../../migrations/0012_swiss.sql")),
 ];
 
 /// Compiled statements kept per connection: more than a mail's commands

@@ -1,0 +1,548 @@
+//! Tournament commands: `tournament create|enter|leave|invite|start|
+//! withdraw|adjudicate|broadcast|show|standings|crosstable|pgn|trf` and
+//! `tournaments [open|running|finished]`.
+
+use time::macros::format_description;
+
+use super::{Command, CommandError, Speaker, board_number, credentials, error};
+use crate::tournament::{MAX_SWISS_ROUNDS, Tiebreak, parse_tiebreaks};
+
+/// `tournament create <userid> <password> <name> <variant> [options]`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Create {
+    pub speaker: Speaker,
+    pub name: String,
+    pub variant: String,
+    pub double: bool,
+    pub swiss_rounds: Option<u32>,
+    pub round_days: Option<u32>,
+    pub days_per_turn: Option<u32>,
+    pub nag_days: Option<u32>,
+    pub forfeit_days: Option<u32>,
+    pub vacation_days: Option<u32>,
+    pub max_entrants: Option<u32>,
+    pub rated: bool,
+    /// `--closes=YYYY-MM-DD`: entries close at the end of that day (UTC).
+    pub closes: Option<time::Date>,
+    pub invite_only: bool,
+    pub tiebreaks: Option<Vec<Tiebreak>>,
+    pub min_rating: Option<u32>,
+    pub max_rating: Option<u32>,
+}
+
+/// How a withdrawn player's games are scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Withdrawal {
+    /// Finished games stand; unfinished ones are lost by forfeit.
+    KeepPlayed,
+    /// Every game of the player, finished or not, is lost by forfeit.
+    ForfeitAll,
+}
+
+/// What the director rules on a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ruling {
+    WhiteWins,
+    BlackWins,
+    Draw,
+    Cancel,
+}
+
+impl Ruling {
+    pub fn score(self) -> &'static str {
+        match self {
+            Ruling::WhiteWins => "1-0",
+            Ruling::BlackWins => "0-1",
+            Ruling::Draw => "1/2-1/2",
+            Ruling::Cancel => "-",
+        }
+    }
+}
+
+/// What anybody may ask about an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Show,
+    Standings,
+    Crosstable,
+    Pgn,
+    Trf,
+}
+
+/// Which events `tournaments` lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventFilter {
+    All,
+    Open,
+    Running,
+    Finished,
+}
+
+/// A `tournament ...` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tournament {
+    Create(Create),
+    Enter {
+        name: String,
+        speaker: Speaker,
+    },
+    Leave {
+        name: String,
+        speaker: Speaker,
+    },
+    Invite {
+        name: String,
+        director: Speaker,
+        players: Vec<String>,
+    },
+    Start {
+        name: String,
+        director: Speaker,
+    },
+    Withdraw {
+        name: String,
+        director: Speaker,
+        player: String,
+        how: Withdrawal,
+    },
+    Adjudicate {
+        name: String,
+        director: Speaker,
+        board: u32,
+        ruling: Ruling,
+        reason: String,
+    },
+    Broadcast {
+        name: String,
+        director: Speaker,
+        text: String,
+    },
+    View {
+        name: String,
+        view: View,
+    },
+    List(EventFilter),
+}
+
+impl Tournament {
+    pub fn speaker(&self) -> Option<&Speaker> {
+        match self {
+            Tournament::Create(c) => Some(&c.speaker),
+            Tournament::Enter { speaker, .. } | Tournament::Leave { speaker, .. } => Some(speaker),
+            Tournament::Invite { director, .. }
+            | Tournament::Start { director, .. }
+            | Tournament::Withdraw { director, .. }
+            | Tournament::Adjudicate { director, .. }
+            | Tournament::Broadcast { director, .. } => Some(director),
+            Tournament::View { .. } | Tournament::List(_) => None,
+        }
+    }
+}
+
+const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS] [--round-days=N] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N]";
+const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
+const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
+const START: &str = "tournament start <name> <td> <password>";
+const WITHDRAW: &str =
+    "tournament withdraw <name> <td> <password> <userid> [--forfeit-all|--keep-played]";
+const ADJUDICATE: &str =
+    "tournament adjudicate <name> <td> <password> <board> <1-0|0-1|1/2-1/2|cancel> <reason...>";
+const BROADCAST: &str = "tournament broadcast <name> <td> <password> <text>";
+const VIEW: &str = "tournament show|standings|crosstable|pgn|trf <name>";
+const TOURNAMENT: &str = "tournament create|enter|leave|invite|start|withdraw|adjudicate|broadcast|show|standings|crosstable|pgn|trf ... (send \"help\" for the forms)";
+const LIST: &str = "tournaments [open|running|finished]";
+
+/// The longest broadcast, in characters.
+pub const MAX_BROADCAST_CHARS: usize = 2_000;
+/// The most players one `tournament invite` names.
+pub const MAX_INVITES: usize = 50;
+
+pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandError> {
+    if keyword == "tournaments" {
+        let filter = match args {
+            [] => EventFilter::All,
+            [word] => match word.to_ascii_lowercase().as_str() {
+                "open" => EventFilter::Open,
+                "running" => EventFilter::Running,
+                "finished" => EventFilter::Finished,
+                "all" => EventFilter::All,
+                _ => {
+                    return Err(error(
+                        keyword,
+                        &format!("\"{word}\" is not open, running or finished"),
+                        LIST,
+                    ));
+                }
+            },
+            _ => return Err(error(keyword, "too many words", LIST)),
+        };
+        return Ok(Command::Tournament(Tournament::List(filter)));
+    }
+    let Some((sub, rest)) = args.split_first() else {
+        return Err(error(keyword, "say what to do", TOURNAMENT));
+    };
+    let sub = sub.to_ascii_lowercase();
+    let command = match sub.as_str() {
+        "create" => Tournament::Create(parse_create(rest)?),
+        "enter" | "leave" => {
+            let name = event_name(rest.first(), ENTER)?;
+            let (userid, password, more) = credentials(&rest[1..], "tournament", ENTER)?;
+            no_more(more, ENTER)?;
+            let speaker = Speaker::Password { userid, password };
+            if sub == "enter" {
+                Tournament::Enter { name, speaker }
+            } else {
+                Tournament::Leave { name, speaker }
+            }
+        }
+        "invite" => {
+            let name = event_name(rest.first(), INVITE)?;
+            let (userid, password, more) = credentials(&rest[1..], "tournament", INVITE)?;
+            if more.is_empty() {
+                return Err(error("tournament", "name the players to invite", INVITE));
+            }
+            if more.len() > MAX_INVITES {
+                return Err(error(
+                    "tournament",
+                    &format!("invite at most {MAX_INVITES} players in one command"),
+                    INVITE,
+                ));
+            }
+            Tournament::Invite {
+                name,
+                director: Speaker::Password { userid, password },
+                players: more.iter().map(|s| s.to_string()).collect(),
+            }
+        }
+        "start" => {
+            let name = event_name(rest.first(), START)?;
+            let (userid, password, more) = credentials(&rest[1..], "tournament", START)?;
+            no_more(more, START)?;
+            Tournament::Start {
+                name,
+                director: Speaker::Password { userid, password },
+            }
+        }
+        "withdraw" => {
+            let name = event_name(rest.first(), WITHDRAW)?;
+            let (userid, password, more) = credentials(&rest[1..], "tournament", WITHDRAW)?;
+            let (player, options) = more
+                .split_first()
+                .ok_or_else(|| error("tournament", "name the player to withdraw", WITHDRAW))?;
+            let how = match options {
+                [] => Withdrawal::KeepPlayed,
+                [option] if option.eq_ignore_ascii_case("--keep-played") => Withdrawal::KeepPlayed,
+                [option] if option.eq_ignore_ascii_case("--forfeit-all") => Withdrawal::ForfeitAll,
+                _ => {
+                    return Err(error(
+                        "tournament",
+                        "after the player comes --forfeit-all or --keep-played, or nothing",
+                        WITHDRAW,
+                    ));
+                }
+            };
+            Tournament::Withdraw {
+                name,
+                director: Speaker::Password { userid, password },
+                player: player.to_string(),
+                how,
+            }
+        }
+        "adjudicate" => {
+            let name = event_name(rest.first(), ADJUDICATE)?;
+            let (userid, password, more) = credentials(&rest[1..], "tournament", ADJUDICATE)?;
+            let board = board_number(more.first(), "tournament", ADJUDICATE)?;
+            let ruling = match more.get(1).map(|w| w.to_ascii_lowercase()).as_deref() {
+                Some("1-0") => Ruling::WhiteWins,
+                Some("0-1") => Ruling::BlackWins,
+                Some("1/2-1/2") | Some("½-½") => Ruling::Draw,
+                Some("cancel") => Ruling::Cancel,
+                Some(other) => {
+                    return Err(error(
+                        "tournament",
+                        &format!("\"{other}\" is not 1-0, 0-1, 1/2-1/2 or cancel"),
+                        ADJUDICATE,
+                    ));
+                }
+                None => return Err(error("tournament", "the ruling is missing", ADJUDICATE)),
+            };
+            let reason = more.get(2..).unwrap_or_default().join(" ");
+            if reason.is_empty() {
+                return Err(error(
+                    "tournament",
+                    "give a reason after the ruling",
+                    ADJUDICATE,
+                ));
+            }
+            if reason.chars().count() > 200 {
+                return Err(error(
+                    "tournament",
+                    "the reason may have up to 200 characters",
+                    ADJUDICATE,
+                ));
+            }
+            Tournament::Adjudicate {
+                name,
+                director: Speaker::Password { userid, password },
+                board,
+                ruling,
+                reason,
+            }
+        }
+        "broadcast" => {
+            let name = event_name(rest.first(), BROADCAST)?;
+            let (userid, password, more) = credentials(&rest[1..], "tournament", BROADCAST)?;
+            let text = more.join(" ");
+            if text.is_empty() {
+                return Err(error("tournament", "the text is missing", BROADCAST));
+            }
+            if text.chars().count() > MAX_BROADCAST_CHARS {
+                return Err(error(
+                    "tournament",
+                    &format!("a broadcast may have up to {MAX_BROADCAST_CHARS} characters"),
+                    BROADCAST,
+                ));
+            }
+            Tournament::Broadcast {
+                name,
+                director: Speaker::Password { userid, password },
+                text,
+            }
+        }
+        "show" | "standings" | "crosstable" | "pgn" | "trf" => {
+            let name = event_name(rest.first(), VIEW)?;
+            no_more(&rest[1..], VIEW)?;
+            let view = match sub.as_str() {
+                "show" => View::Show,
+                "standings" => View::Standings,
+                "crosstable" => View::Crosstable,
+                "pgn" => View::Pgn,
+                _ => View::Trf,
+            };
+            Tournament::View { name, view }
+        }
+        other => {
+            return Err(error(
+                "tournament",
+                &format!("\"{other}\" is not a tournament command"),
+                TOURNAMENT,
+            ));
+        }
+    };
+    Ok(Command::Tournament(command))
+}
+
+fn no_more(rest: &[&str], usage: &'static str) -> Result<(), CommandError> {
+    if rest.is_empty() {
+        Ok(())
+    } else {
+        Err(error(
+            "tournament",
+            &format!("unexpected words: {}", rest.join(" ")),
+            usage,
+        ))
+    }
+}
+
+/// The longest event name.
+pub const MAX_NAME: usize = 32;
+
+/// An event name: a letter, then letters, digits, `-` or `_`, up to
+/// [`MAX_NAME`] characters.
+fn event_name(word: Option<&&str>, usage: &'static str) -> Result<String, CommandError> {
+    let word = word.ok_or_else(|| error("tournament", "the event name is missing", usage))?;
+    let good = word.len() <= MAX_NAME
+        && word.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !good {
+        return Err(error(
+            "tournament",
+            &format!(
+                "\"{word}\" is not an event name: a letter, then letters, digits, - or _, up to {MAX_NAME} characters"
+            ),
+            usage,
+        ));
+    }
+    Ok(word.to_ascii_lowercase())
+}
+
+fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
+    let (userid, password, rest) = credentials(args, "tournament", CREATE)?;
+    let name = event_name(rest.first(), CREATE)?;
+    let Some(variant) = rest.get(1) else {
+        return Err(error("tournament", "the variant is missing", CREATE));
+    };
+    let mut create = Create {
+        speaker: Speaker::Password { userid, password },
+        name,
+        variant: variant.to_string(),
+        double: false,
+        swiss_rounds: None,
+        round_days: None,
+        days_per_turn: None,
+        nag_days: None,
+        forfeit_days: None,
+        vacation_days: None,
+        max_entrants: None,
+        rated: true,
+        closes: None,
+        invite_only: false,
+        tiebreaks: None,
+        min_rating: None,
+        max_rating: None,
+    };
+    for option in &rest[2..] {
+        let lower = option.to_ascii_lowercase();
+        let (name, value) = match lower.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (lower.as_str(), None),
+        };
+        let number = |low: u32, high: u32, what: &str| -> Result<u32, CommandError> {
+            let value = value.ok_or_else(|| {
+                error(
+                    "tournament",
+                    &format!("{name} needs a number: {name}=N"),
+                    CREATE,
+                )
+            })?;
+            value
+                .parse()
+                .ok()
+                .filter(|n| (low..=high).contains(n))
+                .ok_or_else(|| {
+                    error(
+                        "tournament",
+                        &format!("{name}={value}: give {what} from {low} to {high}"),
+                        CREATE,
+                    )
+                })
+        };
+        match name {
+            "--double" => create.double = true,
+            "--swiss" => {
+                create.swiss_rounds = Some(number(1, MAX_SWISS_ROUNDS, "a number of rounds")?)
+            }
+            "--round-days" => create.round_days = Some(number(1, 365, "a number of days")?),
+            "--days" => create.days_per_turn = Some(number(1, 365, "a number of days")?),
+            "--nag" => create.nag_days = Some(number(1, 365, "a number of days")?),
+            "--forfeit" => create.forfeit_days = Some(number(1, 365, "a number of days")?),
+            "--vacation" => create.vacation_days = Some(number(0, 365, "a number of days")?),
+            "--max" => create.max_entrants = Some(number(3, 1000, "a number of players")?),
+            "--rated" => create.rated = true,
+            "--unrated" => create.rated = false,
+            "--invite-only" => create.invite_only = true,
+            "--min-rating" => create.min_rating = Some(number(0, 4000, "a rating")?),
+            "--max-rating" => create.max_rating = Some(number(0, 4000, "a rating")?),
+            "--closes" => {
+                let value = value.unwrap_or_default();
+                let date = time::Date::parse(value, format_description!("[year]-[month]-[day]"))
+                    .map_err(|_| {
+                        error(
+                            "tournament",
+                            &format!("--closes={value}: give a date as YYYY-MM-DD"),
+                            CREATE,
+                        )
+                    })?;
+                create.closes = Some(date);
+            }
+            "--tiebreaks" => {
+                let list = parse_tiebreaks(value.unwrap_or_default())
+                    .map_err(|problem| error("tournament", &problem, CREATE))?;
+                create.tiebreaks = Some(list);
+            }
+            _ => {
+                return Err(error(
+                    "tournament",
+                    &format!("unknown option \"{option}\""),
+                    CREATE,
+                ));
+            }
+        }
+    }
+    if create.double && create.swiss_rounds.is_some() {
+        return Err(error(
+            "tournament",
+            "an event is a round robin (--double for two cycles) or a Swiss (--swiss=ROUNDS), not both",
+            CREATE,
+        ));
+    }
+    if create.round_days.is_some() && create.swiss_rounds.is_none() {
+        return Err(error(
+            "tournament",
+            "--round-days is for Swiss events (--swiss=ROUNDS): a round robin starts every game at once",
+            CREATE,
+        ));
+    }
+    if let (Some(low), Some(high)) = (create.min_rating, create.max_rating)
+        && low > high
+    {
+        return Err(error(
+            "tournament",
+            &format!("--min-rating={low} is above --max-rating={high}"),
+            CREATE,
+        ));
+    }
+    Ok(create)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::parse_line;
+
+    fn parsed(line: &str) -> Result<Tournament, CommandError> {
+        match parse_line(line).expect("a command line")?.command {
+            Command::Tournament(t) => Ok(t),
+            other => panic!("not a tournament command: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn create_reads_its_options() {
+        let Tournament::Create(c) = parsed(
+            "tournament create td pw Spring-Chess2 chess --double --days=3 --vacation=10 --max=8 --closes=2026-04-01 --invite-only --tiebreaks=wins,sb",
+        )
+        .unwrap() else {
+            panic!("create");
+        };
+        assert_eq!(c.name, "spring-chess2");
+        assert!(c.double && c.invite_only);
+        assert_eq!(c.days_per_turn, Some(3));
+        assert_eq!(c.vacation_days, Some(10));
+        assert_eq!(c.max_entrants, Some(8));
+        assert_eq!(
+            c.tiebreaks,
+            Some(vec![Tiebreak::Wins, Tiebreak::SonnebornBerger])
+        );
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        let problem = |line: &str| parsed(line).unwrap_err().problem;
+        assert!(problem("tournament create td pw 9lives chess").contains("not an event name"));
+        assert!(problem("tournament create td pw e chess --max=99999999999").contains("--max"));
+        assert!(problem("tournament create td pw e chess --double --swiss=5").contains("not both"));
+        assert!(problem("tournament adjudicate e td pw 101 2-0 x").contains("2-0"));
+        assert!(problem("tournament adjudicate e td pw 101 1-0").contains("reason"));
+        assert!(problem("tournament frobnicate e").contains("frobnicate"));
+        assert!(problem("tournaments later").contains("later"));
+        assert!(problem("tournament enter e alice").contains("password"));
+    }
+
+    #[test]
+    fn views_and_lists() {
+        assert_eq!(
+            parsed("tournament crosstable Spring").unwrap(),
+            Tournament::View {
+                name: "spring".into(),
+                view: View::Crosstable
+            }
+        );
+        assert_eq!(
+            parsed("tournaments running").unwrap(),
+            Tournament::List(EventFilter::Running)
+        );
+    }
+}

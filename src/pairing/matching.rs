@@ -1,0 +1,920 @@
+//! Maximum-weight matching in a general graph (Edmonds' blossom algorithm,
+//! primal-dual, O(n^3)), over the wide integer weights of [`super::weight`].
+//!
+//! No crate offers a weighted general (non-bipartite) matching over integers
+//! wider than 128 bits, so this is written here, following the published
+//! description of the algorithm by Galil ("Efficient algorithms for finding
+//! maximum matching in graphs", 1986) in the formulation with vertex and
+//! blossom duals, labels S/T, and four kinds of dual adjustment. All values
+//! stay non-negative; with integer weights every dual stays an integer.
+//!
+//! Edges of weight zero are absent. [`Matcher`] keeps a dense triangle of
+//! weights that the Dutch engine edits between calls, and hands the edges of
+//! the vertices still in play to [`max_weight_matching`].
+
+use super::weight::Weight;
+
+const NONE: usize = usize::MAX;
+
+fn tri(i: usize, j: usize) -> usize {
+    let (a, b) = if i > j { (i, j) } else { (j, i) };
+    a * (a - 1) / 2 + b
+}
+
+/// Dense symmetric edge weights over `n` vertices, edited between matchings,
+/// with the solver's state kept from one matching to the next: when only a
+/// few vertices' edges changed and none of them lies in a blossom, those
+/// vertices (and their partners) are exposed, their duals raised until every
+/// edge is feasible again, and the search resumes from there (O(n^2) per
+/// changed vertex instead of O(n^3) from scratch).
+pub struct Matcher<W: Weight> {
+    st: State<W>,
+    /// Partners of vertices taken out of play (finalised pairs), else NONE.
+    fixed: Vec<usize>,
+    /// Vertices whose edges changed since the last matching.
+    dirty: Vec<bool>,
+    /// Whether the state is an optimum of the weights before the changes.
+    valid: bool,
+    /// Matchings solved from scratch and from a warm start.
+    pub solves: (usize, usize),
+}
+
+impl<W: Weight> Matcher<W> {
+    /// `n` vertices, no edges.
+    pub fn new(n: usize) -> Self {
+        Matcher {
+            st: State::new(n),
+            fixed: vec![NONE; n],
+            dirty: vec![false; n],
+            valid: false,
+            solves: (0, 0),
+        }
+    }
+
+    /// Sets the weight of edge {i, j} (i != j); zero removes it.
+    pub fn set(&mut self, i: usize, j: usize, w: W) {
+        if i != j {
+            let slot = &mut self.st.w[tri(i, j)];
+            if *slot != w {
+                *slot = w;
+                self.dirty[i] = true;
+                self.dirty[j] = true;
+            }
+        }
+    }
+
+    /// The weight of edge {i, j}.
+    pub fn get(&self, i: usize, j: usize) -> W {
+        if i == j {
+            W::zero()
+        } else {
+            self.st.w[tri(i, j)]
+        }
+    }
+
+    /// Takes a pair of the last matching out of play: its vertices keep each
+    /// other and no longer take part in later matchings.
+    pub fn remove_pair(&mut self, i: usize, j: usize) {
+        self.fixed[i] = j;
+        self.fixed[j] = i;
+        let st = &self.st;
+        // The rest of an optimum stays optimal without a pair it matched
+        // (once the blossoms around the pair are dissolved).
+        let partner = |v: usize| {
+            if st.mate[v] == NONE {
+                NONE
+            } else {
+                st.ep(st.mate[v])
+            }
+        };
+        if partner(i) != j || self.dirty[i] || self.dirty[j] {
+            self.valid = false;
+        }
+        if self.valid {
+            self.st.dissolve_around(i);
+            self.st.dissolve_around(j);
+        }
+        self.st.alive[i] = false;
+        self.st.alive[j] = false;
+    }
+
+    /// Prepares a warm start; false when a cold start is needed.
+    fn warm_start(&mut self) -> bool {
+        if !self.valid {
+            return false;
+        }
+        let st = &mut self.st;
+        let nv = st.nv;
+        let alive = (0..nv).filter(|&v| st.alive[v]).count();
+        let dirty: Vec<usize> = (0..nv).filter(|&v| st.alive[v] && self.dirty[v]).collect();
+        if dirty.len() * 4 > alive + 4 {
+            return false;
+        }
+        for &p in &dirty {
+            st.dissolve_around(p);
+            if st.mate[p] != NONE {
+                let m = st.ep(st.mate[p]);
+                st.dissolve_around(m);
+            }
+        }
+        for &p in &dirty {
+            if st.mate[p] != NONE {
+                let m = st.ep(st.mate[p]);
+                st.mate[m] = NONE;
+                st.mate[p] = NONE;
+            }
+        }
+        for &p in &dirty {
+            let mut u = W::zero();
+            for q in 0..nv {
+                if q == p || !st.alive[q] {
+                    continue;
+                }
+                let w = st.w[tri(p, q)];
+                if w.is_zero() {
+                    continue;
+                }
+                let w2 = w.add(w);
+                if w2 > st.dualvar[q] {
+                    u = u.max(w2.sub(st.dualvar[q]));
+                }
+            }
+            st.dualvar[p] = u;
+        }
+        // Exposed vertices with a positive dual are the roots of the
+        // search; they share one parity so that every dual stays whole.
+        let mut parity = None;
+        for v in 0..nv {
+            if st.alive[v] && st.mate[v] == NONE && !st.dualvar[v].is_zero() {
+                let odd = st.dualvar[v].is_odd();
+                match parity {
+                    None => parity = Some(odd),
+                    Some(par) if par != odd => st.dualvar[v] = st.dualvar[v].add(W::from_u64(1)),
+                    _ => {}
+                }
+            }
+        }
+        true
+    }
+
+    /// A maximum-weight matching: `mate[v]` is v's partner, or v itself.
+    /// Finalised pairs are reported as they were fixed.
+    pub fn compute(&mut self) -> Vec<usize> {
+        if self.warm_start() {
+            self.solves.1 += 1;
+        } else {
+            self.solves.0 += 1;
+            self.st.reset();
+        }
+        self.st.run();
+        self.dirty.fill(false);
+        self.valid = true;
+        let st = &self.st;
+        (0..st.nv)
+            .map(|v| {
+                if self.fixed[v] != NONE {
+                    self.fixed[v]
+                } else if st.mate[v] == NONE {
+                    v
+                } else {
+                    st.ep(st.mate[v])
+                }
+            })
+            .collect()
+    }
+}
+
+struct State<W: Weight> {
+    nv: usize,
+    /// Weights of the triangle, index `tri(i, j)`.
+    w: Vec<W>,
+    /// Endpoints of each edge: (larger, smaller); endpoint 2k is the
+    /// larger vertex, 2k + 1 the smaller.
+    ends: Vec<(u32, u32)>,
+    alive: Vec<bool>,
+    mate: Vec<usize>,
+    label: Vec<u8>,
+    labelend: Vec<usize>,
+    inblossom: Vec<usize>,
+    blossomparent: Vec<usize>,
+    blossomchilds: Vec<Vec<usize>>,
+    blossombase: Vec<usize>,
+    blossomendps: Vec<Vec<usize>>,
+    bestedge: Vec<usize>,
+    blossombestedges: Vec<Option<Vec<usize>>>,
+    unusedblossoms: Vec<usize>,
+    dualvar: Vec<W>,
+    allowedge: Vec<bool>,
+    queue: Vec<usize>,
+}
+
+/// Maximum-weight matching of `nv` vertices over `edges` (i, j, weight),
+/// weights positive. Returns each vertex's partner.
+pub fn max_weight_matching<W: Weight>(
+    nv: usize,
+    edges: &[(usize, usize, W)],
+) -> Vec<Option<usize>> {
+    let mut m: Matcher<W> = Matcher::new(nv);
+    for &(i, j, w) in edges {
+        m.set(i, j, w);
+    }
+    m.compute()
+        .into_iter()
+        .enumerate()
+        .map(|(v, p)| if p == v { None } else { Some(p) })
+        .collect()
+}
+
+impl<W: Weight> State<W> {
+    fn new(nv: usize) -> Self {
+        let ne = nv * nv.saturating_sub(1) / 2;
+        let mut ends = Vec::with_capacity(ne);
+        for i in 0..nv {
+            for j in 0..i {
+                ends.push((i as u32, j as u32));
+            }
+        }
+        State {
+            nv,
+            w: vec![W::zero(); ne],
+            ends,
+            alive: vec![true; nv],
+            mate: vec![NONE; nv],
+            label: vec![0; 2 * nv],
+            labelend: vec![NONE; 2 * nv],
+            inblossom: (0..nv).collect(),
+            blossomparent: vec![NONE; 2 * nv],
+            blossomchilds: vec![Vec::new(); 2 * nv],
+            blossombase: (0..nv).chain(std::iter::repeat_n(NONE, nv)).collect(),
+            blossomendps: vec![Vec::new(); 2 * nv],
+            bestedge: vec![NONE; 2 * nv],
+            blossombestedges: vec![None; 2 * nv],
+            unusedblossoms: (nv..2 * nv).collect(),
+            dualvar: vec![W::zero(); 2 * nv],
+            allowedge: vec![false; ne],
+            queue: Vec::new(),
+        }
+    }
+
+    /// A cold start over the vertices in play.
+    fn reset(&mut self) {
+        let nv = self.nv;
+        let mut maxweight = W::zero();
+        for i in 0..nv {
+            if !self.alive[i] {
+                continue;
+            }
+            for j in 0..i {
+                if self.alive[j] {
+                    maxweight = maxweight.max(self.w[tri(i, j)]);
+                }
+            }
+        }
+        for v in 0..nv {
+            if self.alive[v] {
+                self.mate[v] = NONE;
+            }
+            self.inblossom[v] = v;
+            self.dualvar[v] = maxweight;
+        }
+        for b in 0..2 * nv {
+            self.blossomparent[b] = NONE;
+            self.blossomchilds[b].clear();
+            self.blossomendps[b].clear();
+            self.blossombase[b] = if b < nv { b } else { NONE };
+            self.bestedge[b] = NONE;
+            self.blossombestedges[b] = None;
+            self.label[b] = 0;
+            self.labelend[b] = NONE;
+            if b >= nv {
+                self.dualvar[b] = W::zero();
+            }
+        }
+        self.unusedblossoms = (nv..2 * nv).collect();
+    }
+
+    /// The vertex at endpoint `p`.
+    fn ep(&self, p: usize) -> usize {
+        let (i, j) = self.ends[p / 2];
+        if p & 1 == 0 { i as usize } else { j as usize }
+    }
+
+    /// The remote endpoints of the edges in play at `v`.
+    fn neighbends(&self, v: usize, out: &mut Vec<usize>) {
+        for q in 0..self.nv {
+            if q == v || !self.alive[q] {
+                continue;
+            }
+            let k = tri(v, q);
+            if self.w[k].is_zero() {
+                continue;
+            }
+            out.push(if v > q { 2 * k + 1 } else { 2 * k });
+        }
+    }
+
+    /// Dissolves every blossom around `v`, outermost first: its vertices'
+    /// duals take over the blossom's dual (every edge stays feasible, the
+    /// ones inside stay tight) and its base loses an outside partner, whose
+    /// pair is then searched again from the two new roots.
+    fn dissolve_around(&mut self, v: usize) {
+        loop {
+            let mut b = v;
+            while self.blossomparent[b] != NONE {
+                b = self.blossomparent[b];
+            }
+            if b < self.nv {
+                return;
+            }
+            let z = self.dualvar[b];
+            let leaves = self.leaves_of(b);
+            for &l in &leaves {
+                self.dualvar[l] = self.dualvar[l].add(z);
+            }
+            let base = self.blossombase[b];
+            if self.mate[base] != NONE {
+                let x = self.ep(self.mate[base]);
+                if !leaves.contains(&x) {
+                    self.mate[x] = NONE;
+                    self.mate[base] = NONE;
+                }
+            }
+            let childs = std::mem::take(&mut self.blossomchilds[b]);
+            for &c in &childs {
+                self.blossomparent[c] = NONE;
+                if c < self.nv {
+                    self.inblossom[c] = c;
+                } else {
+                    for l in self.leaves_of(c) {
+                        self.inblossom[l] = c;
+                    }
+                }
+            }
+            self.blossomendps[b].clear();
+            self.blossombase[b] = NONE;
+            self.blossombestedges[b] = None;
+            self.bestedge[b] = NONE;
+            self.label[b] = 0;
+            self.labelend[b] = NONE;
+            self.dualvar[b] = W::zero();
+            self.unusedblossoms.push(b);
+        }
+    }
+
+    fn edge(&self, k: usize) -> (usize, usize) {
+        let (i, j) = self.ends[k];
+        (i as usize, j as usize)
+    }
+
+    fn slack(&self, k: usize) -> W {
+        let (i, j) = self.edge(k);
+        let w = self.w[k];
+        self.dualvar[i].add(self.dualvar[j]).sub(w.add(w))
+    }
+
+    fn leaves(&self, b: usize, out: &mut Vec<usize>) {
+        if b < self.nv {
+            out.push(b);
+        } else {
+            for &t in &self.blossomchilds[b] {
+                self.leaves(t, out);
+            }
+        }
+    }
+
+    fn leaves_of(&self, b: usize) -> Vec<usize> {
+        let mut v = Vec::new();
+        self.leaves(b, &mut v);
+        v
+    }
+
+    fn assign_label(&mut self, w: usize, t: u8, p: usize) {
+        let mut w = w;
+        let mut t = t;
+        let mut p = p;
+        loop {
+            let b = self.inblossom[w];
+            self.label[w] = t;
+            self.label[b] = t;
+            self.labelend[w] = p;
+            self.labelend[b] = p;
+            self.bestedge[w] = NONE;
+            self.bestedge[b] = NONE;
+            if t == 1 {
+                let l = self.leaves_of(b);
+                self.queue.extend(l);
+                return;
+            }
+            let base = self.blossombase[b];
+            let mb = self.mate[base];
+            w = self.ep(mb);
+            t = 1;
+            p = mb ^ 1;
+        }
+    }
+
+    fn scan_blossom(&mut self, v: usize, w: usize) -> usize {
+        let mut path = Vec::new();
+        let mut base = NONE;
+        let (mut v, mut w) = (v, w);
+        while v != NONE || w != NONE {
+            let mut b = self.inblossom[v];
+            if self.label[b] & 4 != 0 {
+                base = self.blossombase[b];
+                break;
+            }
+            path.push(b);
+            self.label[b] = 5;
+            if self.labelend[b] == NONE {
+                v = NONE;
+            } else {
+                v = self.ep(self.labelend[b]);
+                b = self.inblossom[v];
+                v = self.ep(self.labelend[b]);
+            }
+            if w != NONE {
+                std::mem::swap(&mut v, &mut w);
+            }
+        }
+        for b in path {
+            self.label[b] = 1;
+        }
+        base
+    }
+
+    fn add_blossom(&mut self, base: usize, k: usize) {
+        let (mut v, mut w) = self.edge(k);
+        let bb = self.inblossom[base];
+        let mut bv = self.inblossom[v];
+        let mut bw = self.inblossom[w];
+        let b = self.unusedblossoms.pop().expect("a free blossom slot");
+        self.blossombase[b] = base;
+        self.blossomparent[b] = NONE;
+        self.blossomparent[bb] = b;
+        let mut path = Vec::new();
+        let mut endps = Vec::new();
+        while bv != bb {
+            self.blossomparent[bv] = b;
+            path.push(bv);
+            endps.push(self.labelend[bv]);
+            v = self.ep(self.labelend[bv]);
+            bv = self.inblossom[v];
+        }
+        path.push(bb);
+        path.reverse();
+        endps.reverse();
+        endps.push(2 * k);
+        while bw != bb {
+            self.blossomparent[bw] = b;
+            path.push(bw);
+            endps.push(self.labelend[bw] ^ 1);
+            w = self.ep(self.labelend[bw]);
+            bw = self.inblossom[w];
+        }
+        self.label[b] = 1;
+        self.labelend[b] = self.labelend[bb];
+        self.dualvar[b] = W::zero();
+        for leaf in self.leaves_of_path(&path) {
+            if self.label[self.inblossom[leaf]] == 2 {
+                self.queue.push(leaf);
+            }
+            self.inblossom[leaf] = b;
+        }
+        let mut bestedgeto = vec![NONE; 2 * self.nv];
+        for &bv in &path {
+            let nblist: Vec<usize> = match self.blossombestedges[bv].take() {
+                Some(list) => list,
+                None => {
+                    let mut l = Vec::new();
+                    let mut ps = Vec::new();
+                    for leaf in self.leaves_of(bv) {
+                        self.neighbends(leaf, &mut ps);
+                    }
+                    l.extend(ps.into_iter().map(|p| p / 2));
+                    l
+                }
+            };
+            for k in nblist {
+                let (mut i, mut j) = self.edge(k);
+                if self.inblossom[j] == b {
+                    std::mem::swap(&mut i, &mut j);
+                }
+                let _ = i;
+                let bj = self.inblossom[j];
+                if bj != b
+                    && self.label[bj] == 1
+                    && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
+                {
+                    bestedgeto[bj] = k;
+                }
+            }
+            self.bestedge[bv] = NONE;
+        }
+        let list: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
+        let mut best = NONE;
+        for &k in &list {
+            if best == NONE || self.slack(k) < self.slack(best) {
+                best = k;
+            }
+        }
+        self.blossombestedges[b] = Some(list);
+        self.bestedge[b] = best;
+        self.blossomchilds[b] = path;
+        self.blossomendps[b] = endps;
+    }
+
+    fn leaves_of_path(&self, path: &[usize]) -> Vec<usize> {
+        let mut v = Vec::new();
+        for &b in path {
+            self.leaves(b, &mut v);
+        }
+        v
+    }
+
+    fn expand_blossom(&mut self, b: usize, endstage: bool) {
+        let childs = self.blossomchilds[b].clone();
+        for &s in &childs {
+            self.blossomparent[s] = NONE;
+            if s < self.nv {
+                self.inblossom[s] = s;
+            } else if endstage && self.dualvar[s].is_zero() {
+                self.expand_blossom(s, endstage);
+            } else {
+                for leaf in self.leaves_of(s) {
+                    self.inblossom[leaf] = s;
+                }
+            }
+        }
+        if !endstage && self.label[b] == 2 {
+            let entrychild = self.inblossom[self.ep(self.labelend[b] ^ 1)];
+            let len = childs.len() as isize;
+            let mut j = childs
+                .iter()
+                .position(|&c| c == entrychild)
+                .expect("entry child") as isize;
+            let (jstep, endptrick): (isize, usize) = if j & 1 != 0 {
+                j -= len;
+                (1, 0)
+            } else {
+                (-1, 1)
+            };
+            let at = |j: isize| -> usize { j.rem_euclid(len) as usize };
+            let endps = self.blossomendps[b].clone();
+            let mut p = self.labelend[b];
+            while j != 0 {
+                let q = self.ep(p ^ 1);
+                self.label[q] = 0;
+                let e = endps[at(j - endptrick as isize)] ^ endptrick ^ 1;
+                let r = self.ep(e);
+                self.label[r] = 0;
+                self.assign_label(q, 2, p);
+                self.allowedge[endps[at(j - endptrick as isize)] / 2] = true;
+                j += jstep;
+                p = endps[at(j - endptrick as isize)] ^ endptrick;
+                self.allowedge[p / 2] = true;
+                j += jstep;
+            }
+            let bv = childs[at(j)];
+            let q = self.ep(p ^ 1);
+            self.label[q] = 2;
+            self.label[bv] = 2;
+            self.labelend[q] = p;
+            self.labelend[bv] = p;
+            self.bestedge[bv] = NONE;
+            j += jstep;
+            while childs[at(j)] != entrychild {
+                let bv = childs[at(j)];
+                if self.label[bv] == 1 {
+                    j += jstep;
+                    continue;
+                }
+                let mut found = NONE;
+                for leaf in self.leaves_of(bv) {
+                    if self.label[leaf] != 0 {
+                        found = leaf;
+                        break;
+                    }
+                }
+                if found != NONE {
+                    let v = found;
+                    self.label[v] = 0;
+                    let mb = self.mate[self.blossombase[bv]];
+                    let e = self.ep(mb);
+                    self.label[e] = 0;
+                    let le = self.labelend[v];
+                    self.assign_label(v, 2, le);
+                }
+                j += jstep;
+            }
+        }
+        self.label[b] = 0;
+        self.labelend[b] = NONE;
+        self.blossomchilds[b] = Vec::new();
+        self.blossomendps[b] = Vec::new();
+        self.blossombase[b] = NONE;
+        self.blossombestedges[b] = None;
+        self.bestedge[b] = NONE;
+        self.unusedblossoms.push(b);
+    }
+
+    fn augment_blossom(&mut self, b: usize, v: usize) {
+        let mut t = v;
+        while self.blossomparent[t] != b {
+            t = self.blossomparent[t];
+        }
+        if t >= self.nv {
+            self.augment_blossom(t, v);
+        }
+        let len = self.blossomchilds[b].len() as isize;
+        let i = self.blossomchilds[b]
+            .iter()
+            .position(|&c| c == t)
+            .expect("child") as isize;
+        let mut j = i;
+        let (jstep, endptrick): (isize, usize) = if i & 1 != 0 {
+            j -= len;
+            (1, 0)
+        } else {
+            (-1, 1)
+        };
+        let at = |j: isize| -> usize { j.rem_euclid(len) as usize };
+        while j != 0 {
+            j += jstep;
+            let t = self.blossomchilds[b][at(j)];
+            let p = self.blossomendps[b][at(j - endptrick as isize)] ^ endptrick;
+            if t >= self.nv {
+                let e = self.ep(p);
+                self.augment_blossom(t, e);
+            }
+            j += jstep;
+            let t = self.blossomchilds[b][at(j)];
+            if t >= self.nv {
+                let e = self.ep(p ^ 1);
+                self.augment_blossom(t, e);
+            }
+            let (a, c) = (self.ep(p), self.ep(p ^ 1));
+            self.mate[a] = p ^ 1;
+            self.mate[c] = p;
+        }
+        let i = i as usize;
+        self.blossomchilds[b].rotate_left(i);
+        self.blossomendps[b].rotate_left(i);
+        self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
+    }
+
+    /// Flips the even alternating path from S-vertex `x` to its tree's root:
+    /// the root gets matched along it and `x` is left exposed.
+    fn flip_to(&mut self, x: usize) {
+        let (mut s, mut p) = (x, NONE);
+        loop {
+            let bs = self.inblossom[s];
+            if bs >= self.nv {
+                self.augment_blossom(bs, s);
+            }
+            self.mate[s] = p;
+            if self.labelend[bs] == NONE {
+                break;
+            }
+            let t = self.ep(self.labelend[bs]);
+            let bt = self.inblossom[t];
+            s = self.ep(self.labelend[bt]);
+            let j = self.ep(self.labelend[bt] ^ 1);
+            if bt >= self.nv {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = self.labelend[bt];
+            p = self.labelend[bt] ^ 1;
+        }
+    }
+
+    fn augment_matching(&mut self, k: usize) {
+        let (v, w) = self.edge(k);
+        for (s0, p0) in [(v, 2 * k + 1), (w, 2 * k)] {
+            let (mut s, mut p) = (s0, p0);
+            loop {
+                let bs = self.inblossom[s];
+                if bs >= self.nv {
+                    self.augment_blossom(bs, s);
+                }
+                self.mate[s] = p;
+                if self.labelend[bs] == NONE {
+                    break;
+                }
+                let t = self.ep(self.labelend[bs]);
+                let bt = self.inblossom[t];
+                s = self.ep(self.labelend[bt]);
+                let j = self.ep(self.labelend[bt] ^ 1);
+                if bt >= self.nv {
+                    self.augment_blossom(bt, j);
+                }
+                self.mate[j] = self.labelend[bt];
+                p = self.labelend[bt] ^ 1;
+            }
+        }
+    }
+
+    fn run(&mut self) {
+        let nv = self.nv;
+        // Each stage matches or settles at least one root: an exposed vertex
+        // whose dual is still positive. (From a cold start every vertex is a
+        // root with the same dual; from a warm start only the vertices whose
+        // edges changed, and their former mates.)
+        for _ in 0..=2 * nv {
+            self.label.fill(0);
+            self.bestedge.fill(NONE);
+            for b in nv..2 * nv {
+                self.blossombestedges[b] = None;
+            }
+            self.allowedge.fill(false);
+            self.queue.clear();
+            let mut roots = 0;
+            for v in 0..nv {
+                if self.alive[v]
+                    && self.mate[v] == NONE
+                    && !self.dualvar[v].is_zero()
+                    && self.label[self.inblossom[v]] == 0
+                {
+                    self.assign_label(v, 1, NONE);
+                    roots += 1;
+                }
+            }
+            if roots == 0 {
+                break;
+            }
+            let mut augmented = false;
+            loop {
+                while let Some(v) = self.queue.pop() {
+                    if augmented {
+                        break;
+                    }
+                    let mut ps = Vec::new();
+                    self.neighbends(v, &mut ps);
+                    for p in ps {
+                        let k = p / 2;
+                        let w = self.ep(p);
+                        if self.inblossom[v] == self.inblossom[w] {
+                            continue;
+                        }
+                        let mut kslack = W::zero();
+                        if !self.allowedge[k] {
+                            kslack = self.slack(k);
+                            if kslack.is_zero() {
+                                self.allowedge[k] = true;
+                            }
+                        }
+                        if self.allowedge[k] {
+                            let bw = self.inblossom[w];
+                            if self.label[bw] == 0 && self.mate[self.blossombase[bw]] == NONE {
+                                // An exposed vertex whose dual is zero:
+                                // augment to it.
+                                self.label[bw] = 1;
+                                self.labelend[bw] = NONE;
+                                self.augment_matching(k);
+                                augmented = true;
+                                break;
+                            } else if self.label[bw] == 0 {
+                                self.assign_label(w, 2, p ^ 1);
+                            } else if self.label[self.inblossom[w]] == 1 {
+                                let base = self.scan_blossom(v, w);
+                                if base != NONE {
+                                    self.add_blossom(base, k);
+                                } else {
+                                    self.augment_matching(k);
+                                    augmented = true;
+                                    break;
+                                }
+                            } else if self.label[w] == 0 {
+                                self.label[w] = 2;
+                                self.labelend[w] = p ^ 1;
+                            }
+                        } else if self.label[self.inblossom[w]] == 1 {
+                            let b = self.inblossom[v];
+                            if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
+                                self.bestedge[b] = k;
+                            }
+                        } else if self.label[w] == 0
+                            && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
+                        {
+                            self.bestedge[w] = k;
+                        }
+                    }
+                }
+                if augmented {
+                    break;
+                }
+                // Dual adjustment.
+                let mut deltatype = 1;
+                let mut delta = W::zero();
+                let mut deltavertex = NONE;
+                for v in 0..nv {
+                    if self.label[self.inblossom[v]] == 1 {
+                        let better = deltavertex == NONE
+                            || self.dualvar[v] < delta
+                            || (self.dualvar[v] == delta
+                                && self.mate[v] == NONE
+                                && self.mate[deltavertex] != NONE);
+                        if better {
+                            delta = self.dualvar[v];
+                            deltavertex = v;
+                        }
+                    }
+                }
+                let mut deltaedge = NONE;
+                let mut deltablossom = NONE;
+                for v in 0..nv {
+                    if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
+                        let d = self.slack(self.bestedge[v]);
+                        if d < delta {
+                            delta = d;
+                            deltatype = 2;
+                            deltaedge = self.bestedge[v];
+                        }
+                    }
+                }
+                for b in 0..2 * nv {
+                    if self.blossomparent[b] == NONE
+                        && self.label[b] == 1
+                        && self.bestedge[b] != NONE
+                    {
+                        let d = self.slack(self.bestedge[b]).half();
+                        if d < delta {
+                            delta = d;
+                            deltatype = 3;
+                            deltaedge = self.bestedge[b];
+                        }
+                    }
+                }
+                for b in nv..2 * nv {
+                    if self.blossombase[b] != NONE
+                        && self.blossomparent[b] == NONE
+                        && self.label[b] == 2
+                        && self.dualvar[b] < delta
+                    {
+                        delta = self.dualvar[b];
+                        deltatype = 4;
+                        deltablossom = b;
+                    }
+                }
+                for v in 0..nv {
+                    match self.label[self.inblossom[v]] {
+                        1 => self.dualvar[v] = self.dualvar[v].sub(delta),
+                        2 => self.dualvar[v] = self.dualvar[v].add(delta),
+                        _ => {}
+                    }
+                }
+                for b in nv..2 * nv {
+                    if self.blossombase[b] != NONE && self.blossomparent[b] == NONE {
+                        match self.label[b] {
+                            1 => self.dualvar[b] = self.dualvar[b].add(delta),
+                            2 => self.dualvar[b] = self.dualvar[b].sub(delta),
+                            _ => {}
+                        }
+                    }
+                }
+                match deltatype {
+                    1 => {
+                        // An S-vertex's dual reached zero: it becomes the
+                        // exposed end of its tree (nothing moves for a root).
+                        if self.mate[deltavertex] != NONE
+                            || self.labelend[self.inblossom[deltavertex]] != NONE
+                        {
+                            self.flip_to(deltavertex);
+                        }
+                        augmented = true;
+                        break;
+                    }
+                    2 => {
+                        self.allowedge[deltaedge] = true;
+                        let (mut i, j) = self.edge(deltaedge);
+                        if self.label[self.inblossom[i]] == 0 {
+                            i = j;
+                        }
+                        self.queue.push(i);
+                    }
+                    3 => {
+                        self.allowedge[deltaedge] = true;
+                        let (i, _) = self.edge(deltaedge);
+                        self.queue.push(i);
+                    }
+                    _ => self.expand_blossom(deltablossom, false),
+                }
+            }
+            if !augmented {
+                break;
+            }
+            for b in nv..2 * nv {
+                if self.blossomparent[b] == NONE
+                    && self.blossombase[b] != NONE
+                    && self.label[b] == 1
+                    && self.dualvar[b].is_zero()
+                {
+                    self.expand_blossom(b, true);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "matching_tests.rs"]
+mod tests;

@@ -1,0 +1,155 @@
+//! Fixed-width unsigned integers for matching weights.
+//!
+//! The Dutch engine encodes the criteria of C.04.3 as bit fields of one edge
+//! weight, most important first, so a weight needs hundreds of bits for a big
+//! event. [`Big`] is `N` little-endian 64-bit limbs with wrapping arithmetic
+//! (a "negative" addend added later gives the right sum, as in two's
+//! complement). It implements only what the matching and the weight encoding
+//! use; the width is chosen per round from the bits the encoding needs.
+
+use std::cmp::Ordering;
+
+/// What the matching needs of a weight.
+pub trait Weight: Copy + Ord + Eq + std::fmt::Debug {
+    /// Zero.
+    fn zero() -> Self;
+    /// A small value.
+    fn from_u64(v: u64) -> Self;
+    /// Wrapping sum.
+    fn add(self, o: Self) -> Self;
+    /// Wrapping difference.
+    fn sub(self, o: Self) -> Self;
+    /// Shift left by `bits` (bits shifted out are lost).
+    fn shl(self, bits: u32) -> Self;
+    /// Shift right by one bit.
+    fn half(self) -> Self;
+    /// Bitwise or with a small value.
+    fn or_u64(self, v: u64) -> Self;
+    /// Whether this is zero.
+    fn is_zero(&self) -> bool;
+    /// Whether the lowest bit is set.
+    fn is_odd(&self) -> bool;
+    /// Bits available.
+    const BITS: u32;
+}
+
+/// `N` 64-bit limbs, least significant first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Big<const N: usize>(pub [u64; N]);
+
+impl<const N: usize> Ord for Big<N> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        for i in (0..N).rev() {
+            match self.0[i].cmp(&other.0[i]) {
+                Ordering::Equal => {}
+                o => return o,
+            }
+        }
+        Ordering::Equal
+    }
+}
+
+impl<const N: usize> PartialOrd for Big<N> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<const N: usize> Weight for Big<N> {
+    const BITS: u32 = 64 * N as u32;
+
+    fn zero() -> Self {
+        Big([0; N])
+    }
+
+    fn from_u64(v: u64) -> Self {
+        let mut r = [0; N];
+        r[0] = v;
+        Big(r)
+    }
+
+    fn add(self, o: Self) -> Self {
+        let mut r = [0; N];
+        let mut carry = false;
+        for (i, slot) in r.iter_mut().enumerate() {
+            let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
+            let (s2, c2) = s1.overflowing_add(u64::from(carry));
+            *slot = s2;
+            carry = c1 || c2;
+        }
+        Big(r)
+    }
+
+    fn sub(self, o: Self) -> Self {
+        let mut r = [0; N];
+        let mut borrow = false;
+        for (i, slot) in r.iter_mut().enumerate() {
+            let (s1, b1) = self.0[i].overflowing_sub(o.0[i]);
+            let (s2, b2) = s1.overflowing_sub(u64::from(borrow));
+            *slot = s2;
+            borrow = b1 || b2;
+        }
+        Big(r)
+    }
+
+    fn shl(self, bits: u32) -> Self {
+        let limbs = (bits / 64) as usize;
+        let rest = bits % 64;
+        let mut r = [0; N];
+        for i in (limbs..N).rev() {
+            let lo = self.0[i - limbs];
+            let mut v = lo << rest;
+            if rest > 0 && i > limbs {
+                v |= self.0[i - limbs - 1] >> (64 - rest);
+            }
+            r[i] = v;
+        }
+        Big(r)
+    }
+
+    fn half(self) -> Self {
+        let mut r = [0; N];
+        for (i, slot) in r.iter_mut().enumerate() {
+            let mut v = self.0[i] >> 1;
+            if i + 1 < N {
+                v |= self.0[i + 1] << 63;
+            }
+            *slot = v;
+        }
+        Big(r)
+    }
+
+    fn or_u64(self, v: u64) -> Self {
+        let mut r = self.0;
+        r[0] |= v;
+        Big(r)
+    }
+
+    fn is_zero(&self) -> bool {
+        self.0.iter().all(|&l| l == 0)
+    }
+
+    fn is_odd(&self) -> bool {
+        self.0[0] & 1 == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_carries_across_limbs() {
+        let a = Big::<2>::from_u64(u64::MAX);
+        let b = a.add(Big::from_u64(1));
+        assert_eq!(b.0, [0, 1]);
+        assert_eq!(b.sub(Big::from_u64(1)), a);
+        assert_eq!(Big::<2>::from_u64(1).shl(64).0, [0, 1]);
+        assert_eq!(Big::<2>::from_u64(3).shl(63).0, [1 << 63, 1]);
+        assert_eq!(Big::<2>([0, 1]).half().0, [1 << 63, 0]);
+        assert!(Big::<2>([0, 1]) > Big::<2>([u64::MAX, 0]));
+        // A negative addend wraps back.
+        let neg = Big::<2>::zero().sub(Big::from_u64(5));
+        assert_eq!(Big::<2>::from_u64(7).add(neg), Big::from_u64(2));
+    }
+}

@@ -1,0 +1,612 @@
+//! Tournaments as stored: events, entries, invitations, and the games of
+//! each round with their boards and results.
+
+use std::collections::HashMap;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use time::OffsetDateTime;
+
+use super::players::PlayerId;
+use super::{CachedStatements, StoreError, parse_time, time_text};
+use crate::rules::Variant;
+use crate::tournament::{
+    ByeKind, ByeRecord, Entrant, EventResults, Format, GameRecord, GameResult, Tiebreak,
+    parse_tiebreaks,
+};
+
+/// Where an event stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Open,
+    Running,
+    Finished,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Running => "running",
+            Status::Finished => "finished",
+        }
+    }
+
+    fn parse(text: &str) -> Result<Status, StoreError> {
+        match text {
+            "open" => Ok(Status::Open),
+            "running" => Ok(Status::Running),
+            "finished" => Ok(Status::Finished),
+            _ => Err(StoreError::Corrupt(format!("tournament status {text:?}"))),
+        }
+    }
+}
+
+/// An event's settings, fixed at `tournament create`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub name: String,
+    pub variant: Variant,
+    pub director: PlayerId,
+    pub format: Format,
+    pub days_per_turn: Option<u32>,
+    pub nag_days: u32,
+    pub forfeit_days: u32,
+    pub vacation_days: Option<u32>,
+    pub max_entrants: u32,
+    pub rated: bool,
+    pub closes_at: Option<OffsetDateTime>,
+    pub invite_only: bool,
+    pub tiebreaks: Vec<Tiebreak>,
+    /// Swiss: days a round may last before its unfinished games are scored.
+    pub round_days: Option<u32>,
+    pub min_rating: Option<u32>,
+    pub max_rating: Option<u32>,
+}
+
+/// A stored event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub id: i64,
+    pub settings: Settings,
+    pub status: Status,
+    pub created_at: OffsetDateTime,
+    pub started_at: Option<OffsetDateTime>,
+    /// Swiss: the round being played (0 before the first).
+    pub current_round: u32,
+    pub round_started_at: Option<OffsetDateTime>,
+}
+
+/// An entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub player: PlayerId,
+    pub start_number: Option<u32>,
+    pub withdrawn: bool,
+    /// The rating the event seeded the player with.
+    pub rating: Option<i32>,
+}
+
+/// A game of the event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub round: u32,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub board: u32,
+    pub result: Option<String>,
+    pub forfeit: bool,
+}
+
+fn format_code(format: Format) -> (&'static str, Option<u32>) {
+    match format {
+        Format::RoundRobin { double: false } => ("rr", None),
+        Format::RoundRobin { double: true } => ("drr", None),
+        Format::Swiss { rounds } => ("swiss", Some(rounds)),
+    }
+}
+
+pub fn insert(
+    conn: &Connection,
+    settings: &Settings,
+    now: OffsetDateTime,
+) -> Result<i64, StoreError> {
+    let (format, rounds) = format_code(settings.format);
+    let tiebreaks: Vec<&str> = settings.tiebreaks.iter().map(|t| t.code()).collect();
+    conn.execute_cached(
+        "INSERT INTO tournaments (name, variant, director_id, format, rounds, days_per_turn,
+             nag_days, forfeit_days, vacation_days, max_entrants, rated, closes_at, invite_only,
+             tiebreaks, status, created_at, round_days, min_rating, max_rating)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'open', ?15, ?16,
+                 ?17, ?18)",
+        params![
+            settings.name,
+            settings.variant.id(),
+            settings.director.0,
+            format,
+            rounds,
+            settings.days_per_turn,
+            settings.nag_days,
+            settings.forfeit_days,
+            settings.vacation_days,
+            settings.max_entrants,
+            settings.rated,
+            settings.closes_at.map(time_text),
+            settings.invite_only,
+            tiebreaks.join(","),
+            time_text(now),
+            settings.round_days,
+            settings.min_rating,
+            settings.max_rating,
+        ],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+const EVENT_COLUMNS: &str = "id, name, variant, director_id, format, rounds, days_per_turn,
+    nag_days, forfeit_days, vacation_days, max_entrants, rated, closes_at, invite_only, tiebreaks,
+    status, created_at, started_at, round_days, min_rating, max_rating, current_round,
+    round_started_at";
+
+type RawEvent = (
+    (i64, String, String, i64, String, Option<u32>),
+    (Option<u32>, u32, u32, Option<u32>, u32, bool),
+    (Option<String>, bool, String, String, String, Option<String>),
+    (Option<u32>, Option<u32>, Option<u32>, u32, Option<String>),
+);
+
+fn raw_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawEvent> {
+    Ok((
+        (
+            row.get(0)?,
+            row.get(1)?,
+            row.get(2)?,
+            row.get(3)?,
+            row.get(4)?,
+            row.get(5)?,
+        ),
+        (
+            row.get(6)?,
+            row.get(7)?,
+            row.get(8)?,
+            row.get(9)?,
+            row.get(10)?,
+            row.get(11)?,
+        ),
+        (
+            row.get(12)?,
+            row.get(13)?,
+            row.get(14)?,
+            row.get(15)?,
+            row.get(16)?,
+            row.get(17)?,
+        ),
+        (
+            row.get(18)?,
+            row.get(19)?,
+            row.get(20)?,
+            row.get(21)?,
+            row.get(22)?,
+        ),
+    ))
+}
+
+fn event_of(raw: RawEvent) -> Result<Event, StoreError> {
+    let (
+        (id, name, variant, director, format, rounds),
+        (days_per_turn, nag_days, forfeit_days, vacation_days, max_entrants, rated),
+        (closes_at, invite_only, tiebreaks, status, created_at, started_at),
+        (round_days, min_rating, max_rating, current_round, round_started_at),
+    ) = raw;
+    let corrupt = |what: String| StoreError::Corrupt(format!("tournament {name}: {what}"));
+    let format = match (format.as_str(), rounds) {
+        ("rr", _) => Format::RoundRobin { double: false },
+        ("drr", _) => Format::RoundRobin { double: true },
+        ("swiss", Some(rounds)) => Format::Swiss { rounds },
+        _ => return Err(corrupt(format!("format {format:?}"))),
+    };
+    Ok(Event {
+        id,
+        settings: Settings {
+            variant: variant
+                .parse()
+                .map_err(|_| corrupt(format!("variant {variant:?}")))?,
+            director: PlayerId(director),
+            format,
+            days_per_turn,
+            nag_days,
+            forfeit_days,
+            vacation_days,
+            max_entrants,
+            rated,
+            closes_at: closes_at.as_deref().map(parse_time).transpose()?,
+            invite_only,
+            tiebreaks: parse_tiebreaks(&tiebreaks).map_err(corrupt)?,
+            round_days,
+            min_rating,
+            max_rating,
+            name,
+        },
+        status: Status::parse(&status)?,
+        created_at: parse_time(&created_at)?,
+        started_at: started_at.as_deref().map(parse_time).transpose()?,
+        current_round,
+        round_started_at: round_started_at.as_deref().map(parse_time).transpose()?,
+    })
+}
+
+pub fn by_name(conn: &Connection, name: &str) -> Result<Option<Event>, StoreError> {
+    let sql = format!("SELECT {EVENT_COLUMNS} FROM tournaments WHERE name = ?1");
+    conn.query_row_cached(&sql, [name], raw_event)
+        .optional()?
+        .map(event_of)
+        .transpose()
+}
+
+pub fn by_id(conn: &Connection, id: i64) -> Result<Event, StoreError> {
+    let sql = format!("SELECT {EVENT_COLUMNS} FROM tournaments WHERE id = ?1");
+    event_of(conn.query_row_cached(&sql, [id], raw_event)?)
+}
+
+/// Events, newest first, optionally of one status only.
+pub fn list(conn: &Connection, status: Option<Status>) -> Result<Vec<Event>, StoreError> {
+    let sql = format!(
+        "SELECT {EVENT_COLUMNS} FROM tournaments WHERE ?1 IS NULL OR status = ?1 ORDER BY id DESC LIMIT 200"
+    );
+    let mut statement = conn.prepare_cached(&sql)?;
+    let rows = statement.query_map([status.map(Status::as_str)], raw_event)?;
+    rows.map(|row| event_of(row?)).collect()
+}
+
+pub fn set_status(
+    conn: &Connection,
+    id: i64,
+    status: Status,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    let column = match status {
+        Status::Open => "created_at",
+        Status::Running => "started_at",
+        Status::Finished => "finished_at",
+    };
+    conn.execute_cached(
+        &format!("UPDATE tournaments SET status = ?2, {column} = ?3 WHERE id = ?1"),
+        params![id, status.as_str(), time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// The entries, by start number once there are start numbers (then by
+/// entry).
+pub fn entries(conn: &Connection, event: i64) -> Result<Vec<Entry>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT player_id, start_number, withdrawn_at IS NOT NULL, rating FROM tournament_entries
+         WHERE tournament_id = ?1 ORDER BY start_number, entered_at, player_id",
+    )?;
+    let rows = statement.query_map([event], |row| {
+        Ok(Entry {
+            player: PlayerId(row.get(0)?),
+            start_number: row.get(1)?,
+            withdrawn: row.get(2)?,
+            rating: row.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn add_entry(
+    conn: &Connection,
+    event: i64,
+    player: PlayerId,
+    start_number: Option<u32>,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "INSERT INTO tournament_entries (tournament_id, player_id, start_number, entered_at)
+         VALUES (?1, ?2, ?3, ?4)",
+        params![event, player.0, start_number, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// Removes an entry; whether there was one.
+pub fn remove_entry(conn: &Connection, event: i64, player: PlayerId) -> Result<bool, StoreError> {
+    Ok(conn.execute_cached(
+        "DELETE FROM tournament_entries WHERE tournament_id = ?1 AND player_id = ?2",
+        params![event, player.0],
+    )? > 0)
+}
+
+pub fn set_start_number(
+    conn: &Connection,
+    event: i64,
+    player: PlayerId,
+    number: u32,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE tournament_entries SET start_number = ?3 WHERE tournament_id = ?1 AND player_id = ?2",
+        params![event, player.0, number],
+    )?;
+    Ok(())
+}
+
+pub fn set_withdrawn(
+    conn: &Connection,
+    event: i64,
+    player: PlayerId,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE tournament_entries SET withdrawn_at = ?3 WHERE tournament_id = ?1 AND player_id = ?2",
+        params![event, player.0, time_text(now)],
+    )?;
+    Ok(())
+}
+
+pub fn invite(conn: &Connection, event: i64, player: PlayerId) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "INSERT OR IGNORE INTO tournament_invites (tournament_id, player_id) VALUES (?1, ?2)",
+        params![event, player.0],
+    )?;
+    Ok(())
+}
+
+pub fn is_invited(conn: &Connection, event: i64, player: PlayerId) -> Result<bool, StoreError> {
+    Ok(conn
+        .query_row_cached(
+            "SELECT 1 FROM tournament_invites WHERE tournament_id = ?1 AND player_id = ?2",
+            params![event, player.0],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some())
+}
+
+pub fn add_game(conn: &Connection, event: i64, game: &Game) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "INSERT INTO tournament_games (tournament_id, round, white_id, black_id, board, result, forfeit)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            event,
+            game.round,
+            game.white.0,
+            game.black.0,
+            game.board,
+            game.result,
+            game.forfeit
+        ],
+    )?;
+    Ok(())
+}
+
+const GAME_COLUMNS: &str = "round, white_id, black_id, board, result, forfeit";
+
+fn game_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<Game> {
+    Ok(Game {
+        round: row.get(0)?,
+        white: PlayerId(row.get(1)?),
+        black: PlayerId(row.get(2)?),
+        board: row.get(3)?,
+        result: row.get(4)?,
+        forfeit: row.get(5)?,
+    })
+}
+
+/// The event's games, by round and board.
+pub fn games(conn: &Connection, event: i64) -> Result<Vec<Game>, StoreError> {
+    let sql = format!(
+        "SELECT {GAME_COLUMNS} FROM tournament_games WHERE tournament_id = ?1 ORDER BY round, board"
+    );
+    let mut statement = conn.prepare_cached(&sql)?;
+    let rows = statement.query_map([event], game_of)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The event and game a board belongs to, if it is a tournament board.
+pub fn game_of_board(conn: &Connection, board: u32) -> Result<Option<(i64, Game)>, StoreError> {
+    let sql =
+        format!("SELECT tournament_id, {GAME_COLUMNS} FROM tournament_games WHERE board = ?1");
+    Ok(conn
+        .query_row_cached(&sql, [board], |row| {
+            let event: i64 = row.get(0)?;
+            let game = Game {
+                round: row.get(1)?,
+                white: PlayerId(row.get(2)?),
+                black: PlayerId(row.get(3)?),
+                board: row.get(4)?,
+                result: row.get(5)?,
+                forfeit: row.get(6)?,
+            };
+            Ok((event, game))
+        })
+        .optional()?)
+}
+
+pub fn set_game_result(
+    conn: &Connection,
+    board: u32,
+    result: &str,
+    forfeit: bool,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE tournament_games SET result = ?2, forfeit = ?3 WHERE board = ?1",
+        params![board, result, forfeit],
+    )?;
+    Ok(())
+}
+
+/// The vacation allowance of every active tournament board that has one:
+/// board -> (days, when the event started).
+pub fn vacation_allowances(
+    conn: &Connection,
+) -> Result<HashMap<u32, (u32, OffsetDateTime)>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT g.board, t.vacation_days, t.started_at FROM tournament_games g
+         JOIN tournaments t ON t.id = g.tournament_id
+         WHERE g.result IS NULL AND t.vacation_days IS NOT NULL AND t.started_at IS NOT NULL",
+    )?;
+    let rows = statement.query_map([], |row| {
+        Ok((
+            row.get::<_, u32>(0)?,
+            row.get::<_, u32>(1)?,
+            row.get::<_, String>(2)?,
+        ))
+    })?;
+    let mut map = HashMap::new();
+    for row in rows {
+        let (board, days, started) = row?;
+        map.insert(board, (days, parse_time(&started)?));
+    }
+    Ok(map)
+}
+
+/// The event's results as the crosstable reads them: entrants by start
+/// number (by entry before the start), with their userids, and every game.
+pub fn results(conn: &Connection, event: &Event) -> Result<EventResults, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT e.player_id, p.userid, e.withdrawn_at IS NOT NULL, e.rating FROM tournament_entries e
+         JOIN players p ON p.id = e.player_id
+         WHERE e.tournament_id = ?1 ORDER BY e.start_number, e.entered_at, e.player_id",
+    )?;
+    let rows = statement.query_map([event.id], |row| {
+        Ok((
+            PlayerId(row.get(0)?),
+            row.get::<_, String>(1)?,
+            row.get::<_, bool>(2)?,
+            row.get::<_, Option<i32>>(3)?,
+        ))
+    })?;
+    let mut index: HashMap<PlayerId, usize> = HashMap::new();
+    let mut entrants = Vec::new();
+    for row in rows {
+        let (player, name, withdrawn, rating) = row?;
+        index.insert(player, entrants.len());
+        entrants.push(Entrant {
+            name,
+            rating: rating.and_then(|r| u32::try_from(r).ok()),
+            withdrawn,
+        });
+    }
+    let mut records = Vec::new();
+    for game in games(conn, event.id)? {
+        let (Some(&white), Some(&black)) = (index.get(&game.white), index.get(&game.black)) else {
+            continue;
+        };
+        let result = match game.result.as_deref() {
+            None => GameResult::Pending,
+            Some(score) => GameResult::from_score(score, game.forfeit),
+        };
+        records.push(GameRecord {
+            round: game.round,
+            white,
+            black,
+            board: Some(game.board),
+            result,
+        });
+    }
+    let mut bye_records = Vec::new();
+    for (round, player, kind) in byes(conn, event.id)? {
+        if let Some(&player) = index.get(&player) {
+            bye_records.push(ByeRecord {
+                round,
+                player,
+                kind,
+            });
+        }
+    }
+    Ok(EventResults {
+        format: event.settings.format,
+        entrants,
+        games: records,
+        byes: bye_records,
+        tiebreaks: event.settings.tiebreaks.clone(),
+    })
+}
+
+/// Records the round being played (Swiss) and when it started.
+pub fn set_round(
+    conn: &Connection,
+    event: i64,
+    round: u32,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE tournaments SET current_round = ?2, round_started_at = ?3 WHERE id = ?1",
+        params![event, round, time_text(now)],
+    )?;
+    Ok(())
+}
+
+pub fn set_rating(
+    conn: &Connection,
+    event: i64,
+    player: PlayerId,
+    rating: i32,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE tournament_entries SET rating = ?3 WHERE tournament_id = ?1 AND player_id = ?2",
+        params![event, player.0, rating],
+    )?;
+    Ok(())
+}
+
+fn bye_code(kind: ByeKind) -> &'static str {
+    match kind {
+        ByeKind::Full => "full",
+        ByeKind::Half => "half",
+        ByeKind::Zero => "zero",
+    }
+}
+
+pub fn add_bye(
+    conn: &Connection,
+    event: i64,
+    round: u32,
+    player: PlayerId,
+    kind: ByeKind,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "INSERT OR REPLACE INTO tournament_byes (tournament_id, round, player_id, kind)
+         VALUES (?1, ?2, ?3, ?4)",
+        params![event, round, player.0, bye_code(kind)],
+    )?;
+    Ok(())
+}
+
+/// The event's byes: (round, player, kind), by round.
+pub fn byes(conn: &Connection, event: i64) -> Result<Vec<(u32, PlayerId, ByeKind)>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT round, player_id, kind FROM tournament_byes WHERE tournament_id = ?1
+         ORDER BY round, player_id",
+    )?;
+    let rows = statement.query_map([event], |row| {
+        Ok((
+            row.get::<_, u32>(0)?,
+            PlayerId(row.get(1)?),
+            row.get::<_, String>(2)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (round, player, kind) = row?;
+        let kind = match kind.as_str() {
+            "full" => ByeKind::Full,
+            "half" => ByeKind::Half,
+            "zero" => ByeKind::Zero,
+            other => return Err(StoreError::Corrupt(format!("bye kind {other:?}"))),
+        };
+        Ok((round, player, kind))
+    })
+    .collect()
+}
+
+/// Running Swiss events whose round started before `before`.
+pub fn rounds_started_before(
+    conn: &Connection,
+    before: OffsetDateTime,
+) -> Result<Vec<i64>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT id FROM tournaments WHERE status = 'running' AND format = 'swiss'
+         AND round_days IS NOT NULL AND round_started_at IS NOT NULL AND round_started_at < ?1",
+    )?;
+    let rows = statement.query_map([time_text(before)], |row| row.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

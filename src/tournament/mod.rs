@@ -1,0 +1,192 @@
+//! Tournaments: pure logic, no I/O. How an event is paired (Berger tables
+//! for round robins, [`berger`]), and how its results become a crosstable
+//! with scores and tiebreaks ([`table`]) and plain text that lines up in a
+//! fixed-width font ([`text`]); a Swiss event written as the pairing
+//! engine reads it ([`swiss`]). The service (`service::tournament`) stores
+//! events and runs them by mail; this module only computes.
+
+pub mod berger;
+pub mod swiss;
+pub mod table;
+pub mod text;
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use table::{
+    ByeKind, ByeRecord, Cell, Crosstable, Entrant, EventResults, GameRecord, GameResult, Mark,
+    RoundCell, Row,
+};
+
+/// The most entrants a round robin may have (its crosstable still fits a
+/// wide mail line).
+pub const MAX_ROUND_ROBIN: u32 = 30;
+/// The most entrants a Swiss event may have.
+pub const MAX_SWISS: u32 = 200;
+/// The most rounds a Swiss event may have.
+pub const MAX_SWISS_ROUNDS: u32 = 20;
+
+/// How an event is paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Everyone meets everyone, once or (`double`) once with each colour.
+    RoundRobin { double: bool },
+    /// A Swiss of `rounds` rounds, paired round by round.
+    Swiss { rounds: u32 },
+}
+
+impl Format {
+    pub fn describe(self) -> String {
+        match self {
+            Format::RoundRobin { double: false } => "round robin".into(),
+            Format::RoundRobin { double: true } => "double round robin".into(),
+            Format::Swiss { rounds } => format!("Swiss, {rounds} rounds"),
+        }
+    }
+
+    pub fn is_swiss(self) -> bool {
+        matches!(self, Format::Swiss { .. })
+    }
+}
+
+/// A tiebreak, as FIDE C.07 names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tiebreak {
+    /// Sonneborn-Berger: each opponent's score times the points scored
+    /// against them.
+    SonnebornBerger,
+    /// Number of wins (Baumbach): rounds won, played or not.
+    Wins,
+    /// Direct encounter: points among the players still tied.
+    DirectEncounter,
+    /// Buchholz: the sum of the opponents' scores.
+    Buchholz,
+    /// Buchholz without the lowest opponent's score.
+    BuchholzCut1,
+    /// Average rating of the opponents played over the board.
+    AverageRatingOfOpponents,
+}
+
+impl Tiebreak {
+    /// The word of `--tiebreaks=` and the crosstable's column head.
+    pub fn code(self) -> &'static str {
+        match self {
+            Tiebreak::SonnebornBerger => "sb",
+            Tiebreak::Wins => "wins",
+            Tiebreak::DirectEncounter => "de",
+            Tiebreak::Buchholz => "bh",
+            Tiebreak::BuchholzCut1 => "bh-c1",
+            Tiebreak::AverageRatingOfOpponents => "aro",
+        }
+    }
+
+    pub fn heading(self) -> &'static str {
+        match self {
+            Tiebreak::SonnebornBerger => "SB",
+            Tiebreak::Wins => "Wins",
+            Tiebreak::DirectEncounter => "DE",
+            Tiebreak::Buchholz => "BH",
+            Tiebreak::BuchholzCut1 => "BH-C1",
+            Tiebreak::AverageRatingOfOpponents => "ARO",
+        }
+    }
+
+    pub const ALL: [Tiebreak; 6] = [
+        Tiebreak::SonnebornBerger,
+        Tiebreak::Wins,
+        Tiebreak::DirectEncounter,
+        Tiebreak::Buchholz,
+        Tiebreak::BuchholzCut1,
+        Tiebreak::AverageRatingOfOpponents,
+    ];
+
+    /// The default order for a round robin (ICCF's): SB, wins, direct
+    /// encounter.
+    pub const ROUND_ROBIN: [Tiebreak; 3] = [
+        Tiebreak::SonnebornBerger,
+        Tiebreak::Wins,
+        Tiebreak::DirectEncounter,
+    ];
+
+    /// The default order for a Swiss: Buchholz cut 1, Buchholz, SB,
+    /// direct encounter, wins.
+    pub const SWISS: [Tiebreak; 5] = [
+        Tiebreak::BuchholzCut1,
+        Tiebreak::Buchholz,
+        Tiebreak::SonnebornBerger,
+        Tiebreak::DirectEncounter,
+        Tiebreak::Wins,
+    ];
+}
+
+impl fmt::Display for Tiebreak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl FromStr for Tiebreak {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Tiebreak, String> {
+        let lower = text.to_ascii_lowercase();
+        Tiebreak::ALL
+            .into_iter()
+            .find(|t| t.code() == lower)
+            .ok_or_else(|| {
+                format!(
+                    "\"{text}\" is not a tiebreak; the tiebreaks are {}",
+                    Tiebreak::ALL.map(Tiebreak::code).join(", ")
+                )
+            })
+    }
+}
+
+/// Reads `sb,wins,de`: at least one, each at most once, at most six.
+pub fn parse_tiebreaks(text: &str) -> Result<Vec<Tiebreak>, String> {
+    let mut list = Vec::new();
+    for word in text.split(',').filter(|w| !w.is_empty()) {
+        let tiebreak: Tiebreak = word.parse()?;
+        if list.contains(&tiebreak) {
+            return Err(format!("the tiebreak {word} is named twice"));
+        }
+        list.push(tiebreak);
+    }
+    if list.is_empty() {
+        return Err("name at least one tiebreak".into());
+    }
+    Ok(list)
+}
+
+/// Points in half points, as players read them: `0`, `½`, `3`, `4½`.
+pub fn points_text(halves: u32) -> String {
+    match (halves / 2, halves % 2) {
+        (0, 1) => "½".to_string(),
+        (whole, 0) => whole.to_string(),
+        (whole, _) => format!("{whole}½"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiebreak_lists_are_read_and_checked() {
+        assert_eq!(
+            parse_tiebreaks("SB,wins,de").unwrap(),
+            Tiebreak::ROUND_ROBIN.to_vec()
+        );
+        assert!(parse_tiebreaks("sb,sb").is_err());
+        assert!(parse_tiebreaks("").is_err());
+        assert!(parse_tiebreaks("median").unwrap_err().contains("median"));
+    }
+
+    #[test]
+    fn points_read_as_players_write_them() {
+        assert_eq!(points_text(0), "0");
+        assert_eq!(points_text(1), "½");
+        assert_eq!(points_text(6), "3");
+        assert_eq!(points_text(9), "4½");
+    }
+}

@@ -1,0 +1,86 @@
+//! A Swiss event as the pairing engine reads it: the event's results
+//! ([`EventResults`]) written as the in-memory TRF of `crate::pairing`, with
+//! the TRF codes bbpPairings and JaVaFo read (`1 = 0` for played games, `+
+//! -` for forfeits, `U` the pairing-allocated bye, `H` a half-point bye, `Z`
+//! a zero-point bye: a round a player was not paired in).
+
+use crate::pairing::{Colour, Entry, Player, Points, Tournament};
+
+use super::table::{ByeKind, EventResults, GameResult};
+
+/// The TRF of an event of `rounds` rounds called `name`. Start numbers are
+/// the entrants' order (index + 1). A game in progress is written with a
+/// blank result.
+pub fn trf(results: &EventResults, name: &str, rounds: u32) -> Tournament {
+    let count = results.entrants.len();
+    let mut entries: Vec<Vec<(u32, Entry)>> = vec![Vec::new(); count];
+    for game in &results.games {
+        if game.white >= count || game.black >= count {
+            continue;
+        }
+        let (w, b) = match game.result {
+            GameResult::Pending => (' ', ' '),
+            GameResult::WhiteWins => ('1', '0'),
+            GameResult::Draw => ('=', '='),
+            GameResult::BlackWins => ('0', '1'),
+            GameResult::WhiteWinsByForfeit => ('+', '-'),
+            GameResult::BlackWinsByForfeit => ('-', '+'),
+            GameResult::DoubleForfeit | GameResult::Cancelled => ('-', '-'),
+        };
+        entries[game.white].push((
+            game.round,
+            Entry::game(game.black as u32 + 1, Colour::White, w),
+        ));
+        entries[game.black].push((
+            game.round,
+            Entry::game(game.white as u32 + 1, Colour::Black, b),
+        ));
+    }
+    for bye in &results.byes {
+        if bye.player >= count {
+            continue;
+        }
+        let code = match bye.kind {
+            ByeKind::Full => 'U',
+            ByeKind::Half => 'H',
+            ByeKind::Zero => 'Z',
+        };
+        entries[bye.player].push((bye.round, Entry::bye(code)));
+    }
+    let players = results
+        .entrants
+        .iter()
+        .zip(entries)
+        .enumerate()
+        .map(|(index, (entrant, mut list))| {
+            list.sort_by_key(|(round, _)| *round);
+            let last = list.last().map_or(0, |(round, _)| *round) as usize;
+            let mut rounds = vec![Entry::BLANK; last];
+            for (round, entry) in list {
+                if round >= 1 {
+                    rounds[round as usize - 1] = entry;
+                }
+            }
+            Player {
+                start: index as u32 + 1,
+                name: entrant.name.chars().take(33).collect(),
+                rating: entrant.rating.unwrap_or(0),
+                sex_title: String::new(),
+                fed_id_birth: String::new(),
+                points_tenths: 0,
+                rank: 0,
+                rounds,
+            }
+        })
+        .collect();
+    Tournament {
+        header: vec![format!("012 {name}")],
+        players,
+        total_rounds: Some(rounds),
+        initial_colour: Some(Colour::White),
+        use_rank: false,
+        forbidden: Vec::new(),
+        acceleration: Default::default(),
+        points: Points::default(),
+    }
+}

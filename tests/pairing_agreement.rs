@@ -1,0 +1,107 @@
+//! Agreement of pbem's Dutch engine with the FIDE-endorsed bbpPairings on
+//! random tournaments (tests/data/pairing/random-dutch.trf.gz, made and paired
+//! round by round by bbpPairings' own generator; see README "Swiss
+//! pairings"). Every round of every tournament is re-paired by pbem from the
+//! rounds before it and compared pair by pair and colour by colour.
+//!
+//! FIDE's bar for endorsing a pairing program is the same pairings on at
+//! least 4,990 of 5,000 random tournaments: the test asserts that ratio.
+//! An optimised build (`cargo test --release --test pairing_agreement`)
+//! checks every tournament; a debug build checks every 20th (it is about ten
+//! times slower) and says so; `PBEM_AGREEMENT_ALL=1` checks all in any build.
+
+use std::io::Read;
+
+use pbem::pairing::{check, trf};
+
+fn tournaments() -> Vec<(String, String)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/pairing/random-dutch.trf.gz"
+    );
+    let file = std::fs::File::open(path).expect("the committed data set");
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(file)
+        .read_to_string(&mut text)
+        .expect("gzip");
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("=== ") {
+            out.push((name.to_string(), String::new()));
+        } else if let Some(last) = out.last_mut() {
+            last.1.push_str(line);
+            last.1.push('\n');
+        }
+    }
+    out
+}
+
+#[test]
+fn dutch_pairings_agree_with_the_endorsed_engine() {
+    let all = tournaments();
+    assert!(
+        all.len() >= 1000,
+        "the data set has {} tournaments",
+        all.len()
+    );
+    let every = if cfg!(debug_assertions) && std::env::var_os("PBEM_AGREEMENT_ALL").is_none() {
+        20
+    } else {
+        1
+    };
+    let chosen: Vec<&(String, String)> = all.iter().step_by(every).collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    let results: Vec<(String, u32, Vec<u32>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let chosen = &chosen;
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    for (name, text) in chosen.iter().skip(t).step_by(threads) {
+                        let tournament = trf::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+                        let report =
+                            check::check(&tournament).unwrap_or_else(|e| panic!("{name}: {e}"));
+                        out.push((
+                            name.clone(),
+                            report.rounds,
+                            report.deviations.iter().map(|d| d.round).collect(),
+                        ));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a checking thread"))
+            .collect()
+    });
+    let rounds: u32 = results.iter().map(|r| r.1).sum();
+    let differing: Vec<&(String, u32, Vec<u32>)> =
+        results.iter().filter(|r| !r.2.is_empty()).collect();
+    let agree = results.len() - differing.len();
+    println!(
+        "Dutch agreement with bbpPairings: {agree} of {} tournaments identical in every round ({} rounds paired){}",
+        results.len(),
+        rounds,
+        if every > 1 {
+            format!(
+                "; debug build: every {every}th of the {} committed tournaments",
+                all.len()
+            )
+        } else {
+            String::new()
+        }
+    );
+    for (name, _, rounds) in &differing {
+        println!("  differs: {name} rounds {rounds:?}");
+    }
+    // FIDE's bar: 4,990 of 5,000.
+    assert!(
+        agree * 5000 >= results.len() * 4990,
+        "{agree} of {} agree",
+        results.len()
+    );
+}
