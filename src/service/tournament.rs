@@ -547,45 +547,13 @@ fn start(ctx: &mut Ctx<'_>, event: &Event) -> Result<Vec<Outgoing>, Failure> {
     } else {
         berger::single(count)
     };
-    let options = BoardOptions {
-        rated: event.settings.rated,
-        days_per_turn: event.settings.days_per_turn,
-        nag_days: event.settings.nag_days,
-        forfeit_days: event.settings.forfeit_days,
-    };
     let mut lines = Vec::new();
     for (round, pairs) in rounds.iter().enumerate() {
         let round = round as u32 + 1;
         for pair in pairs {
             let white = seats[pair.white as usize - 1];
             let black = seats[pair.black as usize - 1];
-            let board = boards::insert(
-                ctx.conn,
-                event.settings.variant,
-                white,
-                black,
-                options,
-                ctx.now,
-            )?;
-            deadlines::set_to_move(ctx.conn, board, white)?;
-            store::add_game(
-                ctx.conn,
-                event.id,
-                &store::Game {
-                    round,
-                    white,
-                    black,
-                    board,
-                    result: None,
-                    forfeit: false,
-                },
-            )?;
-            send_board_mails(ctx, board, Occasion::New)?;
-            lines.push(format!(
-                "  Round {round:>2}  board {board}  {} - {}",
-                players::by_id(ctx.conn, white)?.userid,
-                players::by_id(ctx.conn, black)?.userid
-            ));
+            lines.push(start_game(ctx, event, round, white, black)?);
         }
     }
     store::set_status(ctx.conn, event.id, Status::Running, ctx.now)?;
@@ -1067,6 +1035,52 @@ pub(super) fn vacation_allowances(
 
 /// Sends a board's mails: at the end of the mail when a mail is being
 /// answered, or with the sweep's mails.
+/// Starts the event's game of `round` between `white` and `black`: its
+/// board with the event's deadlines and rating, its clock and its place
+/// in the event, and the board mails; returns its line for the pairing
+/// notice.
+fn start_game(
+    ctx: &Ctx<'_>,
+    event: &Event,
+    round: u32,
+    white: PlayerId,
+    black: PlayerId,
+) -> Result<String, ServiceError> {
+    let options = BoardOptions {
+        rated: event.settings.rated,
+        days_per_turn: event.settings.days_per_turn,
+        nag_days: event.settings.nag_days,
+        forfeit_days: event.settings.forfeit_days,
+    };
+    let board = boards::insert(
+        ctx.conn,
+        event.settings.variant,
+        white,
+        black,
+        options,
+        ctx.now,
+    )?;
+    deadlines::set_to_move(ctx.conn, board, white)?;
+    store::add_game(
+        ctx.conn,
+        event.id,
+        &store::Game {
+            round,
+            white,
+            black,
+            board,
+            result: None,
+            forfeit: false,
+        },
+    )?;
+    send_board_mails(ctx, board, Occasion::New)?;
+    Ok(format!(
+        "  Round {round:>2}  board {board}  {} - {}",
+        players::by_id(ctx.conn, white)?.userid,
+        players::by_id(ctx.conn, black)?.userid
+    ))
+}
+
 fn send_board_mails(ctx: &Ctx<'_>, board: u32, occasion: Occasion) -> Result<(), ServiceError> {
     let mails = board_mail::board_mails(ctx, board, occasion)?;
     ctx.pending.borrow_mut().extend(mails);
@@ -1160,45 +1174,13 @@ fn pair_next_round(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
                 .map(|e| e.player)
         };
         store::set_round(ctx.conn, event.id, round, ctx.now)?;
-        let options = BoardOptions {
-            rated: event.settings.rated,
-            days_per_turn: event.settings.days_per_turn,
-            nag_days: event.settings.nag_days,
-            forfeit_days: event.settings.forfeit_days,
-        };
         let mut lines = Vec::new();
         for (white_start, black_start) in &pairing.pairs {
             let (Some(white), Some(black)) = (by_start(*white_start), by_start(*black_start))
             else {
                 continue;
             };
-            let board = boards::insert(
-                ctx.conn,
-                event.settings.variant,
-                white,
-                black,
-                options,
-                ctx.now,
-            )?;
-            deadlines::set_to_move(ctx.conn, board, white)?;
-            store::add_game(
-                ctx.conn,
-                event.id,
-                &store::Game {
-                    round,
-                    white,
-                    black,
-                    board,
-                    result: None,
-                    forfeit: false,
-                },
-            )?;
-            send_board_mails(ctx, board, Occasion::New)?;
-            lines.push(format!(
-                "  Round {round:>2}  board {board}  {} - {}",
-                players::by_id(ctx.conn, white)?.userid,
-                players::by_id(ctx.conn, black)?.userid
-            ));
+            lines.push(start_game(ctx, event, round, white, black)?);
         }
         if let Some(player) = pairing.bye.and_then(by_start) {
             store::add_bye(ctx.conn, event.id, round, player, ByeKind::Full)?;
