@@ -83,10 +83,14 @@ pub(crate) fn compute(s: &T) -> Result<RawPairs, PairingError> {
     match need {
         0..=64 => run::<Big<1>>(s, sorted),
         65..=128 => run::<Big<2>>(s, sorted),
-        129..=256 => run::<Big<4>>(s, sorted),
-        257..=512 => run::<Big<8>>(s, sorted),
-        513..=1024 => run::<Big<16>>(s, sorted),
-        1025..=2048 => run::<Big<32>>(s, sorted),
+        129..=192 => run::<Big<3>>(s, sorted),
+        193..=256 => run::<Big<4>>(s, sorted),
+        257..=384 => run::<Big<6>>(s, sorted),
+        385..=576 => run::<Big<9>>(s, sorted),
+        577..=768 => run::<Big<12>>(s, sorted),
+        769..=1024 => run::<Big<16>>(s, sorted),
+        1025..=1536 => run::<Big<24>>(s, sorted),
+        1537..=2048 => run::<Big<32>>(s, sorted),
         2049..=4096 => run::<Big<64>>(s, sorted),
         _ => Err(PairingError::TooLarge(format!(
             "the pairing weights need {need} bits"

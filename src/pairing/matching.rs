@@ -8,7 +8,7 @@
 //! blossom duals, labels S/T, and four kinds of dual adjustment. All values
 //! stay non-negative; with integer weights every dual stays an integer.
 //!
-//! Edges of weight zero are absent. [`Matcher`] keeps a dense triangle of
+//! Edges of weight zero are absent. [`Matcher`] keeps a dense table of
 //! weights that the Dutch engine edits between calls, and hands the edges of
 //! the vertices still in play to [`max_weight_matching`].
 
@@ -22,17 +22,20 @@ fn tri(i: usize, j: usize) -> usize {
 }
 
 /// Dense symmetric edge weights over `n` vertices, edited between matchings,
-/// with the solver's state kept from one matching to the next: when only a
-/// few vertices' edges changed and none of them lies in a blossom, those
-/// vertices (and their partners) are exposed, their duals raised until every
-/// edge is feasible again, and the search resumes from there (O(n^2) per
-/// changed vertex instead of O(n^3) from scratch).
+/// with the solver's state kept from one matching to the next: when the
+/// changed edges are covered by a few vertices, those vertices (and their
+/// partners) are exposed, the blossoms around them dissolved, their duals
+/// raised until every edge is feasible again, and the search resumes from
+/// there (O(n^2) per covering vertex instead of O(n^3) from scratch). The
+/// engine mostly re-weighs the edges of one vertex, so the cover is small.
 pub struct Matcher<W: Weight> {
     st: State<W>,
     /// Partners of vertices taken out of play (finalised pairs), else NONE.
     fixed: Vec<usize>,
-    /// Vertices whose edges changed since the last matching.
-    dirty: Vec<bool>,
+    /// Edges whose weight changed since the last matching.
+    changed: Vec<(usize, usize)>,
+    /// Vertices with an edge in `changed`.
+    touched: Vec<bool>,
     /// Whether the state is an optimum of the weights before the changes.
     valid: bool,
     /// Matchings solved from scratch and from a warm start.
@@ -45,7 +48,8 @@ impl<W: Weight> Matcher<W> {
         Matcher {
             st: State::new(n),
             fixed: vec![NONE; n],
-            dirty: vec![false; n],
+            changed: Vec::new(),
+            touched: vec![false; n],
             valid: false,
             solves: (0, 0),
         }
@@ -54,11 +58,13 @@ impl<W: Weight> Matcher<W> {
     /// Sets the weight of edge {i, j} (i != j); zero removes it.
     pub fn set(&mut self, i: usize, j: usize, w: W) {
         if i != j {
-            let slot = &mut self.st.w[tri(i, j)];
-            if *slot != w {
-                *slot = w;
-                self.dirty[i] = true;
-                self.dirty[j] = true;
+            let n = self.st.nv;
+            if self.st.w[i * n + j] != w {
+                self.st.w[i * n + j] = w;
+                self.st.w[j * n + i] = w;
+                self.changed.push((i, j));
+                self.touched[i] = true;
+                self.touched[j] = true;
             }
         }
     }
@@ -68,7 +74,7 @@ impl<W: Weight> Matcher<W> {
         if i == j {
             W::zero()
         } else {
-            self.st.w[tri(i, j)]
+            self.st.weight(i, j)
         }
     }
 
@@ -87,7 +93,7 @@ impl<W: Weight> Matcher<W> {
                 st.ep(st.mate[v])
             }
         };
-        if partner(i) != j || self.dirty[i] || self.dirty[j] {
+        if partner(i) != j || self.touched[i] || self.touched[j] {
             self.valid = false;
         }
         if self.valid {
@@ -98,18 +104,16 @@ impl<W: Weight> Matcher<W> {
         self.st.alive[j] = false;
     }
 
-    /// Prepares a warm start; false when a cold start is needed.
+    /// Prepares a warm start; false when there is no optimum to resume from.
     fn warm_start(&mut self) -> bool {
         if !self.valid {
             return false;
         }
         let st = &mut self.st;
         let nv = st.nv;
-        let alive = (0..nv).filter(|&v| st.alive[v]).count();
-        let dirty: Vec<usize> = (0..nv).filter(|&v| st.alive[v] && self.dirty[v]).collect();
-        if dirty.len() * 4 > alive + 4 {
-            return false;
-        }
+        // Even a large cover resumes faster than a start from nothing: the
+        // rest of the matching and its duals stay.
+        let dirty = cover(&self.changed, &st.alive);
         for &p in &dirty {
             st.dissolve_around(p);
             if st.mate[p] != NONE {
@@ -130,7 +134,7 @@ impl<W: Weight> Matcher<W> {
                 if q == p || !st.alive[q] {
                     continue;
                 }
-                let w = st.w[tri(p, q)];
+                let w = st.weight(p, q);
                 if w.is_zero() {
                     continue;
                 }
@@ -167,7 +171,10 @@ impl<W: Weight> Matcher<W> {
             self.st.reset();
         }
         self.st.run();
-        self.dirty.fill(false);
+        for (i, j) in self.changed.drain(..) {
+            self.touched[i] = false;
+            self.touched[j] = false;
+        }
         self.valid = true;
         let st = &self.st;
         (0..st.nv)
@@ -184,9 +191,32 @@ impl<W: Weight> Matcher<W> {
     }
 }
 
+/// A small vertex cover of the changed edges between vertices in play,
+/// greedily: the endpoint with more changed edges first (the engine changes
+/// stars of edges around one vertex).
+fn cover(changed: &[(usize, usize)], alive: &[bool]) -> Vec<usize> {
+    let live = |&&(i, j): &&(usize, usize)| alive[i] && alive[j];
+    let mut degree = vec![0usize; alive.len()];
+    for &(i, j) in changed.iter().filter(live) {
+        degree[i] += 1;
+        degree[j] += 1;
+    }
+    let mut chosen = vec![false; alive.len()];
+    let mut out = Vec::new();
+    for &(i, j) in changed.iter().filter(live) {
+        if !chosen[i] && !chosen[j] {
+            let v = if degree[j] > degree[i] { j } else { i };
+            chosen[v] = true;
+            out.push(v);
+        }
+    }
+    out
+}
+
 struct State<W: Weight> {
     nv: usize,
-    /// Weights of the triangle, index `tri(i, j)`.
+    /// Weights, row by row (both halves, so that the edges of one vertex
+    /// are read in order: the search is bound by these reads).
     w: Vec<W>,
     /// Endpoints of each edge: (larger, smaller); endpoint 2k is the
     /// larger vertex, 2k + 1 the smaller.
@@ -205,6 +235,8 @@ struct State<W: Weight> {
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
     allowedge: Vec<bool>,
+    /// The edges set in `allowedge`, to clear them without a sweep.
+    allowed: Vec<usize>,
     queue: Vec<usize>,
 }
 
@@ -236,7 +268,7 @@ impl<W: Weight> State<W> {
         }
         State {
             nv,
-            w: vec![W::zero(); ne],
+            w: vec![W::zero(); nv * nv],
             ends,
             alive: vec![true; nv],
             mate: vec![NONE; nv],
@@ -252,6 +284,7 @@ impl<W: Weight> State<W> {
             unusedblossoms: (nv..2 * nv).collect(),
             dualvar: vec![W::zero(); 2 * nv],
             allowedge: vec![false; ne],
+            allowed: Vec::new(),
             queue: Vec::new(),
         }
     }
@@ -266,7 +299,7 @@ impl<W: Weight> State<W> {
             }
             for j in 0..i {
                 if self.alive[j] {
-                    maxweight = maxweight.max(self.w[tri(i, j)]);
+                    maxweight = maxweight.max(self.weight(i, j));
                 }
             }
         }
@@ -297,20 +330,6 @@ impl<W: Weight> State<W> {
     fn ep(&self, p: usize) -> usize {
         let (i, j) = self.ends[p / 2];
         if p & 1 == 0 { i as usize } else { j as usize }
-    }
-
-    /// The remote endpoints of the edges in play at `v`.
-    fn neighbends(&self, v: usize, out: &mut Vec<usize>) {
-        for q in 0..self.nv {
-            if q == v || !self.alive[q] {
-                continue;
-            }
-            let k = tri(v, q);
-            if self.w[k].is_zero() {
-                continue;
-            }
-            out.push(if v > q { 2 * k + 1 } else { 2 * k });
-        }
     }
 
     /// Dissolves every blossom around `v`, outermost first: its vertices'
@@ -361,6 +380,18 @@ impl<W: Weight> State<W> {
         }
     }
 
+    /// Marks edge `k` tight (usable in the search) for this stage.
+    fn allow(&mut self, k: usize) {
+        if !self.allowedge[k] {
+            self.allowedge[k] = true;
+            self.allowed.push(k);
+        }
+    }
+
+    fn weight(&self, i: usize, j: usize) -> W {
+        self.w[i * self.nv + j]
+    }
+
     fn edge(&self, k: usize) -> (usize, usize) {
         let (i, j) = self.ends[k];
         (i as usize, j as usize)
@@ -368,7 +399,7 @@ impl<W: Weight> State<W> {
 
     fn slack(&self, k: usize) -> W {
         let (i, j) = self.edge(k);
-        let w = self.w[k];
+        let w = self.weight(i, j);
         self.dualvar[i].add(self.dualvar[j]).sub(w.add(w))
     }
 
@@ -480,32 +511,34 @@ impl<W: Weight> State<W> {
             }
             self.inblossom[leaf] = b;
         }
+        // The least-slack edge from the new blossom to each other S-blossom:
+        // from a sub-blossom's own list, or from its vertices' edges.
         let mut bestedgeto = vec![NONE; 2 * self.nv];
         for &bv in &path {
-            let nblist: Vec<usize> = match self.blossombestedges[bv].take() {
-                Some(list) => list,
-                None => {
-                    let mut l = Vec::new();
-                    let mut ps = Vec::new();
-                    for leaf in self.leaves_of(bv) {
-                        self.neighbends(leaf, &mut ps);
+            match self.blossombestedges[bv].take() {
+                Some(list) => {
+                    for k in list {
+                        let (i, j) = self.edge(k);
+                        let far = if self.inblossom[j] == b { i } else { j };
+                        self.consider_best(b, far, k, &mut bestedgeto);
                     }
-                    l.extend(ps.into_iter().map(|p| p / 2));
-                    l
                 }
-            };
-            for k in nblist {
-                let (mut i, mut j) = self.edge(k);
-                if self.inblossom[j] == b {
-                    std::mem::swap(&mut i, &mut j);
-                }
-                let _ = i;
-                let bj = self.inblossom[j];
-                if bj != b
-                    && self.label[bj] == 1
-                    && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
-                {
-                    bestedgeto[bj] = k;
+                None => {
+                    for leaf in self.leaves_of(bv) {
+                        for q in 0..self.nv {
+                            // Most vertices are not in an S-blossom: test
+                            // that before reading the weight.
+                            let bq = self.inblossom[q];
+                            if q != leaf
+                                && self.alive[q]
+                                && bq != b
+                                && self.label[bq] == 1
+                                && !self.weight(leaf, q).is_zero()
+                            {
+                                self.consider_best(b, q, tri(leaf, q), &mut bestedgeto);
+                            }
+                        }
+                    }
                 }
             }
             self.bestedge[bv] = NONE;
@@ -521,6 +554,18 @@ impl<W: Weight> State<W> {
         self.bestedge[b] = best;
         self.blossomchilds[b] = path;
         self.blossomendps[b] = endps;
+    }
+
+    /// Keeps edge `k` (from blossom `b` to vertex `far`) in `bestedgeto` if
+    /// `far` lies in another S-blossom and `k` has the least slack to it.
+    fn consider_best(&self, b: usize, far: usize, k: usize, bestedgeto: &mut [usize]) {
+        let bj = self.inblossom[far];
+        if bj != b
+            && self.label[bj] == 1
+            && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
+        {
+            bestedgeto[bj] = k;
+        }
     }
 
     fn leaves_of_path(&self, path: &[usize]) -> Vec<usize> {
@@ -568,10 +613,10 @@ impl<W: Weight> State<W> {
                 let r = self.ep(e);
                 self.label[r] = 0;
                 self.assign_label(q, 2, p);
-                self.allowedge[endps[at(j - endptrick as isize)] / 2] = true;
+                self.allow(endps[at(j - endptrick as isize)] / 2);
                 j += jstep;
                 p = endps[at(j - endptrick as isize)] ^ endptrick;
-                self.allowedge[p / 2] = true;
+                self.allow(p / 2);
                 j += jstep;
             }
             let bv = childs[at(j)];
@@ -662,10 +707,11 @@ impl<W: Weight> State<W> {
         self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
     }
 
-    /// Flips the even alternating path from S-vertex `x` to its tree's root:
-    /// the root gets matched along it and `x` is left exposed.
-    fn flip_to(&mut self, x: usize) {
-        let (mut s, mut p) = (x, NONE);
+    /// Flips the alternating path from S-vertex `s` to its tree's root,
+    /// giving `s` the mate endpoint `p` (NONE leaves `s` exposed): the root
+    /// gets matched along the path.
+    fn flip_path(&mut self, s: usize, p: usize) {
+        let (mut s, mut p) = (s, p);
         loop {
             let bs = self.inblossom[s];
             if bs >= self.nv {
@@ -687,30 +733,12 @@ impl<W: Weight> State<W> {
         }
     }
 
+    /// Augments along tight edge `k` between two S-vertices of different
+    /// trees: each end takes the other, and each tree flips to its root.
     fn augment_matching(&mut self, k: usize) {
         let (v, w) = self.edge(k);
-        for (s0, p0) in [(v, 2 * k + 1), (w, 2 * k)] {
-            let (mut s, mut p) = (s0, p0);
-            loop {
-                let bs = self.inblossom[s];
-                if bs >= self.nv {
-                    self.augment_blossom(bs, s);
-                }
-                self.mate[s] = p;
-                if self.labelend[bs] == NONE {
-                    break;
-                }
-                let t = self.ep(self.labelend[bs]);
-                let bt = self.inblossom[t];
-                s = self.ep(self.labelend[bt]);
-                let j = self.ep(self.labelend[bt] ^ 1);
-                if bt >= self.nv {
-                    self.augment_blossom(bt, j);
-                }
-                self.mate[j] = self.labelend[bt];
-                p = self.labelend[bt] ^ 1;
-            }
-        }
+        self.flip_path(v, 2 * k + 1);
+        self.flip_path(w, 2 * k);
     }
 
     fn run(&mut self) {
@@ -725,7 +753,10 @@ impl<W: Weight> State<W> {
             for b in nv..2 * nv {
                 self.blossombestedges[b] = None;
             }
-            self.allowedge.fill(false);
+            for &k in &self.allowed {
+                self.allowedge[k] = false;
+            }
+            self.allowed.clear();
             self.queue.clear();
             let mut roots = 0;
             for v in 0..nv {
@@ -747,11 +778,16 @@ impl<W: Weight> State<W> {
                     if augmented {
                         break;
                     }
-                    let mut ps = Vec::new();
-                    self.neighbends(v, &mut ps);
-                    for p in ps {
-                        let k = p / 2;
-                        let w = self.ep(p);
+                    for w in 0..nv {
+                        if w == v || !self.alive[w] {
+                            continue;
+                        }
+                        if self.weight(v, w).is_zero() {
+                            continue;
+                        }
+                        let k = tri(v, w);
+                        // The remote endpoint: 2k is the larger vertex.
+                        let p = if v > w { 2 * k + 1 } else { 2 * k };
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
@@ -759,7 +795,7 @@ impl<W: Weight> State<W> {
                         if !self.allowedge[k] {
                             kslack = self.slack(k);
                             if kslack.is_zero() {
-                                self.allowedge[k] = true;
+                                self.allow(k);
                             }
                         }
                         if self.allowedge[k] {
@@ -878,13 +914,13 @@ impl<W: Weight> State<W> {
                         if self.mate[deltavertex] != NONE
                             || self.labelend[self.inblossom[deltavertex]] != NONE
                         {
-                            self.flip_to(deltavertex);
+                            self.flip_path(deltavertex, NONE);
                         }
                         augmented = true;
                         break;
                     }
                     2 => {
-                        self.allowedge[deltaedge] = true;
+                        self.allow(deltaedge);
                         let (mut i, j) = self.edge(deltaedge);
                         if self.label[self.inblossom[i]] == 0 {
                             i = j;
@@ -892,7 +928,7 @@ impl<W: Weight> State<W> {
                         self.queue.push(i);
                     }
                     3 => {
-                        self.allowedge[deltaedge] = true;
+                        self.allow(deltaedge);
                         let (i, _) = self.edge(deltaedge);
                         self.queue.push(i);
                     }

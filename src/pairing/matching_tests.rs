@@ -103,7 +103,7 @@ fn warm_starts_reach_the_optimum() {
         seed ^= seed << 17;
         seed
     };
-    for _ in 0..60 {
+    for _ in 0..200 {
         let n = (rnd() % 11 + 2) as usize;
         let mut m: Matcher<Big<1>> = Matcher::new(n);
         for i in 0..n {
@@ -142,10 +142,17 @@ fn warm_starts_reach_the_optimum() {
                 weight(&mate),
                 brute(&edges, 0, &mut vec![false; alive.len()])
             );
-            // Change one vertex's edges, or finalise a matched pair.
+            // Change one vertex's edges, or a few edges anywhere, or
+            // finalise a matched pair.
             let v = alive[(rnd() % alive.len() as u64) as usize];
             if rnd() % 3 == 0 && mate[v] != v && alive.len() > 2 {
                 m.remove_pair(v, mate[v]);
+            } else if rnd() % 2 == 0 {
+                for _ in 0..3 {
+                    let i = alive[(rnd() % alive.len() as u64) as usize];
+                    let j = alive[(rnd() % alive.len() as u64) as usize];
+                    m.set(i, j, w(rnd() % 60));
+                }
             } else {
                 for &q in &alive {
                     if q != v && rnd() % 2 == 0 {
