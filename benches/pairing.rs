@@ -3,7 +3,7 @@
 //! bbpPairings on the same file when its binary is there (`BBP_PAIRINGS`, by
 //! default /work/coord/bbp-build/bbpPairings.exe, built outside the
 //! repository); it says so when it is not. Both engines' pairings are also
-//! compared. A whole round of 1,000 players takes minutes, so this times
+//! compared. A whole round of 1,000 players takes seconds, so this times
 //! one run each rather than sampling.
 
 use std::path::PathBuf;
