@@ -22,12 +22,12 @@ fn tri(i: usize, j: usize) -> usize {
 }
 
 /// Dense symmetric edge weights over `n` vertices, edited between matchings,
-/// with the solver's state kept from one matching to the next: when the
-/// changed edges are covered by a few vertices, those vertices (and their
-/// partners) are exposed, the blossoms around them dissolved, their duals
+/// with the solver's state kept from one matching to the next: the changed
+/// edges are covered by vertices (greedily; the engine mostly re-weighs the
+/// edges of one vertex, so the cover is small), those vertices and their
+/// partners are exposed, the blossoms around them dissolved, their duals
 /// raised until every edge is feasible again, and the search resumes from
-/// there (O(n^2) per covering vertex instead of O(n^3) from scratch). The
-/// engine mostly re-weighs the edges of one vertex, so the cover is small.
+/// there (about O(n^2) per covering vertex instead of O(n^3) from scratch).
 pub struct Matcher<W: Weight> {
     st: State<W>,
     /// Partners of vertices taken out of play (finalised pairs), else NONE.
