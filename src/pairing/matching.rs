@@ -166,11 +166,19 @@ impl<W: Weight> Matcher<W> {
     pub fn compute(&mut self) -> Vec<usize> {
         if self.warm_start() {
             self.solves.1 += 1;
+            self.st.run();
+            // A resumed search proves its result or is done again from
+            // nothing: the pairing must not depend on the search's path.
+            if !self.st.optimal() {
+                self.solves.0 += 1;
+                self.st.reset();
+                self.st.run();
+            }
         } else {
             self.solves.0 += 1;
             self.st.reset();
+            self.st.run();
         }
-        self.st.run();
         for (i, j) in self.changed.drain(..) {
             self.touched[i] = false;
             self.touched[j] = false;
@@ -411,6 +419,73 @@ impl<W: Weight> State<W> {
                 self.leaves(t, out);
             }
         }
+    }
+
+    /// Whether the matching is provably of maximum weight: the duals are
+    /// feasible and complementary slackness holds (every edge's slack, with
+    /// the duals of the blossoms around both ends, is at least zero and
+    /// zero on matched edges; exposed vertices have dual zero; a blossom
+    /// with a positive dual is matched inside but for its base).
+    fn optimal(&self) -> bool {
+        let nv = self.nv;
+        // Each vertex's blossoms, innermost first.
+        let around: Vec<Vec<usize>> = (0..nv)
+            .map(|v| {
+                let mut chain = Vec::new();
+                let mut b = self.blossomparent[v];
+                while b != NONE {
+                    chain.push(b);
+                    b = self.blossomparent[b];
+                }
+                chain
+            })
+            .collect();
+        let partner = |v: usize| (self.mate[v] != NONE).then(|| self.ep(self.mate[v]));
+        for i in 0..nv {
+            if !self.alive[i] {
+                continue;
+            }
+            if self.mate[i] == NONE && !self.dualvar[i].is_zero() {
+                return false;
+            }
+            for j in 0..i {
+                if !self.alive[j] {
+                    continue;
+                }
+                let w = self.weight(i, j);
+                if w.is_zero() {
+                    continue;
+                }
+                let mut duals = self.dualvar[i].add(self.dualvar[j]);
+                for (b, _) in around[i]
+                    .iter()
+                    .rev()
+                    .zip(around[j].iter().rev())
+                    .take_while(|(a, b)| a == b)
+                {
+                    duals = duals.add(self.dualvar[*b]).add(self.dualvar[*b]);
+                }
+                let twice = w.add(w);
+                if duals < twice || (partner(i) == Some(j) && duals != twice) {
+                    return false;
+                }
+            }
+        }
+        for b in nv..2 * nv {
+            if self.blossombase[b] == NONE || self.dualvar[b].is_zero() {
+                continue;
+            }
+            let mut leaves = self.leaves_of(b);
+            leaves.sort_unstable();
+            let matched_inside = leaves
+                .iter()
+                .filter(|&&v| partner(v).is_some_and(|p| leaves.binary_search(&p).is_ok()))
+                .count();
+            if matched_inside + 1 != leaves.len() {
+                return false;
+            }
+        }
+        true
     }
 
     fn leaves_of(&self, b: usize) -> Vec<usize> {
