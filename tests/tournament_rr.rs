@@ -460,6 +460,20 @@ fn a_three_player_double_round_robin_directed_by_a_player() {
     let ab = event.between("ann", "bob");
     let ac = event.between("ann", "cat");
     let bc = event.between("bob", "cat");
+    // A director who plays may not rule on her own game: refused, and the
+    // board goes on (ann then wins it over the board).
+    let own = h.send(
+        &address("ann"),
+        "ruling",
+        &format!(
+            "tournament adjudicate twice ann ann-pw {} {} bob stopped answering",
+            ab[0].board,
+            if ab[0].white == "ann" { "1-0" } else { "0-1" }
+        ),
+    );
+    let refusal = to(&own, &address("ann"));
+    assert!(refusal.body.contains("your own game"), "{}", refusal.body);
+    assert_eq!(own.len(), 1, "nobody else hears of it: {own:#?}");
     win(&mut h, &ab[0], "ann");
     draw(&mut h, &ab[1]);
     draw(&mut h, &ac[0]);
