@@ -718,10 +718,34 @@ fn the_vacation_allowance_of_an_event_limits_how_long_a_vacation_stops_its_clock
     );
     let start = h.now;
     // Everybody goes on vacation for 10 days at once.
+    let mut away_from = HashMap::new();
     for p in ["ann", "bob", "cat"] {
         let mails = h.send(&address(p), "v", &format!("vacation {p} {p}-pw 10"));
         assert!(!mails[0].subject.contains("Error"), "{}", mails[0].body);
+        away_from.insert(p.to_string(), h.now);
     }
+    // A move in the first game: the board mail to Black, who is away for
+    // 10 days, names the loss on time 7 days after the move plus what is
+    // left of the 2 days' allowance (2 days from the start of Black's
+    // vacation, a few minutes before the move), not 7 + 10.
+    let game = event.games.iter().find(|g| g.round == 1).expect("a game");
+    let moved = h.send(
+        &address(&game.white),
+        "move",
+        &format!("move {} {} {}-pw e4", game.board, game.white, game.white),
+    );
+    let to_black = to(&moved, &address(&game.black));
+    let due = (away_from[&game.black] + Duration::days(9)).format(
+        &time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC"),
+    );
+    assert!(
+        to_black.body.contains(&format!(
+            "and by {} not to lose on time",
+            due.expect("a date")
+        )),
+        "{}",
+        to_black.body
+    );
     // 7 days to move plus 2 of vacation: nothing is lost after 8.5 days,
     // every game is lost on time after 9.5 (a vacation without the
     // allowance would have held the clocks until day 17).
@@ -740,5 +764,4 @@ fn the_vacation_allowance_of_an_event_limits_how_long_a_vacation_stops_its_clock
         late.iter()
             .any(|m| m.body.contains("Final crosstable: short"))
     );
-    let _ = event;
 }

@@ -23,6 +23,7 @@ use crate::store::boards::{self, Board, OfferKind, StoredTurn};
 use crate::store::deadlines::{self as clocks, Clock};
 use crate::store::players::{self, Player};
 use crate::store::preferences::{self, BoardChoice, MailChoice};
+use crate::store::tournaments;
 
 /// Why a board mail goes out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,7 +232,17 @@ impl BoardFacts {
         let (mut reminder_at, mut forfeit_at) = (None, None);
         if !finished {
             let mover = board.player(state.turn());
-            let away = clocks::vacations_of(ctx.conn, mover, board.last_turn_at)?;
+            // An event's vacation allowance caps what stops this board's
+            // clock, as in the sweep: vacations since the event's start
+            // count against it.
+            let away = match tournaments::vacation_allowance_of(ctx.conn, board.number)? {
+                Some((days, since)) => schedule::within_allowance(
+                    &clocks::vacations_of(ctx.conn, mover, since)?,
+                    since,
+                    days,
+                ),
+                None => clocks::vacations_of(ctx.conn, mover, board.last_turn_at)?,
+            };
             let clock = Clock {
                 board: board.number,
                 to_move: Some(mover),
