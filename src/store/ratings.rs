@@ -71,9 +71,9 @@ fn write_standing(
 }
 
 /// Rows one statement writes during a rebuild. One statement per row
-/// costs a statement run and a descent of the table's B-tree for each;
-/// one statement for many appends them through one open cursor.
-/// (Ten parameters a row, far below SQLite's limit of 32,766.)
+/// costs a statement run, and a table cursor opened and positioned, for
+/// each; one statement for many keeps its cursor open between them.
+/// (At most ten parameters a row: far below SQLite's limit of 32,766.)
 const ROWS_PER_STATEMENT: usize = 100;
 
 /// An upsert of `rows` rows, its parameters row after row.
@@ -438,10 +438,11 @@ impl Rebuilt {
 /// count: `rated`, finished `1-0`, `0-1` or `1/2-1/2` (a declined game has
 /// no score), between two different players.
 pub fn rebuild(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt, StoreError> {
-    // A rebuild that rewrites everything inserts into the per-player
-    // indexes of `rated_games` in no useful order; with SQLite's default
-    // page cache (2 MB) those pages spill and are read back again and
-    // again. A larger cache for the rebuild, then the usual one.
+    // A rebuild that rewrites everything dirties far more pages than
+    // SQLite's default page cache (2 MB) holds; pages of the ratings'
+    // index by rating, taken in no useful order, would spill and be read
+    // back again and again. A larger cache for the rebuild, then the
+    // usual one.
     let cache: i64 = conn.pragma_query_value(None, "cache_size", |row| row.get(0))?;
     conn.pragma_update(None, "cache_size", REBUILD_CACHE_KIB)?;
     let rebuilt = replay_and_store(conn, only);
