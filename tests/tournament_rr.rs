@@ -233,6 +233,32 @@ fn lose_on_time(h: &mut Harness, game: &Game, loser: &str) -> Vec<Sent> {
     h.sweep(at)
 }
 
+/// The boards the ratings hold a rated game of, and what
+/// `pbem ratings --rebuild` says (a rebuild agrees with the ratings made
+/// as the games ended: `unchanged`).
+fn rated_boards_and_rebuild(h: &Harness) -> (Vec<u32>, String) {
+    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let mut statement = conn
+        .prepare("SELECT board FROM rated_games ORDER BY board")
+        .expect("query");
+    let boards = statement
+        .query_map([], |row| row.get(0))
+        .expect("rows")
+        .collect::<Result<Vec<u32>, _>>()
+        .expect("boards");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("--data-dir")
+        .arg(h.dir.path())
+        .args(["ratings", "--rebuild"])
+        .output()
+        .expect("pbem runs");
+    assert!(output.status.success(), "{output:?}");
+    (
+        boards,
+        String::from_utf8(output.stdout).expect("UTF-8 output"),
+    )
+}
+
 /// The rows of the crosstable in a mail body: each row split into words.
 /// Checks that every row has the header's width (the table lines up).
 fn crosstable_rows(body: &str) -> Vec<Vec<String>> {
@@ -295,7 +321,15 @@ fn a_four_player_round_robin_with_a_draw_an_adjudication_and_a_loss_on_time() {
     );
     assert!(notice.body.contains("5 games of the"), "{}", notice.body);
     draw(&mut h, &event.first("ann", "cat"));
-    adjudicate(&mut h, &event, &event.first("ann", "dan"), "ann");
+    // A rated event: the director's ruling is rated like a played game,
+    // and its mail to the players says so.
+    let ruled = adjudicate(&mut h, &event, &event.first("ann", "dan"), "ann");
+    let to_dan = to(&ruled, &address("dan"));
+    assert!(
+        to_dan.body.contains("Chess rating: dan ") && to_dan.body.contains("Chess rating: ann "),
+        "{}",
+        to_dan.body
+    );
     win(&mut h, &event.first("bob", "cat"), "bob");
     draw(&mut h, &event.first("bob", "dan"));
 
@@ -356,6 +390,14 @@ fn a_four_player_round_robin_with_a_draw_an_adjudication_and_a_loss_on_time() {
     assert!(listed[0].body.contains("spring"), "{}", listed[0].body);
     let open = h.send("guest@example.net", "l", "tournaments open");
     assert!(!open[0].body.contains("spring"), "{}", open[0].body);
+
+    // Every game of the rated event was rated: resignations, draws, the
+    // ruling and the loss on time.
+    let (rated, rebuilt) = rated_boards_and_rebuild(&h);
+    let mut boards: Vec<u32> = event.games.iter().map(|g| g.board).collect();
+    boards.sort_unstable();
+    assert_eq!(rated, boards);
+    assert!(rebuilt.contains("unchanged"), "{rebuilt}");
 
     // The event's games as one PGN.
     let pgn = h.send("guest@example.net", "p", "tournament pgn spring");
@@ -441,6 +483,19 @@ fn a_five_player_round_robin_with_byes_and_a_withdrawal() {
         "the director's copy:\n{}",
         answer.body
     );
+    // The seven games played are rated; eve's three forfeits are not, and
+    // a rebuild agrees.
+    let (rated, rebuilt) = rated_boards_and_rebuild(&h);
+    assert_eq!(rated.len(), 7, "{rated:?}");
+    for game in event
+        .games
+        .iter()
+        .filter(|g| g.white == "eve" || g.black == "eve")
+    {
+        let played = game.white == "ben" || game.black == "ben";
+        assert_eq!(rated.contains(&game.board), played, "{game:?}");
+    }
+    assert!(rebuilt.contains("unchanged"), "{rebuilt}");
 }
 
 #[test]
