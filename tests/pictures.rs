@@ -203,6 +203,27 @@ fn the_picture_marks_the_last_turn_and_the_text_says_what_happened_and_what_is_d
 }
 
 #[test]
+fn a_board_mail_says_who_is_on_vacation_until_when() {
+    let mut h = Harness::new();
+    h.alice_and_bob_on("Chess");
+    h.send(BOB, "away", "vacation bob bob-pw 10");
+    let mails = h.send(ALICE, "move", "move 101 alice alice-pw e4");
+    for address in [ALICE, BOB] {
+        let parts = parts_of(to(&mails, address));
+        assert!(
+            parts.text.contains("bob is on vacation until 2026-03-11 "),
+            "{}",
+            parts.text
+        );
+        let html = parts.html.expect("html");
+        assert!(
+            html.contains("bob is on vacation until 2026-03-11 "),
+            "{html}"
+        );
+    }
+}
+
+#[test]
 fn a_finished_game_carries_its_pgn() {
     let mut h = Harness::new();
     h.alice_and_bob_on("Chess");

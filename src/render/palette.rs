@@ -171,7 +171,7 @@ mod tests {
                 colour
             );
         }
-        for (&colour, _) in &histogram {
+        for &colour in histogram.keys() {
             let shown = palette.colours[usize::from(palette.index_of(colour))];
             assert!(
                 distance(colour, shown) <= 3 * 24 * 24,

@@ -456,6 +456,47 @@ mod tests {
     }
 
     #[test]
+    fn a_king_in_check_is_ringed_and_the_frame_has_coordinates() {
+        let board = Board::new();
+        let picture = draw(&Scene {
+            board: &board,
+            viewer: Color::White,
+            marked: Vec::new(),
+            check: Some(Square::E8),
+        });
+        // The ring crosses the square's diagonal 7 pixels in from its
+        // corner, beside the king.
+        let (x, y) = origin(Square::E8, Color::White);
+        let [red, green, blue] = picture.colour(x + 7, y + 7);
+        assert!(
+            red > 150 && green < 100 && blue < 100,
+            "{red} {green} {blue}"
+        );
+        let (x, y) = origin(Square::D4, Color::White);
+        assert_eq!(picture.colour(x + 7, y + 7), DARK);
+        // Ink in the margins beside each rank and below each file.
+        let ink = |x0: u32, y0: u32, w: u32, h: u32| {
+            (y0..y0 + h)
+                .flat_map(|y| (x0..x0 + w).map(move |x| (x, y)))
+                .filter(|&(x, y)| picture.colour(x, y).iter().all(|&c| c < 0xc0))
+                .count()
+        };
+        for rank in 0..8 {
+            let y = MARGIN + rank * SQUARE;
+            assert!(ink(0, y, MARGIN, SQUARE) > 5, "rank row {rank}");
+            assert!(ink(SIZE - MARGIN, y, MARGIN, SQUARE) > 5, "rank row {rank}");
+        }
+        for file in 0..8 {
+            let x = MARGIN + file * SQUARE;
+            assert!(ink(x, 0, SQUARE, MARGIN) > 5, "file column {file}");
+            assert!(
+                ink(x, SIZE - MARGIN, SQUARE, MARGIN) > 5,
+                "file column {file}"
+            );
+        }
+    }
+
+    #[test]
     fn the_png_is_small() {
         let board = Board::new();
         let bytes = png(&Scene {
@@ -468,5 +509,7 @@ mod tests {
             std::fs::write(format!("{dir}/start.png"), &bytes).expect("written");
         }
         assert!(bytes.len() < 30 * 1024, "{} bytes", bytes.len());
+        // Colour type 3 (a palette), byte 25 of the header.
+        assert_eq!(bytes[25], 3);
     }
 }
