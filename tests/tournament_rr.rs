@@ -11,14 +11,10 @@ mod support;
 
 use std::collections::HashMap;
 
-use support::{Harness, Sent, to};
+use support::{Harness, Sent, address, to};
 use time::Duration;
 
 const TD: &str = "td@example.org";
-
-fn address(userid: &str) -> String {
-    format!("{userid}@example.org")
-}
 
 /// One game of the event as the start notice lists it.
 #[derive(Clone, Debug)]

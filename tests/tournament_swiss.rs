@@ -22,15 +22,11 @@ mod support;
 use std::collections::BTreeMap;
 
 use pbem::pairing::{Entry, trf};
-use support::{Harness, Sent, to};
+use support::{Harness, Sent, address, to};
 use time::Duration;
 
 const TD: &str = "td@example.org";
 const ROUNDS: u32 = 4;
-
-fn address(userid: &str) -> String {
-    format!("{userid}@example.org")
-}
 
 /// Start number of a player: `s1` .. `s9` (all unrated, so seeded by
 /// userid).

@@ -316,6 +316,28 @@ impl BoardFacts {
     }
 }
 
+impl BoardFacts {
+    /// What the daily digest says of a board besides whose turn it is: the
+    /// last turn, the dates before the reminder and the loss on time, and
+    /// who is on vacation, as a board mail says them.
+    pub fn digest_lines(&self) -> Vec<String> {
+        let view = &self.view;
+        let mut lines = Vec::new();
+        if let Some(last) = &view.last_turn {
+            lines.push(format!("Last turn: {last}."));
+        }
+        match (&view.reminder_at, &view.forfeit_at) {
+            (Some(reminder), Some(forfeit)) => lines.push(format!(
+                "Move by {reminder} to avoid a reminder, and by {forfeit} not to lose on time."
+            )),
+            (None, Some(forfeit)) => lines.push(format!("Move by {forfeit} not to lose on time.")),
+            _ => {}
+        }
+        lines.extend(view.away.iter().cloned());
+        lines
+    }
+}
+
 /// The subject and body of a board mail for one reader.
 pub fn render_board(
     ctx: &Ctx<'_>,
