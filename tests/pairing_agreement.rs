@@ -111,6 +111,10 @@ fn dutch_pairings_agree_with_the_endorsed_engine() {
     for (name, rounds) in &differing {
         println!("  differs: {name} rounds {rounds:?}");
     }
+    // Known deviation (README "Swiss pairings"): t02226.trf round 7, pbem's
+    // error, worked by hand from C.04.3 (3-14 and 12-19 is right): a warm
+    // start of `pairing::matching` returns a matching short of the maximum;
+    // solved from scratch, pbem pairs it as bbpPairings does.
     // FIDE's bar: 4,990 of 5,000.
     assert!(agree * 5000 >= checked * 4990, "{agree} of {checked} agree");
 }
@@ -123,11 +127,17 @@ fn accelerated_pairings_agree_with_the_endorsed_engine() {
         "the data set has {} tournaments",
         all.len()
     );
-    // Small enough to check every tournament in any build.
-    let (checked, rounds, differing) = agreement(&all, 1);
+    // A debug build checks every 5th.
+    let every = if step() > 1 { 5 } else { 1 };
+    let (checked, rounds, differing) = agreement(&all, every);
     let agree = checked - differing.len();
     println!(
-        "Accelerated Dutch agreement with bbpPairings: {agree} of {checked} tournaments identical in every round ({rounds} rounds paired)"
+        "Accelerated Dutch agreement with bbpPairings: {agree} of {checked} tournaments identical in every round ({rounds} rounds paired){}",
+        if every > 1 {
+            format!("; debug build: every {every}th of {}", all.len())
+        } else {
+            String::new()
+        }
     );
     for (name, rounds) in &differing {
         println!("  differs: {name} rounds {rounds:?}");
