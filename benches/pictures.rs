@@ -95,5 +95,40 @@ fn main() {
             "reference, the ASCII board: {ascii:.2?}; ratio picture / ASCII board {:.0}x",
             whole.as_secs_f64() / ascii.as_secs_f64().max(1e-9)
         );
+        println!("encoders compared on the same picture (time, size):");
+        let picture = picture::draw(&scene(Color::Black));
+        for (name, compression, filter) in [
+            (
+                "fdeflate, Up filter (used)",
+                png::DeflateCompression::FdeflateUltraFast,
+                png::Filter::Up,
+            ),
+            (
+                "fdeflate, no filter",
+                png::DeflateCompression::FdeflateUltraFast,
+                png::Filter::NoFilter,
+            ),
+            (
+                "flate2 level 1, Up filter",
+                png::DeflateCompression::Level(1),
+                png::Filter::Up,
+            ),
+            (
+                "flate2 level 1, no filter",
+                png::DeflateCompression::Level(1),
+                png::Filter::NoFilter,
+            ),
+            (
+                "flate2 level 6, Up filter",
+                png::DeflateCompression::Level(6),
+                png::Filter::Up,
+            ),
+        ] {
+            let time = best_of(runs, || {
+                black_box(picture::encode_with(&picture, compression, filter));
+            });
+            let size = picture::encode_with(&picture, compression, filter).len();
+            println!("  {name}: {time:.2?}, {size} bytes");
+        }
     }
 }

@@ -9,7 +9,9 @@
 //! the rebuild of figures that are already right (everything read and
 //! compared, nothing written); and the reference, which rates the same
 //! games in the same order with `skillratings::glicko2::glicko2` into a
-//! vector, with no database and no bookkeeping.
+//! vector, with no database and no bookkeeping. Beside the wall-clock
+//! times it prints the processor time the rebuilds used (on Linux), which
+//! a machine busy with other work does not inflate.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -129,12 +131,24 @@ fn wipe(store: &Store) {
     tx.commit().expect("commit");
 }
 
-fn rebuild(store: &Store) -> (Duration, ratings::Rebuilt) {
-    let start = Instant::now();
+/// The processor time this thread has used (Linux's schedstat; `None`
+/// elsewhere): on a machine whose processors are shared, what the rebuild
+/// itself costs, without the time it waited for a processor.
+fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+/// Rebuilds in a transaction of its own; returns the time it took, the
+/// processor time it used and what it did.
+fn rebuild(store: &Store) -> (Duration, Option<Duration>, ratings::Rebuilt) {
+    let (start, cpu) = (Instant::now(), thread_cpu());
     let tx = store.transaction().expect("transaction");
     let done = ratings::rebuild(&tx, None).expect("rebuild");
     tx.commit().expect("commit");
-    (start.elapsed(), done)
+    let used = cpu.zip(thread_cpu()).map(|(before, after)| after - before);
+    (start.elapsed(), used, done)
 }
 
 fn reference(games: &[Game], players: u32) -> Duration {
@@ -165,12 +179,15 @@ fn main() {
     let (_dir, store, games_in_order) = setup(players, games);
 
     let mut full = Vec::new();
+    let mut full_cpu = Vec::new();
     let mut verify = Vec::new();
+    let mut verify_cpu = Vec::new();
     let mut bare = Vec::new();
     let mut summary = ratings::Rebuilt::default();
     for _ in 0..runs {
         wipe(&store);
-        let (elapsed, done) = rebuild(&store);
+        let (elapsed, cpu, done) = rebuild(&store);
+        full_cpu.extend(cpu);
         assert_eq!(done.games, games_in_order.len());
         assert_eq!(
             done.ratings_changed, done.ratings,
@@ -178,7 +195,8 @@ fn main() {
         );
         summary = done;
         full.push(elapsed);
-        let (elapsed, done) = rebuild(&store);
+        let (elapsed, cpu, done) = rebuild(&store);
+        verify_cpu.extend(cpu);
         assert!(
             done.unchanged(),
             "a second rebuild changes nothing: {done:?}"
@@ -206,6 +224,13 @@ fn main() {
         "rebuild of right figures (read and compare, nothing written): best {verify_best:.2?}, median {:.2?}",
         median(&verify)
     );
+    if !full_cpu.is_empty() {
+        println!(
+            "processor time of this thread (waits for a busy machine's processors left out): from nothing best {:.2?}, right figures best {:.2?}",
+            best(&full_cpu),
+            best(&verify_cpu)
+        );
+    }
     println!(
         "reference, a bare skillratings::glicko2 loop over the same games in memory: best {bare_best:.2?}"
     );

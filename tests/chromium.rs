@@ -15,10 +15,8 @@ use std::process::Command;
 
 use mail_parser::{MessageParser, MimeHeaders};
 use pbem::render::picture::{DARK, LIGHT, SIZE};
-use support::{Harness, to};
+use support::Harness;
 
-const ALICE: &str = "alice@example.org";
-const BOB: &str = "bob@example.org";
 const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// One variant of each family.
@@ -36,14 +34,8 @@ const FAMILIES: &[&str] = &[
 /// The HTML part and its picture of Bob's new-board mail of `variant`.
 fn board_mail(variant: &str) -> (String, String, Vec<u8>) {
     let mut h = Harness::new();
-    h.signup("alice", ALICE);
-    h.signup("bob", BOB);
-    let mails = h.send(
-        ALICE,
-        "new game",
-        &format!("{variant} challenge alice alice-pw bob --white"),
-    );
-    let raw = std::fs::read(&to(&mails, BOB).file).expect("outbox file");
+    let (_, bob) = h.alice_and_bob_on(variant);
+    let raw = std::fs::read(&bob.file).expect("outbox file");
     let message = MessageParser::default().parse(&raw).expect("parses");
     let html = message.body_html(0).expect("an HTML part").to_string();
     let image = message

@@ -5,7 +5,7 @@
 
 mod support;
 
-use support::{Harness, to};
+use support::{Harness, Sent, to};
 
 const ALICE: &str = "alice@example.org";
 const BOB: &str = "bob@example.org";
@@ -547,7 +547,7 @@ fn a_withdrawn_claim_still_counts_against_the_weekly_mail() {
 }
 
 #[test]
-fn a_mail_that_fails_alone_is_recorded_and_the_rest_of_its_batch_commits() {
+fn a_mail_that_fails_alone_is_recorded_and_answered_and_the_rest_of_its_batch_commits() {
     let mut h = Harness::new();
     h.signup("alice", ALICE);
     h.signup("bob", BOB);
@@ -568,10 +568,19 @@ fn a_mail_that_fails_alone_is_recorded_and_the_rest_of_its_batch_commits() {
         .deliver(raw_from(BOB, "fine", "help").as_bytes())
         .expect("delivered");
     let pass = h.pass();
-    assert_eq!((pass.mails, pass.ignored), (2, 1), "{pass:?}");
+    assert_eq!((pass.mails, pass.ignored), (2, 0), "{pass:?}");
     let mails = h.new_mails();
-    assert_eq!(mails.len(), 1, "{mails:#?}");
-    assert_eq!(mails[0].to, BOB);
+    assert_eq!(mails.len(), 2, "{mails:#?}");
+    // Alice learns that her mail was not handled; Bob gets his answer.
+    let to_alice: Vec<&Sent> = mails.iter().filter(|m| m.to == ALICE).collect();
+    assert_eq!(to_alice.len(), 1, "{mails:#?}");
+    assert_eq!(to_alice[0].subject, "pbem Error");
+    assert!(
+        to_alice[0].body.contains("could not be handled"),
+        "{}",
+        to_alice[0].body
+    );
+    assert!(mails.iter().any(|m| m.to == BOB), "{mails:#?}");
     assert_eq!(
         count(
             &h,

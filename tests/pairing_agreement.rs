@@ -1,7 +1,8 @@
 //! Agreement of pbem's Dutch engine with the FIDE-endorsed bbpPairings on
 //! random tournaments (tests/data/pairing/random-dutch.trf.gz, made and paired
-//! round by round by bbpPairings' own generator; see README "Swiss
-//! pairings"). Every round of every tournament is re-paired by pbem from the
+//! round by round by bbpPairings' own generator, and
+//! random-accelerated.trf.gz, accelerated events paired round by round by
+//! bbpPairings; see README "Swiss pairings"). Every round of every tournament is re-paired by pbem from the
 //! rounds before it and compared pair by pair and colour by colour.
 //!
 //! FIDE's bar for endorsing a pairing program is the same pairings on at
@@ -14,11 +15,8 @@ use std::io::Read;
 
 use pbem::pairing::{check, trf};
 
-fn tournaments() -> Vec<(String, String)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/pairing/random-dutch.trf.gz"
-    );
+fn tournaments(name: &str) -> Vec<(String, String)> {
+    let path = format!("{}/tests/data/pairing/{name}", env!("CARGO_MANIFEST_DIR"));
     let file = std::fs::File::open(path).expect("the committed data set");
     let mut text = String::new();
     flate2::read::GzDecoder::new(file)
@@ -36,19 +34,9 @@ fn tournaments() -> Vec<(String, String)> {
     out
 }
 
-#[test]
-fn dutch_pairings_agree_with_the_endorsed_engine() {
-    let all = tournaments();
-    assert!(
-        all.len() >= 1000,
-        "the data set has {} tournaments",
-        all.len()
-    );
-    let every = if cfg!(debug_assertions) && std::env::var_os("PBEM_AGREEMENT_ALL").is_none() {
-        20
-    } else {
-        1
-    };
+/// Re-pairs every `every`-th tournament of a data set; (tournaments,
+/// rounds, the tournaments that differ with their differing rounds).
+fn agreement(all: &[(String, String)], every: usize) -> (usize, u32, Vec<(String, Vec<u32>)>) {
     let chosen: Vec<&(String, String)> = all.iter().step_by(every).collect();
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -79,13 +67,38 @@ fn dutch_pairings_agree_with_the_endorsed_engine() {
             .collect()
     });
     let rounds: u32 = results.iter().map(|r| r.1).sum();
-    let differing: Vec<&(String, u32, Vec<u32>)> =
-        results.iter().filter(|r| !r.2.is_empty()).collect();
-    let agree = results.len() - differing.len();
+    let mut differing: Vec<(String, Vec<u32>)> = results
+        .iter()
+        .filter(|r| !r.2.is_empty())
+        .map(|r| (r.0.clone(), r.2.clone()))
+        .collect();
+    differing.sort();
+    (results.len(), rounds, differing)
+}
+
+/// Every tournament in an optimised build or with `PBEM_AGREEMENT_ALL`,
+/// else every 20th.
+fn step() -> usize {
+    if cfg!(debug_assertions) && std::env::var_os("PBEM_AGREEMENT_ALL").is_none() {
+        20
+    } else {
+        1
+    }
+}
+
+#[test]
+fn dutch_pairings_agree_with_the_endorsed_engine() {
+    let all = tournaments("random-dutch.trf.gz");
+    assert!(
+        all.len() >= 5000,
+        "the data set has {} tournaments",
+        all.len()
+    );
+    let every = step();
+    let (checked, rounds, differing) = agreement(&all, every);
+    let agree = checked - differing.len();
     println!(
-        "Dutch agreement with bbpPairings: {agree} of {} tournaments identical in every round ({} rounds paired){}",
-        results.len(),
-        rounds,
+        "Dutch agreement with bbpPairings: {agree} of {checked} tournaments identical in every round ({rounds} rounds paired){}",
         if every > 1 {
             format!(
                 "; debug build: every {every}th of the {} committed tournaments",
@@ -95,13 +108,39 @@ fn dutch_pairings_agree_with_the_endorsed_engine() {
             String::new()
         }
     );
-    for (name, _, rounds) in &differing {
+    for (name, rounds) in &differing {
         println!("  differs: {name} rounds {rounds:?}");
     }
+    // Known deviation (README "Swiss pairings"): t02226.trf round 7, pbem's
+    // error, worked by hand from C.04.3 (3-14 and 12-19 is right): a warm
+    // start of `pairing::matching` returns a matching short of the maximum;
+    // solved from scratch, pbem pairs it as bbpPairings does.
     // FIDE's bar: 4,990 of 5,000.
+    assert!(agree * 5000 >= checked * 4990, "{agree} of {checked} agree");
+}
+
+#[test]
+fn accelerated_pairings_agree_with_the_endorsed_engine() {
+    let all = tournaments("random-accelerated.trf.gz");
     assert!(
-        agree * 5000 >= results.len() * 4990,
-        "{agree} of {} agree",
-        results.len()
+        all.len() >= 400,
+        "the data set has {} tournaments",
+        all.len()
     );
+    // A debug build checks every 5th.
+    let every = if step() > 1 { 5 } else { 1 };
+    let (checked, rounds, differing) = agreement(&all, every);
+    let agree = checked - differing.len();
+    println!(
+        "Accelerated Dutch agreement with bbpPairings: {agree} of {checked} tournaments identical in every round ({rounds} rounds paired){}",
+        if every > 1 {
+            format!("; debug build: every {every}th of {}", all.len())
+        } else {
+            String::new()
+        }
+    );
+    for (name, rounds) in &differing {
+        println!("  differs: {name} rounds {rounds:?}");
+    }
+    assert!(agree * 5000 >= checked * 4990, "{agree} of {checked} agree");
 }

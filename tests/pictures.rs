@@ -9,23 +9,7 @@ mod support;
 
 use mail_parser::{MessageParser, MimeHeaders};
 use pbem::render::picture::{self, DARK_MARKED, LIGHT_MARKED, MARGIN, SIZE, SQUARE};
-use support::{Harness, Sent, to};
-
-const ALICE: &str = "alice@example.org";
-const BOB: &str = "bob@example.org";
-
-/// Alice (White) and Bob on board 101 of `variant`: the two new-board mails.
-fn new_board(h: &mut Harness, variant: &str) -> (Sent, Sent) {
-    h.signup("alice", ALICE);
-    h.signup("bob", BOB);
-    let mails = h.send(
-        ALICE,
-        "new game",
-        &format!("{variant} challenge alice alice-pw bob --white"),
-    );
-    assert_eq!(mails.len(), 2, "{mails:#?}");
-    (to(&mails, ALICE).clone(), to(&mails, BOB).clone())
-}
+use support::{ALICE, BOB, Harness, Sent, to};
 
 /// What a board mail is made of.
 struct Parts {
@@ -74,7 +58,9 @@ fn parts_of(mail: &Sent) -> Parts {
 
 /// Decodes a PNG: (width, height, RGB pixels).
 fn decode(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    // A palette PNG, read as the RGB a mail client shows.
+    decoder.set_transformations(png::Transformations::EXPAND);
     let mut reader = decoder.read_info().expect("a PNG");
     let mut buffer = vec![0; reader.output_buffer_size().expect("a size")];
     let info = reader.next_frame(&mut buffer).expect("a frame");
@@ -132,7 +118,7 @@ fn rows(rgb: &[u8]) -> Vec<String> {
 #[test]
 fn a_board_mail_is_text_and_html_with_an_inline_picture_from_the_readers_side() {
     let mut h = Harness::new();
-    let (alice, bob) = new_board(&mut h, "Chess");
+    let (alice, bob) = h.alice_and_bob_on("Chess");
     for (mail, black_view) in [(&alice, false), (&bob, true)] {
         let parts = parts_of(mail);
         assert_eq!(parts.content_type, "multipart/alternative");
@@ -164,7 +150,7 @@ fn a_board_mail_is_text_and_html_with_an_inline_picture_from_the_readers_side() 
 #[test]
 fn the_picture_marks_the_last_turn_and_the_text_says_what_happened_and_what_is_due() {
     let mut h = Harness::new();
-    let (_, _) = new_board(&mut h, "Chess");
+    h.alice_and_bob_on("Chess");
     let mails = h.send(ALICE, "move", "move 101 alice alice-pw e4");
     let bob = to(&mails, BOB);
     let parts = parts_of(bob);
@@ -197,7 +183,7 @@ fn the_picture_marks_the_last_turn_and_the_text_says_what_happened_and_what_is_d
 
     // A two-move turn marks both moves (Marseillais).
     let mut h = Harness::new();
-    new_board(&mut h, "Marseillais");
+    h.alice_and_bob_on("Marseillais");
     h.send(ALICE, "move", "move 101 alice alice-pw e4,d4");
     let mails = h.send(BOB, "move", "move 101 bob bob-pw e5,d5");
     let alice = to(&mails, ALICE);
@@ -217,9 +203,30 @@ fn the_picture_marks_the_last_turn_and_the_text_says_what_happened_and_what_is_d
 }
 
 #[test]
+fn a_board_mail_says_who_is_on_vacation_until_when() {
+    let mut h = Harness::new();
+    h.alice_and_bob_on("Chess");
+    h.send(BOB, "away", "vacation bob bob-pw 10");
+    let mails = h.send(ALICE, "move", "move 101 alice alice-pw e4");
+    for address in [ALICE, BOB] {
+        let parts = parts_of(to(&mails, address));
+        assert!(
+            parts.text.contains("bob is on vacation until 2026-03-11 "),
+            "{}",
+            parts.text
+        );
+        let html = parts.html.expect("html");
+        assert!(
+            html.contains("bob is on vacation until 2026-03-11 "),
+            "{html}"
+        );
+    }
+}
+
+#[test]
 fn a_finished_game_carries_its_pgn() {
     let mut h = Harness::new();
-    new_board(&mut h, "Chess");
+    h.alice_and_bob_on("Chess");
     h.send(ALICE, "move", "move 101 alice alice-pw e4");
     let mails = h.send(BOB, "resign", "resign 101 bob bob-pw");
     for address in [ALICE, BOB] {
@@ -238,7 +245,7 @@ fn a_finished_game_carries_its_pgn() {
 #[test]
 fn preferences_are_set_by_password_and_by_reply_and_shown() {
     let mut h = Harness::new();
-    let (_, bob_new) = new_board(&mut h, "Chess");
+    let (_, bob_new) = h.alice_and_bob_on("Chess");
     let mails = h.send(BOB, "prefs", "settings bob bob-pw");
     let shown = &to(&mails, BOB).body;
     assert!(shown.contains("board html"), "{shown}");
@@ -294,7 +301,7 @@ fn preferences_are_set_by_password_and_by_reply_and_shown() {
 #[test]
 fn digest_players_get_no_mail_per_turn_but_their_answers_reminders_and_results() {
     let mut h = Harness::new();
-    new_board(&mut h, "Chess");
+    h.alice_and_bob_on("Chess");
     h.send(BOB, "prefs", "set bob bob-pw mail digest");
     let mails = h.send(ALICE, "move", "move 101 alice alice-pw e4");
     assert!(mails.iter().all(|m| m.to != BOB), "{mails:#?}");
@@ -305,8 +312,31 @@ fn digest_players_get_no_mail_per_turn_but_their_answers_reminders_and_results()
     // The digest tells Bob where it is his turn.
     h.send(ALICE, "move", "move 101 alice alice-pw Nf3");
     let digest = h.digest(time::macros::datetime!(2026-03-02 06:00 UTC));
-    let bob = to(&digest, BOB);
+    let bob = to(&digest, BOB).clone();
     assert!(bob.body.contains("Board 101"), "{}", bob.body);
+    // It says what a board mail says of the board: the last turn and the
+    // dates due, and, for one board, takes a reply with just the turn.
+    assert!(
+        bob.body.contains("Last turn: alice played Nf3."),
+        "{}",
+        bob.body
+    );
+    assert!(
+        bob.body.contains(" UTC to avoid a reminder, and by ")
+            && bob.body.contains(" UTC not to lose on time."),
+        "{}",
+        bob.body
+    );
+    let token = bob
+        .reply_to
+        .clone()
+        .expect("the digest of one board has its token");
+    assert!(bob.body.contains(&token), "{}", bob.body);
+    let mails = h.reply(&bob, BOB, "Nc6");
+    assert!(
+        to(&mails, ALICE).body.contains("1.e4 e5 2.Nf3 Nc6"),
+        "{mails:#?}"
+    );
     // The result still comes.
     let mails = h.send(ALICE, "resign", "resign 101 alice alice-pw");
     assert!(mails.iter().any(|m| m.to == BOB), "{mails:#?}");
@@ -315,7 +345,7 @@ fn digest_players_get_no_mail_per_turn_but_their_answers_reminders_and_results()
 #[test]
 fn an_answer_folding_several_commands_keeps_the_picture() {
     let mut h = Harness::new();
-    new_board(&mut h, "Chess");
+    h.alice_and_bob_on("Chess");
     let mails = h.send(
         ALICE,
         "two",
@@ -334,7 +364,7 @@ fn an_answer_folding_several_commands_keeps_the_picture() {
 #[test]
 fn show_sends_the_picture_unless_compact_is_asked_for() {
     let mut h = Harness::new();
-    new_board(&mut h, "Chess");
+    h.alice_and_bob_on("Chess");
     let mails = h.send(BOB, "show", "show 101");
     let bob = parts_of(to(&mails, BOB));
     assert_eq!(bob.content_type, "multipart/alternative");

@@ -330,3 +330,133 @@ fn standings_and_a_players_ratings_by_mail() {
     );
     assert!(body[inactive..].contains("carol"), "{body}");
 }
+
+/// A mail as a player's mail client delivers it.
+fn raw_mail(from: &str, subject: &str, body: &str, id: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: pbem@localhost\r\nSubject: {subject}\r\nMessage-ID: {id}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+    )
+    .into_bytes()
+}
+
+/// A result and its rating change are stored together or not at all:
+/// with the rating write made to fail inside the mail's transaction (a
+/// trigger on `ratings`), a mating turn leaves no trace (no turn, no
+/// result, no rating, no board mail), its sender is told, and the other
+/// mails of the same batch still go through. Without the trigger the
+/// same turn ends the game rated.
+#[test]
+fn a_result_is_never_stored_without_its_rating_change() {
+    let mut h = Harness::new();
+    players(&mut h);
+    let fools = challenge(&mut h, "bob", "");
+    let other = challenge(&mut h, "carol", "");
+    h.send(ALICE, "m", &format!("move {fools} alice alice-pw f3"));
+    h.send(BOB, "m", &format!("move {fools} bob bob-pw e5"));
+    h.send(ALICE, "m", &format!("move {fools} alice alice-pw g4"));
+    let turns = |h: &Harness| -> i64 {
+        db(h)
+            .query_row(
+                "SELECT COUNT(*) FROM turns WHERE board = ?1",
+                [fools],
+                |r| r.get(0),
+            )
+            .expect("turns")
+    };
+    let result = |h: &Harness| -> Option<String> {
+        db(h)
+            .query_row(
+                "SELECT result FROM boards WHERE number = ?1",
+                [fools],
+                |r| r.get(0),
+            )
+            .expect("board")
+    };
+    assert_eq!(turns(&h), 3);
+    let before = figures(&h);
+    db(&h)
+        .execute_batch(
+            "CREATE TRIGGER ratings_fail_insert BEFORE INSERT ON ratings
+             BEGIN SELECT RAISE(ABORT, 'the test fails every rating write'); END;
+             CREATE TRIGGER ratings_fail_update BEFORE UPDATE ON ratings
+             BEGIN SELECT RAISE(ABORT, 'the test fails every rating write'); END;",
+        )
+        .expect("triggers");
+
+    // One batch: Bob's mate, then Alice's first move on the other board.
+    let (mate_id, move_id) = (h.message_id(), h.message_id());
+    let inbox = h.server.inbox();
+    inbox
+        .deliver(&raw_mail(
+            BOB,
+            "m",
+            &format!("move {fools} bob bob-pw Qh4"),
+            &mate_id,
+        ))
+        .expect("delivered");
+    inbox
+        .deliver(&raw_mail(
+            ALICE,
+            "m",
+            &format!("move {other} alice alice-pw e4"),
+            &move_id,
+        ))
+        .expect("delivered");
+    h.pass();
+    let mails = h.new_mails();
+
+    assert_eq!(turns(&h), 3, "the mating turn is taken back");
+    assert_eq!(result(&h), None, "no result stored");
+    assert_eq!(figures(&h), before, "no rating changed");
+    let about_fools: Vec<&Sent> = mails
+        .iter()
+        .filter(|m| m.subject.contains(&format!("Board {fools}")))
+        .collect();
+    assert!(about_fools.is_empty(), "no board mail: {about_fools:#?}");
+    let told: Vec<&Sent> = mails.iter().filter(|m| m.to == BOB).collect();
+    assert_eq!(told.len(), 1, "{mails:#?}");
+    assert_eq!(told[0].subject, "pbem Error");
+    assert_eq!(
+        told[0].in_reply_to.as_deref(),
+        Some(mate_id.trim_matches(['<', '>']))
+    );
+    let body = told[0]
+        .body
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        body.contains("none of it was done") && body.contains("send the mail again"),
+        "{body}"
+    );
+    // The other mail of the batch went through: Carol has Alice's move.
+    let to_carol = to(&mails, CAROL);
+    assert!(
+        to_carol.subject.contains(&format!("Board {other}")),
+        "{mails:#?}"
+    );
+    let played: i64 = db(&h)
+        .query_row(
+            "SELECT COUNT(*) FROM turns WHERE board = ?1",
+            [other],
+            |r| r.get(0),
+        )
+        .expect("turns");
+    assert_eq!(played, 1);
+
+    // Put right, the same turn (a new mail) ends the game, rated.
+    db(&h)
+        .execute_batch("DROP TRIGGER ratings_fail_insert; DROP TRIGGER ratings_fail_update")
+        .expect("drop triggers");
+    let mated = h.send(BOB, "m", &format!("move {fools} bob bob-pw Qh4"));
+    assert_eq!(turns(&h), 4);
+    assert_eq!(result(&h).as_deref(), Some("0-1"));
+    for address in [ALICE, BOB] {
+        assert_lines(
+            to(&mated, address),
+            &["alice 1500 -> 1338 (-162)", "bob 1500 -> 1662 (+162)"],
+        );
+    }
+    assert_eq!(count(&h, "rated_games"), 1);
+    assert!(rebuild(&h).contains("unchanged"));
+}

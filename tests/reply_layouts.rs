@@ -7,18 +7,12 @@
 
 mod support;
 
-use support::{Harness, Sent, to};
-
-const ALICE: &str = "alice@example.org";
-const BOB: &str = "bob@example.org";
+use support::{ALICE, BOB, Harness, Sent, to};
 
 /// A new chess board 101 where Alice played e4 by reply; returns Bob's
 /// board mail (his turn) and the Message-ID of the mail it answers.
 fn bob_to_move(h: &mut Harness) -> Sent {
-    h.signup("alice", ALICE);
-    h.signup("bob", BOB);
-    let mails = h.send(ALICE, "new", "chess challenge alice alice-pw bob --white");
-    let alice = to(&mails, ALICE).clone();
+    let (alice, _) = h.alice_and_bob_on("chess");
     let mails = h.reply(&alice, ALICE, "e4");
     assert_eq!(mails.len(), 2, "{mails:#?}");
     to(&mails, BOB).clone()
@@ -237,4 +231,137 @@ fn replies_in_every_client_layout_play_the_turn_and_leak_nothing() {
         );
     }
     assert!(layouts_seen >= 15, "{layouts_seen} layouts");
+}
+
+/// The HTML part of a board mail, and what a mail client quotes of it:
+/// the inside of its `<body>`.
+fn html_part(mail: &Sent) -> String {
+    let raw = std::fs::read(&mail.file).expect("outbox file");
+    let message = mail_parser::MessageParser::default()
+        .parse(&raw)
+        .expect("parses");
+    let html = message.body_html(0).expect("an HTML part").to_string();
+    let start = html
+        .find("<body")
+        .and_then(|i| html[i..].find('>').map(|j| i + j + 1));
+    let end = html.rfind("</body>");
+    match (start, end) {
+        (Some(start), Some(end)) if start < end => html[start..end].to_string(),
+        _ => panic!("no <body> in the HTML part:\n{html}"),
+    }
+}
+
+/// Replies holding `answer` above the board mail's HTML part quoted as
+/// Gmail, Thunderbird, Outlook and Outlook on the web quote HTML: a name,
+/// and the HTML of the reply.
+fn html_quotes(mail: &Sent, answer: &str) -> Vec<(&'static str, String)> {
+    let quoted = html_part(mail);
+    let token = mail.reply_to.clone().expect("a reply token");
+    let subject = &mail.subject;
+    vec![
+        (
+            "gmail",
+            format!(
+                "<div dir=\"ltr\">{answer}</div><br><div class=\"gmail_quote\"><div dir=\"ltr\" class=\"gmail_attr\">On Sun, Mar 1, 2026 at 12:01 PM pbem &lt;{token}&gt; wrote:<br></div><blockquote class=\"gmail_quote\" style=\"margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);padding-left:1ex\">{quoted}</blockquote></div>"
+            ),
+        ),
+        (
+            "thunderbird",
+            format!(
+                "<html><head><meta http-equiv=\"content-type\" content=\"text/html; charset=UTF-8\"></head><body><p>{answer}</p><div class=\"moz-cite-prefix\">On 3/1/26 12:01, pbem wrote:<br></div><blockquote type=\"cite\" cite=\"mid:{}\">{quoted}</blockquote></body></html>",
+                mail.message_id.trim_matches(['<', '>'])
+            ),
+        ),
+        (
+            "outlook, the original below a bordered header, unquoted",
+            format!(
+                "<html><body lang=\"EN-US\"><div class=\"WordSection1\"><p class=\"MsoNormal\">{answer}<o:p></o:p></p><p class=\"MsoNormal\"><o:p>&nbsp;</o:p></p><div style=\"border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0in 0in 0in\"><p class=\"MsoNormal\"><b>From:</b> pbem &lt;{token}&gt;<br><b>Sent:</b> Sunday, March 1, 2026 12:01 PM<br><b>To:</b> bob &lt;{BOB}&gt;<br><b>Subject:</b> {subject}<o:p></o:p></p></div><p class=\"MsoNormal\"><o:p>&nbsp;</o:p></p>{quoted}</div></body></html>"
+            ),
+        ),
+        (
+            "outlook on the web, divRplyFwdMsg",
+            format!(
+                "<html><body><div style=\"font-family:Calibri\">{answer}</div><hr style=\"display:inline-block;width:98%\" tabindex=\"-1\"><div id=\"divRplyFwdMsg\" dir=\"ltr\"><font face=\"Calibri\"><b>From:</b> pbem &lt;{token}&gt;<br><b>Sent:</b> Sunday, March 1, 2026 12:01<br><b>Subject:</b> {subject}</font><div>&nbsp;</div></div>{quoted}</body></html>"
+            ),
+        ),
+    ]
+}
+
+/// A reply by Bob to his board mail: HTML only, or HTML beside the text a
+/// client makes of it (the board mail's text quoted with `>`).
+fn html_reply(mail: &Sent, id: &str, html: &str, with_text: Option<&str>) -> String {
+    let head = format!(
+        "From: Bob <{BOB}>\r\nTo: {}\r\nSubject: Re: {}\r\nMessage-ID: {id}\r\nIn-Reply-To: {}\r\nReferences: {}\r\nMIME-Version: 1.0\r\n",
+        mail.reply_to.as_deref().expect("token"),
+        mail.subject,
+        mail.message_id,
+        mail.message_id,
+    );
+    let html = html.replace('\n', "\r\n");
+    match with_text {
+        None => format!(
+            "{head}Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{html}\r\n"
+        ),
+        Some(answer) => format!(
+            "{head}Content-Type: multipart/alternative; boundary=\"b1\"\r\n\r\n--b1\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{answer}\r\n\r\nOn Sun, Mar 1, 2026 at 12:01 PM pbem wrote:\r\n{}\r\n--b1\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{html}\r\n--b1--\r\n",
+            quoted(&mail.body).replace('\n', "\r\n")
+        ),
+    }
+}
+
+#[test]
+fn replies_quoting_the_html_part_play_the_turn_and_leak_nothing() {
+    let mut seen = 0;
+    for index in 0.. {
+        for with_text in [false, true] {
+            for (answer, comment) in [("e5", None), ("e5<br>Nice opening!", Some("Nice opening!"))]
+            {
+                let mut h = Harness::new();
+                let bob_mail = bob_to_move(&mut h);
+                let Some((name, html)) = html_quotes(&bob_mail, answer).get(index).cloned() else {
+                    assert!(seen >= 16, "{seen} replies");
+                    return;
+                };
+                seen += 1;
+                let name = format!(
+                    "{name}, {}",
+                    if with_text { "with text" } else { "HTML only" }
+                );
+                let text = with_text.then(|| answer.replace("<br>", "\n"));
+                let id = h.message_id();
+                let raw = html_reply(&bob_mail, &id, &html, text.as_deref());
+                let mails = h.deliver_raw(raw.as_bytes());
+                assert_eq!(mails.len(), 2, "{name}: {mails:#?}");
+                assert!(
+                    mails.iter().all(|m| !m.subject.contains("Error")),
+                    "{name}: {mails:#?}"
+                );
+                let alice = to(&mails, ALICE);
+                assert!(alice.body.contains("1.e4 e5"), "{name}:\n{}", alice.body);
+                match comment {
+                    None => assert!(
+                        !alice.body.contains("Comments:") && !alice.subject.ends_with("**"),
+                        "{name}: nothing of the quote reaches the opponent:\n{}",
+                        alice.body
+                    ),
+                    Some(comment) => {
+                        let start = alice.body.find("Comments:").unwrap_or_else(|| {
+                            panic!("{name}: the comment is shown:\n{}", alice.body)
+                        });
+                        let shown: Vec<&str> = alice.body[start..]
+                            .lines()
+                            .skip(1)
+                            .take_while(|l| l.starts_with("  "))
+                            .collect();
+                        assert_eq!(
+                            shown,
+                            vec![format!("  bob: {comment}")],
+                            "{name}: only Bob's own words reach Alice:\n{}",
+                            alice.body
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -11,14 +11,10 @@ mod support;
 
 use std::collections::HashMap;
 
-use support::{Harness, Sent, to};
+use support::{Harness, Sent, address, to};
 use time::Duration;
 
 const TD: &str = "td@example.org";
-
-fn address(userid: &str) -> String {
-    format!("{userid}@example.org")
-}
 
 /// One game of the event as the start notice lists it.
 #[derive(Clone, Debug)]
@@ -233,6 +229,32 @@ fn lose_on_time(h: &mut Harness, game: &Game, loser: &str) -> Vec<Sent> {
     h.sweep(at)
 }
 
+/// The boards the ratings hold a rated game of, and what
+/// `pbem ratings --rebuild` says (a rebuild agrees with the ratings made
+/// as the games ended: `unchanged`).
+fn rated_boards_and_rebuild(h: &Harness) -> (Vec<u32>, String) {
+    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let mut statement = conn
+        .prepare("SELECT board FROM rated_games ORDER BY board")
+        .expect("query");
+    let boards = statement
+        .query_map([], |row| row.get(0))
+        .expect("rows")
+        .collect::<Result<Vec<u32>, _>>()
+        .expect("boards");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("--data-dir")
+        .arg(h.dir.path())
+        .args(["ratings", "--rebuild"])
+        .output()
+        .expect("pbem runs");
+    assert!(output.status.success(), "{output:?}");
+    (
+        boards,
+        String::from_utf8(output.stdout).expect("UTF-8 output"),
+    )
+}
+
 /// The rows of the crosstable in a mail body: each row split into words.
 /// Checks that every row has the header's width (the table lines up).
 fn crosstable_rows(body: &str) -> Vec<Vec<String>> {
@@ -295,7 +317,15 @@ fn a_four_player_round_robin_with_a_draw_an_adjudication_and_a_loss_on_time() {
     );
     assert!(notice.body.contains("5 games of the"), "{}", notice.body);
     draw(&mut h, &event.first("ann", "cat"));
-    adjudicate(&mut h, &event, &event.first("ann", "dan"), "ann");
+    // A rated event: the director's ruling is rated like a played game,
+    // and its mail to the players says so.
+    let ruled = adjudicate(&mut h, &event, &event.first("ann", "dan"), "ann");
+    let to_dan = to(&ruled, &address("dan"));
+    assert!(
+        to_dan.body.contains("Chess rating: dan ") && to_dan.body.contains("Chess rating: ann "),
+        "{}",
+        to_dan.body
+    );
     win(&mut h, &event.first("bob", "cat"), "bob");
     draw(&mut h, &event.first("bob", "dan"));
 
@@ -356,6 +386,14 @@ fn a_four_player_round_robin_with_a_draw_an_adjudication_and_a_loss_on_time() {
     assert!(listed[0].body.contains("spring"), "{}", listed[0].body);
     let open = h.send("guest@example.net", "l", "tournaments open");
     assert!(!open[0].body.contains("spring"), "{}", open[0].body);
+
+    // Every game of the rated event was rated: resignations, draws, the
+    // ruling and the loss on time.
+    let (rated, rebuilt) = rated_boards_and_rebuild(&h);
+    let mut boards: Vec<u32> = event.games.iter().map(|g| g.board).collect();
+    boards.sort_unstable();
+    assert_eq!(rated, boards);
+    assert!(rebuilt.contains("unchanged"), "{rebuilt}");
 
     // The event's games as one PGN.
     let pgn = h.send("guest@example.net", "p", "tournament pgn spring");
@@ -441,6 +479,19 @@ fn a_five_player_round_robin_with_byes_and_a_withdrawal() {
         "the director's copy:\n{}",
         answer.body
     );
+    // The seven games played are rated; eve's three forfeits are not, and
+    // a rebuild agrees.
+    let (rated, rebuilt) = rated_boards_and_rebuild(&h);
+    assert_eq!(rated.len(), 7, "{rated:?}");
+    for game in event
+        .games
+        .iter()
+        .filter(|g| g.white == "eve" || g.black == "eve")
+    {
+        let played = game.white == "ben" || game.black == "ben";
+        assert_eq!(rated.contains(&game.board), played, "{game:?}");
+    }
+    assert!(rebuilt.contains("unchanged"), "{rebuilt}");
 }
 
 #[test]
@@ -460,6 +511,20 @@ fn a_three_player_double_round_robin_directed_by_a_player() {
     let ab = event.between("ann", "bob");
     let ac = event.between("ann", "cat");
     let bc = event.between("bob", "cat");
+    // A director who plays may not rule on her own game: refused, and the
+    // board goes on (ann then wins it over the board).
+    let own = h.send(
+        &address("ann"),
+        "ruling",
+        &format!(
+            "tournament adjudicate twice ann ann-pw {} {} bob stopped answering",
+            ab[0].board,
+            if ab[0].white == "ann" { "1-0" } else { "0-1" }
+        ),
+    );
+    let refusal = to(&own, &address("ann"));
+    assert!(refusal.body.contains("your own game"), "{}", refusal.body);
+    assert_eq!(own.len(), 1, "nobody else hears of it: {own:#?}");
     win(&mut h, &ab[0], "ann");
     draw(&mut h, &ab[1]);
     draw(&mut h, &ac[0]);
@@ -704,10 +769,34 @@ fn the_vacation_allowance_of_an_event_limits_how_long_a_vacation_stops_its_clock
     );
     let start = h.now;
     // Everybody goes on vacation for 10 days at once.
+    let mut away_from = HashMap::new();
     for p in ["ann", "bob", "cat"] {
         let mails = h.send(&address(p), "v", &format!("vacation {p} {p}-pw 10"));
         assert!(!mails[0].subject.contains("Error"), "{}", mails[0].body);
+        away_from.insert(p.to_string(), h.now);
     }
+    // A move in the first game: the board mail to Black, who is away for
+    // 10 days, names the loss on time 7 days after the move plus what is
+    // left of the 2 days' allowance (2 days from the start of Black's
+    // vacation, a few minutes before the move), not 7 + 10.
+    let game = event.games.iter().find(|g| g.round == 1).expect("a game");
+    let moved = h.send(
+        &address(&game.white),
+        "move",
+        &format!("move {} {} {}-pw e4", game.board, game.white, game.white),
+    );
+    let to_black = to(&moved, &address(&game.black));
+    let due = (away_from[&game.black] + Duration::days(9)).format(
+        &time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC"),
+    );
+    assert!(
+        to_black.body.contains(&format!(
+            "and by {} not to lose on time",
+            due.expect("a date")
+        )),
+        "{}",
+        to_black.body
+    );
     // 7 days to move plus 2 of vacation: nothing is lost after 8.5 days,
     // every game is lost on time after 9.5 (a vacation without the
     // allowance would have held the clocks until day 17).
@@ -726,5 +815,4 @@ fn the_vacation_allowance_of_an_event_limits_how_long_a_vacation_stops_its_clock
         late.iter()
             .any(|m| m.body.contains("Final crosstable: short"))
     );
-    let _ = event;
 }

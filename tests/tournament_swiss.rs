@@ -13,22 +13,20 @@
 //! lower start number wins, except that a game whose start numbers add up
 //! to a multiple of 4 is drawn; in round 2 the game on the highest board
 //! is lost on time by White instead, and at the start of round 3 the
-//! director withdraws number 9.
+//! director withdraws number 9. The final crosstable is checked cell by
+//! cell twice: against a tally computed from the games as played, and
+//! against the table worked out by hand (`hand_worked_table`).
 
 mod support;
 
 use std::collections::BTreeMap;
 
 use pbem::pairing::{Entry, trf};
-use support::{Harness, Sent, to};
+use support::{Harness, Sent, address, to};
 use time::Duration;
 
 const TD: &str = "td@example.org";
 const ROUNDS: u32 = 4;
-
-fn address(userid: &str) -> String {
-    format!("{userid}@example.org")
-}
 
 /// Start number of a player: `s1` .. `s9` (all unrated, so seeded by
 /// userid).
@@ -304,6 +302,62 @@ fn a_nine_player_four_round_swiss_by_mail_paired_as_bbppairings_pairs_it() {
         .find(|m| m.to == TD && m.body.contains("Final crosstable: swiss9"))
         .unwrap_or_else(|| panic!("the final crosstable among {mails:#?}"));
     check_crosstable(&table.body, &record);
+    assert_eq!(table_rows(&table.body), hand_worked_table());
+}
+
+/// The crosstable's rows, split into cells.
+fn table_rows(body: &str) -> Vec<Vec<String>> {
+    body.lines()
+        .skip_while(|l| !l.contains("#  Player"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+/// The final crosstable of the event above, worked out by hand from its
+/// games (the pairings are bbpPairings', so they are fixed). C.07 as the
+/// README reads it: an unplayed round (bye, forfeit, withdrawal) counts in
+/// Buchholz and SB as a game against a virtual opponent with the player's
+/// own score; a bye or forfeit win counts as a win.
+///
+/// Scores: s1 4, s3 3, s2 2½, s6 2½, s4 s5 s7 s8 1½, s9 1.
+/// - s1 beat s5 (1½), s9 (1), s4 (1½), s2 (2½): BH 6.5, cut 1 (drop 1)
+///   5.5, SB 6.5, 4 wins.
+/// - s3 beat s7 (1½), lost to s2 (2½), won by forfeit against s9 (virtual
+///   3), beat s4 (1½): BH 8.5, cut 7, SB 1.5 + 3 + 1.5 = 6.
+/// - s2 drew s6 (2½), beat s3 (3) and s8 (1½), lost to s1 (4): BH 11,
+///   cut 9.5, SB 1.25 + 3 + 1.5 = 5.75; ahead of s6 on BH-C1.
+/// - s6 drew s2 (2½), lost to s4 (1½), beat s7 and s8 (1½ each): BH 7,
+///   cut 5.5, SB 1.25 + 1.5 + 1.5 = 4.25.
+/// - s4 drew s8 (1½), beat s6 (2½), lost to s1 (4) and s3 (3): BH 11, cut
+///   9.5, SB 0.75 + 2.5 = 3.25.
+/// - s5 lost to s1 (4) and s8 (1½), had the bye (virtual 1½), drew s7
+///   (1½): BH 8.5, cut 7, SB 1.5 + 0.75 = 2.25.
+/// - s7 lost to s3 (3), had the bye (1½), lost to s6 (2½), drew s5 (1½):
+///   BH 8.5, cut 7, SB 2.25. s5 and s7 are equal on score, BH-C1, BH and
+///   SB and have met: direct encounter ½ each, then wins (1 each), then
+///   start number: s5 first.
+/// - s8 drew s4 (1½), beat s5 (1½), lost to s2 and s6 (2½ each): BH 8,
+///   cut 6.5, SB 0.75 + 1.5 = 2.25.
+/// - s9 (withdrawn after round 3) had the bye (virtual 1), lost to s1 (4),
+///   lost by forfeit to s3 (virtual 1), sat out round 4 (virtual 1): BH 7,
+///   cut 6, SB 1 (the bye), 1 win, 1 game played.
+fn hand_worked_table() -> Vec<Vec<String>> {
+    [
+        "1 s1 6w1 9b1 5w1 3b1 4 4 5.5 6.5 6.5 0 4",
+        "2 s3 7w1 3b0 9w+ 5b1 3 3 7 8.5 6 0 3",
+        "3 s2 4b½ 2w1 8b1 1w0 2½ 4 9.5 11 5.75 0 2",
+        "4 s6 3w½ 5b0 7b1 8w1 2½ 4 5.5 7 4.25 0 2",
+        "5 s4 8b½ 4w1 1b0 2w0 1½ 4 9.5 11 3.25 0 1",
+        "6 s5 1b0 8w0 bye1 7b½ 1½ 3 7 8.5 2.25 0.5 1",
+        "7 s7 2b0 bye1 4w0 6w½ 1½ 3 7 8.5 2.25 0.5 1",
+        "8 s8 5w½ 6b1 3w0 4b0 1½ 4 6.5 8 2.25 0 1",
+        "9 s9 w bye1 1w0 2b- bye0 1 1 6 7 1 0 1",
+    ]
+    .iter()
+    .map(|row| row.split_whitespace().map(str::to_string).collect())
+    .collect()
 }
 
 fn points(res: Res) -> u32 {

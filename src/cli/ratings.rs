@@ -6,8 +6,7 @@
 use std::path::Path;
 
 use super::{CliError, serve};
-use crate::ratings::Section;
-use crate::render::ratings::{Row, section_title, standings_table};
+use crate::render::ratings::{Row, standings_sections};
 use crate::rules::Variant;
 use crate::server::Clock;
 use crate::store::{Store, ratings};
@@ -64,22 +63,18 @@ pub fn run(
     for variant in variants {
         println!("{} ratings", variant.display_name());
         let entries = ratings::of_variant(store.conn(), variant).map_err(failed)?;
-        for section in [
-            Section::Established,
-            Section::Provisional,
-            Section::Inactive,
-        ] {
-            let rows: Vec<Row<'_>> = entries
-                .iter()
-                .filter(|e| e.standing.section(now) == section)
-                .map(|e| Row {
-                    userid: &e.userid,
-                    rating: &e.standing.rating,
-                    active: e.active,
-                })
-                .collect();
-            println!("\n{}", section_title(section));
-            print!("{}", standings_table(&rows, usize::MAX));
+        let rows: Vec<Row<'_>> = entries
+            .iter()
+            .map(|e| Row {
+                userid: &e.userid,
+                rating: &e.standing.rating,
+                active: e.active,
+                section: e.standing.section(now),
+            })
+            .collect();
+        for (title, table) in standings_sections(&rows, usize::MAX) {
+            println!("\n{title}");
+            print!("{table}");
         }
         println!();
     }

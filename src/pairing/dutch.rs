@@ -311,7 +311,7 @@ fn run<W: Weight>(s: &T, sorted: Vec<usize>) -> Result<RawPairs, PairingError> {
     let (shifts, sgs, _, sgb) = score_groups(s, &sorted);
     // Forbidden pairs: the file's, and every pair that has played.
     let mut forbidden = vec![vec![false; s.players.len()]; s.players.len()];
-    for g in &s.forbidden {
+    for g in s.forbidden_groups() {
         for &a in g {
             for &b in g {
                 forbidden[a][b] = true;

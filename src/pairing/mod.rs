@@ -152,10 +152,55 @@ pub enum Acceleration {
     None,
     /// The Baku method (C.04.5.1): the top half gets a win's worth of
     /// virtual points in the first half of the accelerated rounds and a
-    /// draw's worth in the second (TRF(x) `XXC baku`).
+    /// draw's worth in the second (TRF-2026 tournament type
+    /// `192 FIDE_DUTCH_2025_BAKU`, or pbem's `XXC baku`).
     Baku,
     /// Given per player and round in tenths (TRF(x) `XXA`): (start, points).
     Manual(Vec<(u32, Vec<u32>)>),
+    /// Given for ranges of players and rounds (TRF-2026 `250` records).
+    Fictitious(Vec<FictitiousPoints>),
+}
+
+/// One TRF-2026 `250` record: the players with start numbers
+/// `first_player..=last_player` get `points` (tenths) added to their score
+/// for pairing in rounds `first_round..=last_round` (1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FictitiousPoints {
+    /// Fictitious game points in tenths (not zero).
+    pub points: u32,
+    /// First round (1-based).
+    pub first_round: u32,
+    /// Last round (1-based, at least `first_round`).
+    pub last_round: u32,
+    /// First start number.
+    pub first_player: u32,
+    /// Last start number (at least `first_player`).
+    pub last_player: u32,
+}
+
+/// One TRF-2026 `240` record: byes entered before a round is paired. The
+/// players are left out of that round's pairing (as a bye written in their
+/// line's column for the round).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ByeRecord {
+    /// `F` full-point, `H` half-point or `Z` zero-point bye.
+    pub kind: char,
+    /// The round (1-based).
+    pub round: u32,
+    /// Start numbers.
+    pub players: Vec<u32>,
+}
+
+/// One TRF-2026 `260` record: players who may not meet each other in
+/// rounds `first_round..=last_round` (1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prohibited {
+    /// First round (1-based).
+    pub first_round: u32,
+    /// Last round (1-based, at least `first_round`).
+    pub last_round: u32,
+    /// Start numbers (at least two).
+    pub players: Vec<u32>,
 }
 
 /// A tournament: the in-memory form of a TRF.
@@ -175,6 +220,10 @@ pub struct Tournament {
     pub use_rank: bool,
     /// Forbidden pairs: groups of start numbers who may not meet (`XXP`).
     pub forbidden: Vec<Vec<u32>>,
+    /// Groups who may not meet in some rounds (TRF-2026 `260`).
+    pub prohibited: Vec<Prohibited>,
+    /// Byes entered for rounds not yet paired (TRF-2026 `240`).
+    pub byes: Vec<ByeRecord>,
     /// Acceleration.
     pub acceleration: Acceleration,
     /// Scoring.

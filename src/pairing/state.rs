@@ -72,11 +72,24 @@ pub(crate) struct T {
     pub expected_rounds: usize,
     pub points: Points,
     pub initial_colour: Colour,
-    /// Forbidden groups by id.
+    /// Forbidden groups by id (`XXP`, every round).
     pub forbidden: Vec<Vec<usize>>,
+    /// Groups by id forbidden in the 0-based rounds `first..=last` (`260`).
+    pub prohibited: Vec<(usize, usize, Vec<usize>)>,
 }
 
 impl T {
+    /// The groups who may not meet in the round to pair.
+    pub fn forbidden_groups(&self) -> impl Iterator<Item = &Vec<usize>> {
+        let round = self.played_rounds;
+        self.forbidden.iter().chain(
+            self.prohibited
+                .iter()
+                .filter(move |(first, last, _)| (*first..=*last).contains(&round))
+                .map(|(_, _, g)| g),
+        )
+    }
+
     pub fn get_points(&self, p: &P, m: &M) -> u32 {
         match m.score {
             Ms::Loss => {
@@ -393,7 +406,33 @@ pub(crate) fn build(t: &Tournament, unpaired: bool) -> Result<T, String> {
             .iter()
             .map(|g| g.iter().filter_map(|&s| ids(s)).collect())
             .collect(),
+        prohibited: t
+            .prohibited
+            .iter()
+            .map(|g| {
+                let ids = g.players.iter().filter_map(|&s| ids(s)).collect();
+                (g.first_round as usize - 1, g.last_round as usize - 1, ids)
+            })
+            .collect(),
     };
+    if unpaired {
+        // Byes entered (240) for the round to pair leave the player out,
+        // as a bye written in the player's line does.
+        for b in t
+            .byes
+            .iter()
+            .filter(|b| b.round as usize == played_rounds + 1)
+        {
+            for id in b.players.iter().filter_map(|&s| ids(s)) {
+                let p = &mut state.players[id];
+                if p.matches.len() == played_rounds {
+                    let bye = read_entry(id, &super::Entry::bye(b.kind), &ids)?
+                        .ok_or("an empty bye record")?;
+                    p.matches.push(bye);
+                }
+            }
+        }
+    }
     for (i, id) in state.by_rank.clone().into_iter().enumerate() {
         state.players[id].rank = i;
     }
@@ -405,6 +444,28 @@ pub(crate) fn build(t: &Tournament, unpaired: bool) -> Result<T, String> {
                 let id = ids(*start)
                     .ok_or_else(|| format!("acceleration for unknown player {start}"))?;
                 state.players[id].accel = acc.clone();
+            }
+        }
+        Acceleration::Fictitious(list) => {
+            // Later records overwrite earlier ones where they overlap, as in
+            // bbpPairings; rounds and players beyond the event are ignored.
+            let rounds = state.expected_rounds.max(state.played_rounds + 1);
+            for f in list {
+                let last_player = (f.last_player as usize).min(state.players.len());
+                let last_round = (f.last_round as usize).min(rounds);
+                for id in f.first_player as usize - 1..last_player {
+                    let accel = &mut state.players[id].accel;
+                    if accel.len() < last_round {
+                        accel.resize(last_round, 0);
+                    }
+                    for a in accel
+                        .iter_mut()
+                        .take(last_round)
+                        .skip(f.first_round as usize - 1)
+                    {
+                        *a = f.points;
+                    }
+                }
             }
         }
     }
@@ -439,7 +500,10 @@ fn baku(t: &mut T) -> Result<(), String> {
     if t.by_rank.is_empty() || t.expected_rounds == 0 {
         return Ok(());
     }
-    let last_rank = (t.by_rank.len() - 1) / 2;
+    // C.04.7: group GA is the first half of the players rounded up to an
+    // even number, 2 * ceil(n / 4) (bbpPairings takes ceil(n / 2), one
+    // fewer when that is odd; see README "Swiss pairings").
+    let last_rank = (2 * t.by_rank.len().div_ceil(4)).min(t.by_rank.len()) - 1;
     let last_round = (t.expected_rounds - 1) / 2;
     let last_full = last_round / 2;
     for r in 0..=last_rank {

@@ -1,21 +1,34 @@
-//! FIDE Tournament Report File (TRF-16) reading and writing, with the TRF(x)
-//! extensions the endorsed pairing engines read: `XXR` total rounds, `XXC`
-//! (`rank`, `white1`, `black1`), `XXP` forbidden pairs, `XXA` accelerations,
-//! the point system `BBW BBD BBL BBZ BBF BBU`, and `092`/`192` tournament type
-//! (`FIDE_DUTCH_2025_BAKU` selects Baku acceleration). Lines end in LF, CR or
-//! CRLF. Unknown lines are kept as header lines and written back unchanged.
+//! FIDE Tournament Report File (TRF-16 and TRF-2026) reading and writing,
+//! with the lines the endorsed pairing engines (JaVaFo, bbpPairings) read:
+//! TRF(x) `XXR` total rounds, `XXC` (`rank`, `white1`, `black1`), `XXP`
+//! forbidden pairs, `XXA` accelerations and the point system `BBW BBD BBL
+//! BBZ BBF BBU`; TRF-2026 `142` total rounds, `152` initial colour, `162`
+//! point system, `092`/`192` tournament type (`FIDE_DUTCH_2025_BAKU` selects
+//! Baku acceleration), `240` byes of rounds still to pair, `250` fictitious
+//! points of accelerated rounds and `260` pairs prohibited in some rounds.
+//! `299` (abnormal points) is refused, as bbpPairings refuses it: its scores
+//! would be wrong. Lines end in LF, CR or CRLF. Other lines (`###` comments,
+//! unknown tags) are kept as header lines and written back unchanged.
 //!
 //! Player lines (`001`) are fixed columns: start number 5-8, sex and title
 //! 10-13, name 15-47, rating 49-52, federation/id/birth 54-79, points 81-84,
 //! rank 86-89, then one 10-column block per round from column 92: opponent
 //! (4), colour (`w`/`b`/`-`), result code.
 
-use super::{Acceleration, Colour, Entry, Player, Points, Tournament};
+use super::{
+    Acceleration, ByeRecord, Colour, Entry, FictitiousPoints, Player, Points, Prohibited,
+    Tournament,
+};
 
 /// Longest line read (a 99-round player line is about 1,080 characters).
 pub const MAX_LINE: usize = 4096;
 /// Largest file read.
 pub const MAX_FILE: usize = 16 * 1024 * 1024;
+/// Most start numbers all `XXP`, `240` and `260` lines may list together
+/// (a forbidden group costs the square of its size).
+pub const MAX_LISTED: usize = 20_000;
+/// Most `250` records (each may cover every player and round).
+pub const MAX_FICTITIOUS: usize = 200;
 
 /// A line that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +67,139 @@ fn number(s: &str, what: &str) -> Result<u32, String> {
     }
     t.parse()
         .map_err(|_| format!("{what} {t:?} is not a number"))
+}
+
+/// A round number (1 to `MAX_ROUNDS`).
+fn round_number(s: &str) -> Result<u32, String> {
+    let r = number(s, "round")?;
+    if r == 0 || r as usize > super::MAX_ROUNDS {
+        return Err(format!(
+            "round {:?} is not 1 to {}",
+            s.trim(),
+            super::MAX_ROUNDS
+        ));
+    }
+    Ok(r)
+}
+
+/// A start number (1 to `MAX_PLAYERS`).
+fn start_number(s: &str) -> Result<u32, String> {
+    let n = number(s, "start number")?;
+    if n == 0 || n as usize > super::MAX_PLAYERS {
+        return Err(format!(
+            "start number {:?} is not 1 to {}",
+            s.trim(),
+            super::MAX_PLAYERS
+        ));
+    }
+    Ok(n)
+}
+
+/// Start numbers in 4-column fields every 5 columns from `from` to the end.
+fn start_numbers(chars: &[char], from: usize) -> Result<Vec<u32>, String> {
+    let mut out = Vec::new();
+    let mut at = from;
+    while at < chars.len() {
+        out.push(start_number(&col(chars, at, at + 4))?);
+        at += 5;
+    }
+    if out.len() > super::MAX_PLAYERS {
+        return Err("too many players in one line".into());
+    }
+    Ok(out)
+}
+
+/// A `240` record: `240 T RRR PPPP PPPP ...`.
+fn bye_record(chars: &[char]) -> Result<ByeRecord, String> {
+    let kind = chars.get(4).copied().unwrap_or(' ').to_ascii_uppercase();
+    if !matches!(kind, 'F' | 'H' | 'Z') {
+        return Err(format!("bye type {kind:?} is not F, H or Z"));
+    }
+    let players = start_numbers(chars, 10)?;
+    if players.is_empty() {
+        return Err("a bye record without players".into());
+    }
+    Ok(ByeRecord {
+        kind,
+        round: round_number(&col(chars, 6, 9))?,
+        players,
+    })
+}
+
+/// A `250` record: `250 MMMM GGGG RRF RRL PPPF PPPL` (match points empty
+/// for individual events).
+fn fictitious_record(chars: &[char]) -> Result<FictitiousPoints, String> {
+    if tenths(&col(chars, 4, 8))? != 0 {
+        return Err("fictitious match points are for team events".into());
+    }
+    let points = tenths(&col(chars, 9, 13))?;
+    if points == 0 {
+        return Err("fictitious points must not be zero".into());
+    }
+    let record = FictitiousPoints {
+        points,
+        first_round: round_number(&col(chars, 14, 17))?,
+        last_round: round_number(&col(chars, 18, 21))?,
+        first_player: start_number(&col(chars, 22, 26))?,
+        last_player: start_number(&col(chars, 27, 31))?,
+    };
+    if record.first_round > record.last_round || record.first_player > record.last_player {
+        return Err("a range whose end is before its start".into());
+    }
+    if !col(chars, 31, chars.len()).trim().is_empty() {
+        return Err("unexpected text after the last player".into());
+    }
+    Ok(record)
+}
+
+/// A `260` record: `260 RR1 RRL PPPP PPPP ...`.
+fn prohibited_record(chars: &[char]) -> Result<Prohibited, String> {
+    let record = Prohibited {
+        first_round: round_number(&col(chars, 4, 7))?,
+        last_round: round_number(&col(chars, 8, 11))?,
+        players: start_numbers(chars, 12)?,
+    };
+    if record.first_round > record.last_round {
+        return Err("the last round is before the first".into());
+    }
+    if record.players.len() < 2 {
+        return Err("a prohibited pairing needs two players".into());
+    }
+    Ok(record)
+}
+
+/// A `162` point system: a result code and its points every 9 columns from
+/// column 6 (`W` win, `D` draw, `L` loss, `A` (or bbpPairings' `Z`)
+/// absence and forfeit loss, `P` pairing-allocated bye, `X` unknown result,
+/// which pbem never writes and so ignores).
+fn point_system(chars: &[char], p: &mut Points, pab_set: &mut bool) -> Result<(), String> {
+    let mut at = 5;
+    while at < chars.len() {
+        let code = chars[at].to_ascii_uppercase();
+        let v = tenths(&col(chars, at + 1, at + 5))?;
+        match code {
+            'W' => {
+                p.win = v;
+                if !*pab_set {
+                    p.pab = v;
+                }
+            }
+            'D' => p.draw = v,
+            'L' => p.loss = v,
+            'A' | 'Z' => {
+                p.zero_bye = v;
+                p.forfeit_loss = v;
+            }
+            'P' => {
+                p.pab = v;
+                *pab_set = true;
+            }
+            'X' => {}
+            c => return Err(format!("point system code {c:?} is not W, D, L, A, P or X")),
+        }
+        at += 9;
+    }
+    Ok(())
 }
 
 /// Points with at most one decimal ("1.5", "2", "0.5") in tenths.
@@ -102,6 +248,7 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
     let mut t = Tournament::default();
     let mut baku = false;
     let mut manual: Vec<(u32, Vec<u32>)> = Vec::new();
+    let mut fictitious: Vec<FictitiousPoints> = Vec::new();
     let mut pab_set = false;
     for (i, raw) in text.split(['\n', '\r']).enumerate() {
         let lineno = i + 1;
@@ -193,11 +340,49 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                 baku = rest().trim().ends_with("_BAKU");
                 t.header.push(raw.to_string());
             }
+            "152" => {
+                t.initial_colour = match chars.get(4) {
+                    Some('W' | 'w') => Some(Colour::White),
+                    Some('B' | 'b') => Some(Colour::Black),
+                    _ => return Err(err("the initial colour (152) is not W or B".into())),
+                };
+            }
+            "162" => {
+                point_system(&chars, &mut t.points, &mut pab_set).map_err(err)?;
+                t.header.push(raw.to_string());
+            }
+            "240" => t.byes.push(bye_record(&chars).map_err(err)?),
+            "250" => fictitious.push(fictitious_record(&chars).map_err(err)?),
+            "260" => t.prohibited.push(prohibited_record(&chars).map_err(err)?),
+            "299" => {
+                return Err(err(
+                    "abnormal assignment points (299) are not supported".into()
+                ));
+            }
             _ => t.header.push(raw.to_string()),
         }
     }
+    if !manual.is_empty() && !fictitious.is_empty() {
+        return Err(TrfError {
+            line: 0,
+            message: "accelerations given both by XXA and by 250 records".into(),
+        });
+    }
+    let listed: usize = t.forbidden.iter().map(Vec::len).sum::<usize>()
+        + t.prohibited.iter().map(|g| g.players.len()).sum::<usize>()
+        + t.byes.iter().map(|b| b.players.len()).sum::<usize>();
+    if listed > MAX_LISTED || fictitious.len() > MAX_FICTITIOUS {
+        return Err(TrfError {
+            line: 0,
+            message: format!(
+                "more than {MAX_LISTED} start numbers in XXP, 240 and 260 lines, or more than {MAX_FICTITIOUS} 250 records"
+            ),
+        });
+    }
     if !manual.is_empty() {
         t.acceleration = Acceleration::Manual(manual);
+    } else if !fictitious.is_empty() {
+        t.acceleration = Acceleration::Fictitious(fictitious);
     } else if baku {
         t.acceleration = Acceleration::Baku;
     }
@@ -254,8 +439,9 @@ fn player(chars: &[char]) -> Result<Player, String> {
     })
 }
 
-/// Writes a TRF (LF line ends): header lines, `XXR`, `XXC`, `XXP`, `XXA`,
-/// then the player lines with points recomputed from the results.
+/// Writes a TRF (LF line ends): header lines, `XXR`, `XXC`, `XXP`, `260`,
+/// `240`, `XXA` or `250`, then the player lines with points recomputed from
+/// the results.
 pub fn write(t: &Tournament) -> String {
     let mut out = String::new();
     for h in &t.header {
@@ -283,6 +469,34 @@ pub fn write(t: &Tournament) -> String {
     for g in &t.forbidden {
         let s: Vec<String> = g.iter().map(u32::to_string).collect();
         out.push_str(&format!("XXP {}\n", s.join(" ")));
+    }
+    for g in &t.prohibited {
+        let mut line = format!("260 {:03} {:03}", g.first_round, g.last_round);
+        for s in &g.players {
+            line.push_str(&format!(" {s:>4}"));
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    for b in &t.byes {
+        let mut line = format!("240 {} {:03}", b.kind, b.round);
+        for s in &b.players {
+            line.push_str(&format!(" {s:>4}"));
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    if let Acceleration::Fictitious(list) = &t.acceleration {
+        for f in list {
+            out.push_str(&format!(
+                "250      {:>4} {:03} {:03} {:>4} {:>4}\n",
+                show_tenths(f.points),
+                f.first_round,
+                f.last_round,
+                f.first_player,
+                f.last_player
+            ));
+        }
     }
     if let Acceleration::Manual(list) = &t.acceleration {
         for (start, acc) in list {
@@ -382,6 +596,91 @@ mod tests {
         let line = player_line(&t.players[0], 15);
         assert_eq!(&line[80..84], " 1.5");
         assert_eq!(&line[91..99], "   2 w 1");
+    }
+
+    /// TRF-2026 lines as FIDE's TRF-2026 text and bbpPairings write them.
+    const TRF2026: &str = "012 Open\r### a comment\r142 9\r152 B\r162  W 3.0    D 1.0    L 0.0    A 0.0    P 1.0\r192 FIDE_DUTCH_2025\r250       1.0 001 002 0001 0004\r250       0.5 003 004 0001 0004\r260 001 002    1    2    3\r240 H 003    5    7\r\r001    1      A                                 2500                             0.0    1\r001    2      B                                 2400                             0.0    2\r";
+
+    #[test]
+    fn reads_and_writes_back_trf_2026_lines() {
+        let t = parse(TRF2026).unwrap();
+        assert_eq!(t.total_rounds, Some(9));
+        assert_eq!(t.initial_colour, Some(Colour::Black));
+        assert_eq!(
+            (t.points.win, t.points.draw, t.points.zero_bye, t.points.pab),
+            (30, 10, 0, 10)
+        );
+        assert_eq!(
+            t.acceleration,
+            Acceleration::Fictitious(vec![
+                FictitiousPoints {
+                    points: 10,
+                    first_round: 1,
+                    last_round: 2,
+                    first_player: 1,
+                    last_player: 4
+                },
+                FictitiousPoints {
+                    points: 5,
+                    first_round: 3,
+                    last_round: 4,
+                    first_player: 1,
+                    last_player: 4
+                },
+            ])
+        );
+        assert_eq!(
+            t.prohibited,
+            vec![Prohibited {
+                first_round: 1,
+                last_round: 2,
+                players: vec![1, 2, 3]
+            }]
+        );
+        assert_eq!(
+            t.byes,
+            vec![ByeRecord {
+                kind: 'H',
+                round: 3,
+                players: vec![5, 7]
+            }]
+        );
+        assert!(t.header.iter().any(|h| h == "### a comment"));
+        let written = write(&t);
+        for line in [
+            "250       1.0 001 002    1    4",
+            "260 001 002    1    2    3",
+            "240 H 003    5    7",
+        ] {
+            assert!(written.lines().any(|l| l == line), "{line} in {written}");
+        }
+        let again = parse(&written).unwrap();
+        assert_eq!(again, t);
+    }
+
+    #[test]
+    fn unknown_and_refused_lines() {
+        // Unknown tags are kept; 299 and malformed TRF-2026 records are errors.
+        let t = parse("ZZZ whatever\r322 team thing\r").unwrap();
+        assert_eq!(t.header.len(), 2);
+        for bad in [
+            "299 W  0.0  1.0 001 0001",
+            "240 Q 003    5",
+            "240 H 000    5",
+            "240 H 003",
+            "250       0.0 001 002 0001 0004",
+            "250  1.0  1.0 001 002 0001 0004",
+            "250       1.0 003 002 0001 0004",
+            "250       1.0 001 002 0004 0001",
+            "260 001 002    1",
+            "260 003 002    1    2",
+            "152 X",
+            "162  Q 1.0",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+        let both = "XXA    1  1.0\r250       1.0 001 002 0001 0004\r";
+        assert!(parse(both).is_err());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! ([`picture`]).
 
 pub mod board;
+pub mod palette;
 pub mod picture;
 pub mod ratings;
 pub mod summary;

@@ -5,19 +5,26 @@
 //! The frame (squares and coordinates) is an SVG this module writes and
 //! `resvg` rasterizes; the pieces are Colin M.L. Burnett's "cburnett"
 //! drawings (GPLv2+, see assets/pieces/LICENCE.md), built into the binary
-//! and rasterized by `resvg` once per process. A board is then the cached
-//! frame with the marks and pieces laid on it by `tiny-skia` (which resvg
-//! draws with) and encoded by the `png` crate: well under a millisecond,
-//! no file or network access at run time.
+//! and rasterized by `resvg`. All of it is drawn once per process: the two
+//! frames, and each piece on each of the eight grounds a square can show
+//! (light or dark, marked or not, ringed for check or not), laid on by
+//! `tiny-skia` (which resvg draws with). The colours of all these parts
+//! make one palette of at most 256 ([`super::palette`]), and each part is
+//! kept as palette indices. A board is then the frame with a few 40x40
+//! tiles copied over it, one byte per pixel, and the PNG is of colour type
+//! 3 (a palette): a third of the bytes of RGB to compress, so it is both
+//! quicker to encode and smaller. No file or network access at run time.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use resvg::tiny_skia::{
-    self, Color as SkColor, FillRule, Paint, PathBuilder, Pixmap, PixmapPaint, Rect, Stroke,
-    Transform,
+    self, Color as SkColor, FillRule, Paint, PathBuilder, Pixmap, PixmapPaint, Stroke, Transform,
 };
 use resvg::usvg;
 use shakmaty::{Board, Color, File, Piece, Rank, Role, Square};
+
+use super::palette::{Palette, Rgb};
 
 /// Side of one square, in pixels.
 pub const SQUARE: u32 = 40;
@@ -58,82 +65,188 @@ pub fn origin(square: Square, viewer: Color) -> (u32, u32) {
     (MARGIN + column * SQUARE, MARGIN + row * SQUARE)
 }
 
-/// The picture as an RGBA pixmap.
-pub fn draw(scene: &Scene<'_>) -> Pixmap {
-    let mut pixmap = frame(scene.viewer).clone();
-    for &square in &scene.marked {
-        let colour = if square.is_dark() {
-            DARK_MARKED
-        } else {
-            LIGHT_MARKED
-        };
-        fill_square(&mut pixmap, square, scene.viewer, colour);
-    }
-    if let Some(square) = scene.check {
-        ring(&mut pixmap, square, scene.viewer);
-    }
-    let pieces = pieces();
-    for (square, piece) in scene.board.clone() {
-        let (x, y) = origin(square, scene.viewer);
-        pixmap.draw_pixmap(
-            x as i32,
-            y as i32,
-            pieces[piece_index(piece)].as_ref(),
-            &PixmapPaint::default(),
-            Transform::identity(),
-            None,
-        );
-    }
-    pixmap
+/// A drawn picture: one palette index per pixel, row by row.
+pub struct Picture {
+    pub pixels: Vec<u8>,
 }
 
-/// The picture as a PNG file (8-bit RGB).
+impl Picture {
+    /// The colour of the pixel at (`x`, `y`).
+    pub fn colour(&self, x: u32, y: u32) -> Rgb {
+        let index = self.pixels[(y * SIZE + x) as usize];
+        parts().palette.colours[usize::from(index)]
+    }
+}
+
+/// The kinds of ground a square shows under its piece: light or dark,
+/// marked or not, ringed for check or not.
+const GROUNDS: usize = 8;
+
+fn ground(square: Square, marked: bool, check: bool) -> usize {
+    usize::from(square.is_dark()) + 2 * usize::from(marked) + 4 * usize::from(check)
+}
+
+/// The picture as palette indices.
+pub fn draw(scene: &Scene<'_>) -> Picture {
+    let parts = parts();
+    let mut pixels = parts.frames[usize::from(scene.viewer == Color::Black)].clone();
+    let side = SQUARE as usize;
+    for square in Square::ALL {
+        let piece = scene.board.piece_at(square);
+        let marked = scene.marked.contains(&square);
+        let check = scene.check == Some(square);
+        if piece.is_none() && !marked && !check {
+            // The frame shows the bare square.
+            continue;
+        }
+        let ground = ground(square, marked, check);
+        let tile = match piece {
+            Some(piece) => &parts.pieces[piece_index(piece)][ground],
+            None => &parts.grounds[ground],
+        };
+        let (x, y) = origin(square, scene.viewer);
+        for (row, line) in tile.chunks_exact(side).enumerate() {
+            let start = (y as usize + row) * SIZE as usize + x as usize;
+            pixels[start..start + side].copy_from_slice(line);
+        }
+    }
+    Picture { pixels }
+}
+
+/// The picture as a PNG file (8-bit palette).
 pub fn png(scene: &Scene<'_>) -> Vec<u8> {
     encode(&draw(scene))
 }
 
-/// Encodes an opaque pixmap as an RGB PNG.
-pub fn encode(pixmap: &Pixmap) -> Vec<u8> {
-    let mut rgb = Vec::with_capacity((pixmap.width() * pixmap.height() * 3) as usize);
-    // Every pixel is opaque (the frame is), so premultiplied equals plain.
-    for pixel in pixmap.data().chunks_exact(4) {
-        rgb.extend_from_slice(&pixel[..3]);
-    }
-    let mut out = Vec::with_capacity(24 * 1024);
-    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
-    encoder.set_color(png::ColorType::Rgb);
+/// Encodes a drawn picture as a PNG of colour type 3 (a palette).
+pub fn encode(picture: &Picture) -> Vec<u8> {
+    // fdeflate's one-pass encoder on rows filtered by the row above: the
+    // rows of a rank without pieces repeat, so most of the filtered data
+    // is runs of zeros. See the pictures benchmark for the alternatives.
+    encode_with(
+        picture,
+        png::DeflateCompression::FdeflateUltraFast,
+        png::Filter::Up,
+    )
+}
+
+/// Encodes a drawn picture with the given deflate settings and row filter
+/// (the benchmark compares them).
+pub fn encode_with(
+    picture: &Picture,
+    compression: png::DeflateCompression,
+    filter: png::Filter,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(16 * 1024);
+    let mut encoder = png::Encoder::new(&mut out, SIZE, SIZE);
+    encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
-    // Balanced: about 23 KB for a board. Fast (fdeflate) encodes four
-    // times quicker but makes 66 KB, over the 30 KB a mail should carry.
-    encoder.set_compression(png::Compression::Balanced);
-    encoder.set_filter(png::Filter::Sub);
+    encoder.set_palette(parts().palette_bytes.as_slice());
+    encoder.set_deflate_compression(compression);
+    encoder.set_filter(filter);
     // Writing to a Vec cannot fail, and the size and data length agree.
     let mut writer = encoder
         .write_header()
         .expect("a PNG header is written to memory");
     writer
-        .write_image_data(&rgb)
+        .write_image_data(&picture.pixels)
         .expect("the data matches the picture's size");
     drop(writer);
     out
 }
 
-fn fill_square(pixmap: &mut Pixmap, square: Square, viewer: Color, colour: [u8; 3]) {
-    let (x, y) = origin(square, viewer);
-    let Some(rect) = Rect::from_xywh(x as f32, y as f32, SQUARE as f32, SQUARE as f32) else {
-        return;
-    };
-    let mut paint = Paint::default();
-    paint.set_color_rgba8(colour[0], colour[1], colour[2], 255);
-    pixmap.fill_rect(rect, &paint, Transform::identity(), None);
+/// Everything a picture is put together from, drawn once per process.
+struct Parts {
+    palette: Palette,
+    palette_bytes: Vec<u8>,
+    /// The empty board with coordinates, from White's and Black's side.
+    frames: [Vec<u8>; 2],
+    /// An empty square of each ground.
+    grounds: [Vec<u8>; GROUNDS],
+    /// Each piece (see [`piece_index`]) on each ground.
+    pieces: [[Vec<u8>; GROUNDS]; 12],
 }
 
-/// A red ring inside the square of a king in check.
-fn ring(pixmap: &mut Pixmap, square: Square, viewer: Color) {
-    let (x, y) = origin(square, viewer);
+fn parts() -> &'static Parts {
+    static PARTS: OnceLock<Parts> = OnceLock::new();
+    PARTS.get_or_init(|| {
+        let frames = [
+            rasterize(&frame_svg(Color::White), SIZE),
+            rasterize(&frame_svg(Color::Black), SIZE),
+        ];
+        let grounds: [Pixmap; GROUNDS] = std::array::from_fn(ground_tile);
+        let pieces: [Pixmap; 12] =
+            PIECE_SVGS.map(|svg| rasterize(std::str::from_utf8(svg).unwrap_or(""), SQUARE));
+        let on_grounds: [[Pixmap; GROUNDS]; 12] = std::array::from_fn(|piece| {
+            std::array::from_fn(|ground| {
+                let mut tile = grounds[ground].clone();
+                tile.draw_pixmap(
+                    0,
+                    0,
+                    pieces[piece].as_ref(),
+                    &PixmapPaint::default(),
+                    Transform::identity(),
+                    None,
+                );
+                tile
+            })
+        });
+        let mut histogram: HashMap<Rgb, u64> = HashMap::new();
+        let all = frames
+            .iter()
+            .chain(grounds.iter())
+            .chain(on_grounds.iter().flatten());
+        for pixmap in all {
+            for pixel in pixmap.data().chunks_exact(4) {
+                *histogram.entry([pixel[0], pixel[1], pixel[2]]).or_default() += 1;
+            }
+        }
+        let palette = Palette::new(
+            &histogram,
+            &[FRAME, LIGHT, DARK, LIGHT_MARKED, DARK_MARKED, [0, 0, 0]],
+        );
+        // Every pixel is opaque (the frame and the grounds are), so
+        // premultiplied equals plain.
+        let indexed = |pixmap: &Pixmap| -> Vec<u8> {
+            pixmap
+                .data()
+                .chunks_exact(4)
+                .map(|p| palette.index_of([p[0], p[1], p[2]]))
+                .collect()
+        };
+        Parts {
+            palette_bytes: palette.bytes(),
+            frames: frames.each_ref().map(indexed),
+            grounds: grounds.each_ref().map(indexed),
+            pieces: on_grounds.each_ref().map(|row| row.each_ref().map(indexed)),
+            palette,
+        }
+    })
+}
+
+/// An empty square of `ground` (see [`ground`]), its top-left pixel at 0, 0.
+fn ground_tile(ground: usize) -> Pixmap {
+    let dark = ground & 1 == 1;
+    let marked = ground & 2 == 2;
+    let check = ground & 4 == 4;
+    let colour = match (dark, marked) {
+        (false, false) => LIGHT,
+        (true, false) => DARK,
+        (false, true) => LIGHT_MARKED,
+        (true, true) => DARK_MARKED,
+    };
+    let mut tile = Pixmap::new(SQUARE, SQUARE).expect("a square of non-zero size");
+    tile.fill(SkColor::from_rgba8(colour[0], colour[1], colour[2], 255));
+    if check {
+        ring(&mut tile);
+    }
+    tile
+}
+
+/// A red ring inside a square's tile, for a king in check.
+fn ring(tile: &mut Pixmap) {
     let half = SQUARE as f32 / 2.0;
-    let Some(circle) = PathBuilder::from_circle(x as f32 + half, y as f32 + half, half - 2.5)
-    else {
+    let Some(circle) = PathBuilder::from_circle(half, half, half - 2.5) else {
         return;
     };
     let mut paint = Paint::default();
@@ -143,28 +256,16 @@ fn ring(pixmap: &mut Pixmap, square: Square, viewer: Color) {
         width: 4.0,
         ..Stroke::default()
     };
-    pixmap.stroke_path(&circle, &paint, &stroke, Transform::identity(), None);
+    tile.stroke_path(&circle, &paint, &stroke, Transform::identity(), None);
     // A light red wash inside the ring.
     paint.set_color(SkColor::from_rgba8(CHECK[0], CHECK[1], CHECK[2], 70));
-    pixmap.fill_path(
+    tile.fill_path(
         &circle,
         &paint,
         FillRule::Winding,
         Transform::identity(),
         None,
     );
-}
-
-/// The empty board with coordinates, from each side, rasterized once.
-fn frame(viewer: Color) -> &'static Pixmap {
-    static FRAMES: OnceLock<[Pixmap; 2]> = OnceLock::new();
-    let frames = FRAMES.get_or_init(|| {
-        [
-            rasterize(&frame_svg(Color::White), SIZE),
-            rasterize(&frame_svg(Color::Black), SIZE),
-        ]
-    });
-    &frames[usize::from(viewer == Color::Black)]
 }
 
 /// The SVG of the empty board seen from `viewer`'s side.
@@ -265,14 +366,6 @@ fn piece_index(piece: Piece) -> usize {
     role + if piece.color == Color::Black { 6 } else { 0 }
 }
 
-/// The twelve pieces at square size, rasterized once.
-fn pieces() -> &'static [Pixmap; 12] {
-    static PIECES: OnceLock<[Pixmap; 12]> = OnceLock::new();
-    PIECES.get_or_init(|| {
-        PIECE_SVGS.map(|svg| rasterize(std::str::from_utf8(svg).unwrap_or(""), SQUARE))
-    })
-}
-
 /// Rasterizes an SVG of our own into a square pixmap of `size` pixels. The
 /// SVGs are built into the binary and tested, so they always parse; an
 /// empty pixmap would stand in otherwise.
@@ -294,11 +387,6 @@ fn rasterize(svg: &str, size: u32) -> Pixmap {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pixel(pixmap: &Pixmap, x: u32, y: u32) -> [u8; 3] {
-        let p = pixmap.pixel(x, y).expect("inside").demultiply();
-        [p.red(), p.green(), p.blue()]
-    }
 
     #[test]
     fn every_built_in_svg_parses() {
@@ -334,9 +422,78 @@ mod tests {
         });
         // An empty corner of e4 is marked; d4 (dark) is not.
         let (x, y) = origin(Square::E4, Color::White);
-        assert_eq!(pixel(&picture, x + 2, y + 2), LIGHT_MARKED);
+        assert_eq!(picture.colour(x + 2, y + 2), LIGHT_MARKED);
         let (x, y) = origin(Square::D4, Color::White);
-        assert_eq!(pixel(&picture, x + 2, y + 2), DARK);
+        assert_eq!(picture.colour(x + 2, y + 2), DARK);
+    }
+
+    #[test]
+    fn the_palette_keeps_every_colour_near_its_own() {
+        let parts = parts();
+        assert!(parts.palette.colours.len() <= 256);
+        // The king on a marked dark square, ringed for check, drawn in RGB
+        // as tiny-skia draws it, against its palette version.
+        let mut tile = ground_tile(ground(Square::E1, true, true));
+        let king = rasterize(std::str::from_utf8(PIECE_SVGS[0]).expect("utf-8"), SQUARE);
+        tile.draw_pixmap(
+            0,
+            0,
+            king.as_ref(),
+            &PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+        let indexed = &parts.pieces[0][ground(Square::E1, true, true)];
+        for (pixel, &index) in tile.data().chunks_exact(4).zip(indexed) {
+            let shown = parts.palette.colours[usize::from(index)];
+            for channel in 0..3 {
+                assert!(
+                    pixel[channel].abs_diff(shown[channel]) <= 24,
+                    "{pixel:?} shown as {shown:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_king_in_check_is_ringed_and_the_frame_has_coordinates() {
+        let board = Board::new();
+        let picture = draw(&Scene {
+            board: &board,
+            viewer: Color::White,
+            marked: Vec::new(),
+            check: Some(Square::E8),
+        });
+        // The ring crosses the square's diagonal 7 pixels in from its
+        // corner, beside the king.
+        let (x, y) = origin(Square::E8, Color::White);
+        let [red, green, blue] = picture.colour(x + 7, y + 7);
+        assert!(
+            red > 150 && green < 100 && blue < 100,
+            "{red} {green} {blue}"
+        );
+        let (x, y) = origin(Square::D4, Color::White);
+        assert_eq!(picture.colour(x + 7, y + 7), DARK);
+        // Ink in the margins beside each rank and below each file.
+        let ink = |x0: u32, y0: u32, w: u32, h: u32| {
+            (y0..y0 + h)
+                .flat_map(|y| (x0..x0 + w).map(move |x| (x, y)))
+                .filter(|&(x, y)| picture.colour(x, y).iter().all(|&c| c < 0xc0))
+                .count()
+        };
+        for rank in 0..8 {
+            let y = MARGIN + rank * SQUARE;
+            assert!(ink(0, y, MARGIN, SQUARE) > 5, "rank row {rank}");
+            assert!(ink(SIZE - MARGIN, y, MARGIN, SQUARE) > 5, "rank row {rank}");
+        }
+        for file in 0..8 {
+            let x = MARGIN + file * SQUARE;
+            assert!(ink(x, 0, SQUARE, MARGIN) > 5, "file column {file}");
+            assert!(
+                ink(x, SIZE - MARGIN, SQUARE, MARGIN) > 5,
+                "file column {file}"
+            );
+        }
     }
 
     #[test]
@@ -352,5 +509,7 @@ mod tests {
             std::fs::write(format!("{dir}/start.png"), &bytes).expect("written");
         }
         assert!(bytes.len() < 30 * 1024, "{} bytes", bytes.len());
+        // Colour type 3 (a palette), byte 25 of the header.
+        assert_eq!(bytes[25], 3);
     }
 }

@@ -22,10 +22,30 @@ pub struct Row<'a> {
     pub rating: &'a PlayerRating,
     /// Games of the variant in progress.
     pub active: u32,
+    /// Where the rating is listed.
+    pub section: Section,
+}
+
+/// A variant's standings as their three sections, Established,
+/// Provisional and Inactive, in that order: each its title and its table
+/// of at most `limit` rows (`rows` ranked, highest first). The mail and
+/// the command line show the same sections.
+pub fn standings_sections(rows: &[Row<'_>], limit: usize) -> Vec<(String, String)> {
+    [
+        Section::Established,
+        Section::Provisional,
+        Section::Inactive,
+    ]
+    .into_iter()
+    .map(|section| {
+        let rows: Vec<&Row<'_>> = rows.iter().filter(|r| r.section == section).collect();
+        (section_title(section), standings_table(&rows, limit))
+    })
+    .collect()
 }
 
 /// The heading of a section of the standings.
-pub fn section_title(section: Section) -> String {
+fn section_title(section: Section) -> String {
     match section {
         Section::Established => "Established".to_string(),
         Section::Provisional => format!(
@@ -43,7 +63,7 @@ pub fn section_title(section: Section) -> String {
 /// A section of the standings as a table: rank, player, rating, deviation,
 /// won, lost, drawn, active games; at most `limit` rows, then how many
 /// more there are.
-pub fn standings_table(rows: &[Row<'_>], limit: usize) -> String {
+fn standings_table(rows: &[&Row<'_>], limit: usize) -> String {
     if rows.is_empty() {
         return "  (nobody)\n".to_string();
     }
@@ -193,19 +213,26 @@ mod tests {
                 userid: "alice",
                 rating: &a,
                 active: 1,
+                section: Section::Established,
             },
             Row {
                 userid: "a-very-long-userid-24chr",
                 rating: &b,
                 active: 12,
+                section: Section::Established,
             },
             Row {
                 userid: "carol",
                 rating: &b,
                 active: 0,
+                section: Section::Established,
             },
         ];
-        let table = standings_table(&rows, 2);
+        let sections = standings_sections(&rows, 2);
+        assert_eq!(sections.len(), 3);
+        assert_eq!(sections[0].0, "Established");
+        assert_eq!(sections[1].1, "  (nobody)\n");
+        let table = &sections[0].1;
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines.len(), 4, "{table}");
         assert_eq!(lines[0].len(), lines[1].len(), "{table}");

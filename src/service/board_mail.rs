@@ -23,6 +23,7 @@ use crate::store::boards::{self, Board, OfferKind, StoredTurn};
 use crate::store::deadlines::{self as clocks, Clock};
 use crate::store::players::{self, Player};
 use crate::store::preferences::{self, BoardChoice, MailChoice};
+use crate::store::tournaments;
 
 /// Why a board mail goes out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,7 +232,17 @@ impl BoardFacts {
         let (mut reminder_at, mut forfeit_at) = (None, None);
         if !finished {
             let mover = board.player(state.turn());
-            let away = clocks::vacations_of(ctx.conn, mover, board.last_turn_at)?;
+            // An event's vacation allowance caps what stops this board's
+            // clock, as in the sweep: vacations since the event's start
+            // count against it.
+            let away = match tournaments::vacation_allowance_of(ctx.conn, board.number)? {
+                Some((days, since)) => schedule::within_allowance(
+                    &clocks::vacations_of(ctx.conn, mover, since)?,
+                    since,
+                    days,
+                ),
+                None => clocks::vacations_of(ctx.conn, mover, board.last_turn_at)?,
+            };
             let clock = Clock {
                 board: board.number,
                 to_move: Some(mover),
@@ -302,6 +313,28 @@ impl BoardFacts {
             view,
             pictures: RefCell::new([None, None]),
         })
+    }
+}
+
+impl BoardFacts {
+    /// What the daily digest says of a board besides whose turn it is: the
+    /// last turn, the dates before the reminder and the loss on time, and
+    /// who is on vacation, as a board mail says them.
+    pub fn digest_lines(&self) -> Vec<String> {
+        let view = &self.view;
+        let mut lines = Vec::new();
+        if let Some(last) = &view.last_turn {
+            lines.push(format!("Last turn: {last}."));
+        }
+        match (&view.reminder_at, &view.forfeit_at) {
+            (Some(reminder), Some(forfeit)) => lines.push(format!(
+                "Move by {reminder} to avoid a reminder, and by {forfeit} not to lose on time."
+            )),
+            (None, Some(forfeit)) => lines.push(format!("Move by {forfeit} not to lose on time.")),
+            _ => {}
+        }
+        lines.extend(view.away.iter().cloned());
+        lines
     }
 }
 

@@ -149,26 +149,6 @@ impl Service {
             return Ok(0);
         }
         store::set_setting(&tx, "digest_last_day", &today)?;
-        let mut waiting: HashMap<PlayerId, Vec<String>> = HashMap::new();
-        for clock in deadlines::active_clocks(&tx)? {
-            let Some(to_move) = clock.to_move else {
-                continue;
-            };
-            let board = boards::get(&tx, clock.board)?;
-            let Some(board) = board else { continue };
-            let opponent = if board.white == to_move {
-                board.black
-            } else {
-                board.white
-            };
-            let opponent = players::by_id(&tx, opponent)?.userid;
-            waiting.entry(to_move).or_default().push(format!(
-                "  Board {} ({} against {opponent}): your turn for {} days",
-                board.number,
-                board.variant.display_name(),
-                (now - clock.last_turn_at).whole_days()
-            ));
-        }
         let system = system_mail(now, "digest");
         let parts = (
             &self.config,
@@ -177,12 +157,56 @@ impl Service {
             &mut self.passwords,
         );
         let ctx = system_ctx(parts, &tx, &system, now);
+        // Per player, each board waiting: its number and what the digest
+        // says of it.
+        let mut waiting: HashMap<PlayerId, Vec<(u32, String)>> = HashMap::new();
+        for clock in deadlines::active_clocks(&tx)? {
+            let Some(to_move) = clock.to_move else {
+                continue;
+            };
+            let loaded = match board_mail::load(&ctx, clock.board) {
+                Ok(loaded) => loaded,
+                Err(super::Failure::Fatal(error)) => return Err(error),
+                Err(super::Failure::Refused(_)) => continue,
+            };
+            let facts = board_mail::BoardFacts::gather(&ctx, &loaded)?;
+            let opponent = if loaded.board.white == to_move {
+                &facts.black
+            } else {
+                &facts.white
+            };
+            let mut text = format!(
+                "Board {} ({} against {}): your turn for {} days.",
+                loaded.board.number,
+                loaded.board.variant.display_name(),
+                opponent.userid,
+                (now - clock.last_turn_at).whole_days()
+            );
+            for line in facts.digest_lines() {
+                text.push_str("\n    ");
+                text.push_str(&line);
+            }
+            text.push_str(&format!(
+                "\n    To play without a password, write your turn to {}",
+                self.config
+                    .address
+                    .with_token(&self.key.token(loaded.board.number, to_move))
+            ));
+            waiting
+                .entry(to_move)
+                .or_default()
+                .push((loaded.board.number, text));
+        }
         let mut mails = Vec::new();
         let mut players_waiting: Vec<_> = waiting.into_iter().collect();
         players_waiting.sort_by_key(|(player, _)| *player);
-        for (player, lines) in players_waiting {
+        for (player, boards) in players_waiting {
             let player = players::by_id(&tx, player)?;
-            let text = format!("It is your turn on these boards:\n{}\n", lines.join("\n"));
+            let lines: Vec<&str> = boards.iter().map(|(_, text)| text.as_str()).collect();
+            let text = format!(
+                "It is your turn on these boards:\n\n  {}\n",
+                lines.join("\n\n  ")
+            );
             let mut mail = ctx.notice(
                 vec![player.mail_address().to_string()],
                 &format!("pbem digest for {}", player.userid),
@@ -190,6 +214,15 @@ impl Service {
             )?;
             mail.in_reply_to = None;
             mail.references.clear();
+            // With one board, a reply to the digest plays there (its token
+            // is recorded with the position, as a board mail's is).
+            if let [(number, _)] = boards.as_slice() {
+                mail.reply_to = Some(
+                    self.config
+                        .address
+                        .with_token(&self.key.token(*number, player.id)),
+                );
+            }
             mails.push(mail);
         }
         let count = mails.len();

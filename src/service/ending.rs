@@ -31,6 +31,11 @@ pub(super) fn end_game(ctx: &Ctx<'_>, number: u32, ending: Ending<'_>) -> Result
         Ending::Declined { reason } => ("-", reason, false),
     };
     boards::set_result(ctx.conn, number, score, reason, ctx.now)?;
+    if forfeit {
+        // A score without a game is never rated; the board says so, for
+        // the ratings rebuild, which rates every rated board with a score.
+        boards::set_unrated(ctx.conn, number)?;
+    }
     if let Ending::Played { .. } = ending {
         // A rated board's result changes both ratings, here or never.
         super::ratings::rate_result(ctx, number)?;

@@ -282,12 +282,23 @@ impl Service {
                     tracing::error!(
                         message_id = %mail.message_id,
                         from = mail.from.as_deref().unwrap_or(""),
-                        "a mail could not be handled and is dropped unanswered: {error}"
+                        "a mail could not be handled; its effects are taken back: {error}"
                     );
                     if !mailbox::is_processed(&tx, &mail.message_id, sender_key(mail))? {
                         mailbox::mark_processed(&tx, &mail.message_id, sender_key(mail), now)?;
                     }
-                    handled.push(Handled::Ignored);
+                    // The sender learns that nothing was done, rather than
+                    // waiting for an answer that never comes.
+                    let answer = match answerable_sender(&self.config, mail) {
+                        Some(sender) => vec![failure_answer(&self.templates, mail, sender)?],
+                        None => Vec::new(),
+                    };
+                    handled.push(if answer.is_empty() {
+                        Handled::Ignored
+                    } else {
+                        Handled::Processed { replies: 1 }
+                    });
+                    queue_all(&tx, &self.config, &self.key, answer, now)?;
                 }
                 Err(error) => return Err(error),
             }
@@ -358,20 +369,13 @@ fn handle_in(
     if mailbox::is_processed(tx, &mail.message_id, sender_key(mail))? {
         return Ok(Handled::Duplicate);
     }
-    let forged = config
-        .trusted_authserv_id
-        .as_deref()
-        .is_some_and(|id| mail.authenticated(id) == Some(Authenticated::Fail));
-    let sender = match &mail.from {
-        Some(from) if mail.automatic.is_none() && !forged && !config.address.is_own(from) => {
-            from.clone()
-        }
-        _ => {
+    let sender = match answerable_sender(config, mail) {
+        Some(from) => from.to_string(),
+        None => {
             tracing::info!(
                 message_id = %mail.message_id,
                 reason = ?mail.automatic,
-                forged,
-                "ignoring automatic, senderless or own mail"
+                "ignoring automatic, senderless, forged or own mail"
             );
             mailbox::mark_processed(tx, &mail.message_id, sender_key(mail), now)?;
             return Ok(Handled::Ignored);
@@ -430,6 +434,45 @@ fn handle_in(
     queue_all(tx, config, key, outgoing, now)?;
     mailbox::mark_processed(tx, &mail.message_id, &sender, now)?;
     Ok(Handled::Processed { replies })
+}
+
+/// The sender to answer: none for automatic mail, mail without a sender,
+/// mail forged by the operator's mail server's verdict, and our own mail.
+fn answerable_sender<'m>(config: &ServiceConfig, mail: &'m Inbound) -> Option<&'m str> {
+    let forged = config
+        .trusted_authserv_id
+        .as_deref()
+        .is_some_and(|id| mail.authenticated(id) == Some(Authenticated::Fail));
+    match &mail.from {
+        Some(from) if mail.automatic.is_none() && !forged && !config.address.is_own(from) => {
+            Some(from)
+        }
+        _ => None,
+    }
+}
+
+/// The answer to a mail whose handling failed and was taken back whole.
+fn failure_answer(
+    templates: &Templates,
+    mail: &Inbound,
+    sender: &str,
+) -> Result<Outgoing, ServiceError> {
+    let rendered = templates.render(
+        "notice.txt",
+        minijinja::context! {
+            subject => "pbem Error",
+            text => "Your mail could not be handled because of an error on the server, so none of it was done: no move, result or other change it asked for was made. The error is in the server's log for its operator. You may send the mail again later.",
+        },
+    )?;
+    Ok(Outgoing {
+        to: vec![sender.to_string()],
+        subject: rendered.subject,
+        body: rendered.body,
+        reply_to: None,
+        in_reply_to: Some(mail.message_id.clone()),
+        references: vec![mail.message_id.clone()],
+        ..Outgoing::default()
+    })
 }
 
 /// The sender a mail is recorded under: together with its Message-ID, what

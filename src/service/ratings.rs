@@ -8,9 +8,9 @@ use time::OffsetDateTime;
 
 use super::{Ctx, Failure, ServiceError, refuse};
 use crate::mail::outgoing::Outgoing;
-use crate::ratings::{START, Section};
+use crate::ratings::START;
 use crate::render::ratings::{
-    PastRow, Row, change_line, past_table, player_table, section_title, standings_table,
+    PastRow, Row, change_line, past_table, player_table, standings_sections,
 };
 use crate::render::templates::Rendered;
 use crate::rules::Variant;
@@ -78,26 +78,19 @@ pub(super) fn standings(
     let mut tables = Vec::new();
     for variant in &variants {
         let entries = ratings::of_variant(ctx.conn, *variant)?;
-        let mut sections = Vec::new();
-        for section in [
-            Section::Established,
-            Section::Provisional,
-            Section::Inactive,
-        ] {
-            let rows: Vec<Row<'_>> = entries
-                .iter()
-                .filter(|e| e.standing.section(now) == section)
-                .map(|e| Row {
-                    userid: &e.userid,
-                    rating: &e.standing.rating,
-                    active: e.active,
-                })
-                .collect();
-            sections.push(SectionView {
-                title: section_title(section),
-                table: standings_table(&rows, STANDINGS_ROWS),
-            });
-        }
+        let rows: Vec<Row<'_>> = entries
+            .iter()
+            .map(|e| Row {
+                userid: &e.userid,
+                rating: &e.standing.rating,
+                active: e.active,
+                section: e.standing.section(now),
+            })
+            .collect();
+        let sections = standings_sections(&rows, STANDINGS_ROWS)
+            .into_iter()
+            .map(|(title, table)| SectionView { title, table })
+            .collect();
         tables.push(TableView {
             title: format!("{} ratings", variant.display_name()),
             sections,

@@ -275,6 +275,12 @@ pub fn set_result(
     Ok(())
 }
 
+/// Marks board `board` unrated (a game scored without being played).
+pub fn set_unrated(conn: &Connection, board: u32) -> Result<(), StoreError> {
+    conn.execute_cached("UPDATE boards SET rated = 0 WHERE number = ?1", [board])?;
+    Ok(())
+}
+
 pub fn add_comment(
     conn: &Connection,
     board: u32,

@@ -38,6 +38,9 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!("../../migrations/0010_preferences.sql")),
     M::up(include_str!("../../migrations/0011_tournaments.sql")),
     M::up(include_str!("../../migrations/0012_swiss.sql")),
+    M::up(include_str!(
+        "../../migrations/0013_rated_games_unindexed.sql"
+    )),
 ];
 
 /// Compiled statements kept per connection: more than a mail's commands

@@ -7,6 +7,7 @@
 //! stored figures exactly and a second rebuild changes nothing.
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use time::OffsetDateTime;
@@ -63,29 +64,83 @@ fn write_standing(
     variant: &str,
     standing: &Standing,
 ) -> Result<(), StoreError> {
-    let r = &standing.rating;
-    conn.execute_cached(
-        "INSERT INTO ratings (player_id, variant, rating, deviation, volatility, games, wins,
-                              losses, draws, last_played)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-         ON CONFLICT (player_id, variant) DO UPDATE SET
-             rating = excluded.rating, deviation = excluded.deviation,
+    let mut statement = conn.prepare_cached(&RATINGS_UPSERT[0])?;
+    bind_standing(&mut statement, 0, player, variant, standing)?;
+    statement.raw_execute()?;
+    Ok(())
+}
+
+/// Rows one statement writes during a rebuild. One statement per row
+/// costs a statement run, and a table cursor opened and positioned, for
+/// each; one statement for many keeps its cursor open between them.
+/// (At most ten parameters a row: far below SQLite's limit of 32,766.)
+const ROWS_PER_STATEMENT: usize = 100;
+
+/// An upsert of `rows` rows, its parameters row after row.
+fn upsert(table_and_columns: &str, columns: usize, rows: usize, key: &str, update: &str) -> String {
+    let row = format!("({})", vec!["?"; columns].join(", "));
+    format!(
+        "INSERT INTO {table_and_columns} VALUES {} ON CONFLICT ({key}) DO UPDATE SET {update}",
+        vec![row; rows].join(", ")
+    )
+}
+
+/// The upserts of one rating row and of [`ROWS_PER_STATEMENT`] rows.
+static RATINGS_UPSERT: LazyLock<[String; 2]> = LazyLock::new(|| {
+    [1, ROWS_PER_STATEMENT].map(|rows| {
+        upsert(
+            "ratings (player_id, variant, rating, deviation, volatility, games, wins, losses,
+                      draws, last_played)",
+            10,
+            rows,
+            "player_id, variant",
+            "rating = excluded.rating, deviation = excluded.deviation,
              volatility = excluded.volatility, games = excluded.games, wins = excluded.wins,
              losses = excluded.losses, draws = excluded.draws,
              last_played = excluded.last_played",
-        params![
-            player.0,
-            variant,
-            finite(r.rating)?,
-            finite(r.deviation)?,
-            finite(r.volatility)?,
-            r.games,
-            r.wins,
-            r.losses,
-            r.draws,
-            standing.last_played.unwrap_or(0)
-        ],
-    )?;
+        )
+    })
+});
+
+/// Binds one rating row as row `row` (from 0) of an upsert.
+fn bind_standing(
+    statement: &mut rusqlite::Statement<'_>,
+    row: usize,
+    player: PlayerId,
+    variant: &str,
+    standing: &Standing,
+) -> Result<(), StoreError> {
+    let r = &standing.rating;
+    let first = row * 10 + 1;
+    statement.raw_bind_parameter(first, player.0)?;
+    statement.raw_bind_parameter(first + 1, variant)?;
+    statement.raw_bind_parameter(first + 2, finite(r.rating)?)?;
+    statement.raw_bind_parameter(first + 3, finite(r.deviation)?)?;
+    statement.raw_bind_parameter(first + 4, finite(r.volatility)?)?;
+    statement.raw_bind_parameter(first + 5, r.games)?;
+    statement.raw_bind_parameter(first + 6, r.wins)?;
+    statement.raw_bind_parameter(first + 7, r.losses)?;
+    statement.raw_bind_parameter(first + 8, r.draws)?;
+    statement.raw_bind_parameter(first + 9, standing.last_played.unwrap_or(0))?;
+    Ok(())
+}
+
+/// Writes rating rows, [`ROWS_PER_STATEMENT`] to a statement.
+fn write_standings(
+    conn: &Connection,
+    rows: &[(PlayerId, Variant, &Standing)],
+) -> Result<(), StoreError> {
+    let mut chunks = rows.chunks_exact(ROWS_PER_STATEMENT);
+    for chunk in &mut chunks {
+        let mut statement = conn.prepare_cached(&RATINGS_UPSERT[1])?;
+        for (row, (player, variant, standing)) in chunk.iter().enumerate() {
+            bind_standing(&mut statement, row, *player, variant.id(), standing)?;
+        }
+        statement.raw_execute()?;
+    }
+    for (player, variant, standing) in chunks.remainder() {
+        write_standing(conn, *player, variant.id(), standing)?;
+    }
     Ok(())
 }
 
@@ -183,18 +238,19 @@ pub fn record_game(conn: &Connection, number: u32) -> Result<Option<GameRating>,
         variant,
         game,
     } = result;
+    let white = standing(conn, game.white, variant)?.unwrap_or_default();
+    let black = standing(conn, game.black, variant)?.unwrap_or_default();
     // A game rated already that comes later in the replay order and
     // involves one of the two players would have been rated from other
     // figures: replay the variant. (Later games of other players only are
     // untouched by this one, and do not touch its players' figures.)
-    let later: bool = conn.query_row_cached(
-        "SELECT EXISTS (SELECT 1 FROM rated_games WHERE variant = ?1
-                          AND (finished > ?2 OR (finished = ?2 AND board > ?3))
-                          AND (white_id IN (?4, ?5) OR black_id IN (?4, ?5)))",
-        params![variant.id(), game.at, board, game.white.0, game.black.0],
-        |row| row.get(0),
-    )?;
-    if later {
+    if rated_later(
+        conn,
+        board,
+        variant,
+        game.at,
+        [(game.white, &white), (game.black, &black)],
+    )? {
         rebuild(conn, Some(variant))?;
         let change = conn.query_row_cached(
             "SELECT white_before, white_after, black_before, black_after
@@ -216,8 +272,6 @@ pub fn record_game(conn: &Connection, number: u32) -> Result<Option<GameRating>,
             change,
         }));
     }
-    let white = standing(conn, game.white, variant)?.unwrap_or_default();
-    let black = standing(conn, game.black, variant)?.unwrap_or_default();
     let (new_white, new_black) = ratings::rate_game(&white, &black, game.outcome, game.at);
     write_standing(conn, game.white, variant.id(), &new_white)?;
     write_standing(conn, game.black, variant.id(), &new_black)?;
@@ -236,6 +290,40 @@ pub fn record_game(conn: &Connection, number: u32) -> Result<Option<GameRating>,
     }))
 }
 
+/// Whether one of `players` has a game of `variant` rated already that
+/// comes after board `board`, ended at `at`, in the replay order (the
+/// time a game ended, then its board number). A standing's `last_played`
+/// is when the player's latest rated game of the variant ended: a later
+/// time settles it either way, and only a game ended at the same instant
+/// needs a look at the player's boards numbered higher.
+fn rated_later(
+    conn: &Connection,
+    board: u32,
+    variant: Variant,
+    at: i64,
+    players: [(PlayerId, &Standing); 2],
+) -> Result<bool, StoreError> {
+    for (player, standing) in players {
+        match standing.last_played {
+            Some(last) if last > at => return Ok(true),
+            Some(last) if last == at => {
+                let tied: bool = conn.query_row_cached(
+                    "SELECT EXISTS (SELECT 1 FROM boards b JOIN rated_games g ON g.board = b.number
+                                    WHERE (b.white_id = ?1 OR b.black_id = ?1) AND b.number > ?2
+                                      AND g.variant = ?3 AND g.finished = ?4)",
+                    params![player.0, board, variant.id(), at],
+                    |row| row.get(0),
+                )?;
+                if tied {
+                    return Ok(true);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(false)
+}
+
 fn write_rated_game(
     conn: &Connection,
     board: u32,
@@ -243,27 +331,80 @@ fn write_rated_game(
     game: &RatedGame<PlayerId>,
     change: &Change,
 ) -> Result<(), StoreError> {
-    conn.execute_cached(
-        "INSERT INTO rated_games (board, variant, finished, white_id, black_id, white_before,
-                                  white_after, black_before, black_after)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-         ON CONFLICT (board) DO UPDATE SET
-             variant = excluded.variant, finished = excluded.finished,
+    let mut statement = conn.prepare_cached(&GAMES_UPSERT[0])?;
+    bind_rated_game(&mut statement, 0, board, variant, game, change)?;
+    statement.raw_execute()?;
+    Ok(())
+}
+
+/// The upserts of one rated game and of [`ROWS_PER_STATEMENT`].
+static GAMES_UPSERT: LazyLock<[String; 2]> = LazyLock::new(|| {
+    [1, ROWS_PER_STATEMENT].map(|rows| {
+        upsert(
+            "rated_games (board, variant, finished, white_id, black_id, white_before,
+                          white_after, black_before, black_after)",
+            9,
+            rows,
+            "board",
+            "variant = excluded.variant, finished = excluded.finished,
              white_id = excluded.white_id, black_id = excluded.black_id,
              white_before = excluded.white_before, white_after = excluded.white_after,
              black_before = excluded.black_before, black_after = excluded.black_after",
-        params![
-            board,
-            variant,
-            game.at,
-            game.white.0,
-            game.black.0,
-            finite(change.white_before)?,
-            finite(change.white_after)?,
-            finite(change.black_before)?,
-            finite(change.black_after)?
-        ],
-    )?;
+        )
+    })
+});
+
+/// Binds one rated game as row `row` (from 0) of an upsert.
+fn bind_rated_game(
+    statement: &mut rusqlite::Statement<'_>,
+    row: usize,
+    board: u32,
+    variant: &str,
+    game: &RatedGame<PlayerId>,
+    change: &Change,
+) -> Result<(), StoreError> {
+    let first = row * 9 + 1;
+    statement.raw_bind_parameter(first, board)?;
+    statement.raw_bind_parameter(first + 1, variant)?;
+    statement.raw_bind_parameter(first + 2, game.at)?;
+    statement.raw_bind_parameter(first + 3, game.white.0)?;
+    statement.raw_bind_parameter(first + 4, game.black.0)?;
+    statement.raw_bind_parameter(first + 5, finite(change.white_before)?)?;
+    statement.raw_bind_parameter(first + 6, finite(change.white_after)?)?;
+    statement.raw_bind_parameter(first + 7, finite(change.black_before)?)?;
+    statement.raw_bind_parameter(first + 8, finite(change.black_after)?)?;
+    Ok(())
+}
+
+/// Writes rated games, [`ROWS_PER_STATEMENT`] to a statement.
+fn write_rated_games(
+    conn: &Connection,
+    rows: &[(&RatedResult, &Change)],
+) -> Result<(), StoreError> {
+    let mut chunks = rows.chunks_exact(ROWS_PER_STATEMENT);
+    for chunk in &mut chunks {
+        let mut statement = conn.prepare_cached(&GAMES_UPSERT[1])?;
+        for (row, (result, change)) in chunk.iter().enumerate() {
+            bind_rated_game(
+                &mut statement,
+                row,
+                result.board,
+                result.variant.id(),
+                &result.game,
+                change,
+            )?;
+        }
+        statement.raw_execute()?;
+    }
+    for (result, change) in chunks.remainder() {
+        write_rated_game(
+            conn,
+            result.board,
+            result.variant.id(),
+            &result.game,
+            change,
+        )?;
+    }
     Ok(())
 }
 
@@ -297,30 +438,17 @@ impl Rebuilt {
 /// count: `rated`, finished `1-0`, `0-1` or `1/2-1/2` (a declined game has
 /// no score), between two different players.
 pub fn rebuild(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt, StoreError> {
-    // A rebuild that rewrites everything inserts into the per-player
-    // indexes of `rated_games` in no useful order; with SQLite's default
-    // page cache (2 MB) those pages spill and are read back again and
-    // again. A larger cache for the rebuild, then the usual one.
+    // A rebuild that rewrites everything dirties far more pages than
+    // SQLite's default page cache (2 MB) holds; pages of the ratings'
+    // index by rating, taken in no useful order, would spill and be read
+    // back again and again. A larger cache for the rebuild, then the
+    // usual one.
     let cache: i64 = conn.pragma_query_value(None, "cache_size", |row| row.get(0))?;
     conn.pragma_update(None, "cache_size", REBUILD_CACHE_KIB)?;
     let rebuilt = replay_and_store(conn, only);
     conn.pragma_update(None, "cache_size", cache)?;
     rebuilt
 }
-
-/// Rows of rated games to write above which a rebuild drops the table's
-/// indexes and builds them again afterwards.
-const BULK_ROWS: usize = 10_000;
-
-/// The indexes of `rated_games` as `migrations/0009_ratings.sql` creates
-/// them (keep the two alike).
-const DROP_GAME_INDEXES: &str = "DROP INDEX rated_games_in_order;
-     DROP INDEX rated_games_by_white;
-     DROP INDEX rated_games_by_black;";
-const CREATE_GAME_INDEXES: &str =
-    "CREATE INDEX rated_games_in_order ON rated_games(variant, finished, board);
-     CREATE INDEX rated_games_by_white ON rated_games(white_id, finished);
-     CREATE INDEX rated_games_by_black ON rated_games(black_id, finished);";
 
 /// SQLite's page cache during a rebuild, in KiB (as `cache_size` takes
 /// it, negative).
@@ -393,15 +521,19 @@ fn replay_and_store(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt,
             stored.insert((player, variant), standing);
         }
     }
-    for (&(player, variant), standing) in &standings {
-        if !stored
-            .remove(&(player, variant))
-            .is_some_and(|old| same_standing(&old, standing))
-        {
-            write_standing(conn, player, variant.id(), standing)?;
-            rebuilt.ratings_changed += 1;
-        }
-    }
+    let mut differing: Vec<(PlayerId, Variant, &Standing)> = standings
+        .iter()
+        .filter(|&(key, standing)| {
+            !stored
+                .remove(key)
+                .is_some_and(|old| same_standing(&old, standing))
+        })
+        .map(|(&(player, variant), standing)| (player, variant, standing))
+        .collect();
+    // In key order, so that rows are appended (see the rated games below).
+    differing.sort_unstable_by_key(|&(player, variant, _)| (player.0, variant.id()));
+    write_standings(conn, &differing)?;
+    rebuilt.ratings_changed = differing.len();
     for (player, variant) in stored.into_keys() {
         conn.execute_cached(
             "DELETE FROM ratings WHERE player_id = ?1 AND variant = ?2",
@@ -450,27 +582,15 @@ fn replay_and_store(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt,
             differing.push(index);
         }
     }
-    // Many rows to write (new parameters, or a rebuild from nothing):
-    // the indexes are built once afterwards, sorted, instead of taking
-    // each row at a random place.
-    let bulk = differing.len() > BULK_ROWS;
-    if bulk {
-        conn.execute_batch(DROP_GAME_INDEXES)?;
-    }
-    for index in differing {
-        let (result, change) = (&results[index], &changes[index]);
-        write_rated_game(
-            conn,
-            result.board,
-            result.variant.id(),
-            &result.game,
-            change,
-        )?;
-        rebuilt.games_changed += 1;
-    }
-    if bulk {
-        conn.execute_batch(CREATE_GAME_INDEXES)?;
-    }
+    // In board order, the rows of a rebuild from nothing are appended
+    // to the table (keyed by board) rather than put in at random places.
+    differing.sort_unstable_by_key(|&index| results[index].board);
+    let rows: Vec<(&RatedResult, &Change)> = differing
+        .iter()
+        .map(|&index| (&results[index], &changes[index]))
+        .collect();
+    write_rated_games(conn, &rows)?;
+    rebuilt.games_changed = rows.len();
     for board in stored.into_keys() {
         conn.execute_cached("DELETE FROM rated_games WHERE board = ?1", [board])?;
         rebuilt.games_removed += 1;
@@ -572,11 +692,11 @@ pub fn recent_games(
     let mut statement = conn.prepare_cached(
         "SELECT g.board, g.variant, g.finished, g.white_id, w.userid, k.userid, b.result,
                 g.white_before, g.white_after, g.black_before, g.black_after
-         FROM rated_games g
-         JOIN boards b ON b.number = g.board
+         FROM boards b
+         JOIN rated_games g ON g.board = b.number
          JOIN players w ON w.id = g.white_id
          JOIN players k ON k.id = g.black_id
-         WHERE g.white_id = ?1 OR g.black_id = ?1
+         WHERE b.white_id = ?1 OR b.black_id = ?1
          ORDER BY g.finished DESC, g.board DESC
          LIMIT ?2",
     )?;

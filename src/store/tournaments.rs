@@ -459,6 +459,27 @@ pub fn vacation_allowances(
     Ok(map)
 }
 
+/// The vacation allowance of one board, when it is an unfinished game of
+/// an event that has one: (days, when the event started).
+pub fn vacation_allowance_of(
+    conn: &Connection,
+    board: u32,
+) -> Result<Option<(u32, OffsetDateTime)>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT t.vacation_days, t.started_at FROM tournament_games g
+         JOIN tournaments t ON t.id = g.tournament_id
+         WHERE g.board = ?1 AND g.result IS NULL
+           AND t.vacation_days IS NOT NULL AND t.started_at IS NOT NULL",
+    )?;
+    let row = statement
+        .query_row([board], |row| {
+            Ok((row.get::<_, u32>(0)?, row.get::<_, String>(1)?))
+        })
+        .optional()?;
+    row.map(|(days, started)| Ok((days, parse_time(&started)?)))
+        .transpose()
+}
+
 /// The event's results as the crosstable reads them: entrants by start
 /// number (by entry before the start), with their userids, and every game.
 pub fn results(conn: &Connection, event: &Event) -> Result<EventResults, StoreError> {

@@ -80,6 +80,8 @@ pub fn trf(results: &EventResults, name: &str, rounds: u32) -> Tournament {
         initial_colour: Some(Colour::White),
         use_rank: false,
         forbidden: Vec::new(),
+        prohibited: Vec::new(),
+        byes: Vec::new(),
         acceleration: Default::default(),
         points: Points::default(),
     }

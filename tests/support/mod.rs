@@ -15,6 +15,15 @@ use pbem::server::{Clock, Pass, Server};
 use time::OffsetDateTime;
 use time::macros::datetime;
 
+/// The addresses of the two players most tests set up.
+pub const ALICE: &str = "alice@example.org";
+pub const BOB: &str = "bob@example.org";
+
+/// The address of player `userid` in tests with many players.
+pub fn address(userid: &str) -> String {
+    format!("{userid}@example.org")
+}
+
 /// A mail the server sent, as read from the outbox.
 #[derive(Clone, Debug)]
 pub struct Sent {
@@ -198,6 +207,21 @@ impl Harness {
             }
         }
         dump
+    }
+
+    /// Alice (`alice@example.org`) and Bob (`bob@example.org`) signed up,
+    /// and board 101 of `variant` between them, Alice White: the new-board
+    /// mails to Alice and to Bob.
+    pub fn alice_and_bob_on(&mut self, variant: &str) -> (Sent, Sent) {
+        self.signup("alice", ALICE);
+        self.signup("bob", BOB);
+        let mails = self.send(
+            ALICE,
+            "new game",
+            &format!("{variant} challenge alice alice-pw bob --white"),
+        );
+        assert_eq!(mails.len(), 2, "{mails:#?}");
+        (to(&mails, ALICE).clone(), to(&mails, BOB).clone())
     }
 
     /// Signs up a player from `address`, and confirms the address by

@@ -1,0 +1,180 @@
+//! `tournament create`: a new event with its settings, and the details
+//! text the creation notice and `tournament show` share.
+
+use super::*;
+
+pub(super) fn create(
+    ctx: &mut Ctx<'_>,
+    command: &CreateTournament,
+) -> Result<Vec<Outgoing>, Failure> {
+    let director = ctx.speaker(&command.speaker, None, None)?;
+    let variant: Variant = command.variant.parse().map_err(|_| {
+        refuse(
+            format!(
+                "\"{}\" is not a variant; send \"help variants\" for the list",
+                command.variant
+            ),
+            None,
+        )
+    })?;
+    if store::by_name(ctx.conn, &command.name)?.is_some() {
+        return Err(refuse(
+            format!(
+                "there is already an event \"{}\"; choose another name",
+                command.name
+            ),
+            None,
+        ));
+    }
+    let format = match command.swiss_rounds {
+        Some(rounds) => Format::Swiss { rounds },
+        None => Format::RoundRobin {
+            double: command.double,
+        },
+    };
+    let cap = if format.is_swiss() {
+        MAX_SWISS
+    } else {
+        MAX_ROUND_ROBIN
+    };
+    let max_entrants = command.max_entrants.unwrap_or(cap);
+    if max_entrants > cap {
+        return Err(refuse(
+            format!(
+                "--max={max_entrants}: a {} may have up to {cap} players",
+                format.describe()
+            ),
+            None,
+        ));
+    }
+    let forfeit_days = match (command.forfeit_days, command.days_per_turn) {
+        (Some(_), Some(_)) => {
+            return Err(refuse(
+                "give --days or --forfeit, not both: they both set the time for a turn",
+                None,
+            ));
+        }
+        (Some(days), None) | (None, Some(days)) => days,
+        (None, None) => DEFAULT_FORFEIT_DAYS,
+    };
+    let nag_days = command.nag_days.unwrap_or(match command.days_per_turn {
+        Some(days) => (days / 3).max(1),
+        None => DEFAULT_NAG_DAYS.min(forfeit_days),
+    });
+    if forfeit_days < nag_days {
+        return Err(refuse(
+            format!(
+                "--forfeit={forfeit_days} must not be shorter than the reminder time of {nag_days} days"
+            ),
+            None,
+        ));
+    }
+    let closes_at = match command.closes {
+        Some(date) => {
+            let at = end_of_day(date, ctx.now);
+            if at <= ctx.now {
+                return Err(refuse(
+                    format!("--closes={date}: that day is over; give a later date"),
+                    None,
+                ));
+            }
+            Some(at)
+        }
+        None => None,
+    };
+    let tiebreaks = command.tiebreaks.clone().unwrap_or_else(|| {
+        if format.is_swiss() {
+            Tiebreak::SWISS.to_vec()
+        } else {
+            Tiebreak::ROUND_ROBIN.to_vec()
+        }
+    });
+    let settings = Settings {
+        name: command.name.clone(),
+        variant,
+        director: director.id,
+        format,
+        days_per_turn: command.days_per_turn,
+        nag_days,
+        forfeit_days,
+        vacation_days: command.vacation_days,
+        max_entrants,
+        rated: command.rated,
+        closes_at,
+        invite_only: command.invite_only,
+        tiebreaks,
+        round_days: command.round_days,
+        min_rating: command.min_rating,
+        max_rating: command.max_rating,
+    };
+    let id = store::insert(ctx.conn, &settings, ctx.now)?;
+    let event = store::by_id(ctx.conn, id)?;
+    let text = format!(
+        "You created the event \"{name}\" and direct it.\n\n{details}\nPlayers enter with:\n  tournament enter {name} <userid> <password>\nWhen enough have entered (at least 3), start it with:\n  tournament start {name} {td} <password>",
+        name = settings.name,
+        details = details(ctx, &event)?,
+        td = director.userid,
+    );
+    Ok(vec![
+        ctx.notice_to_sender(&subject(&event, "created"), &text)?,
+    ])
+}
+
+/// The end of `date` (the start of the next day, UTC); `now` for the last
+/// day time can tell.
+fn end_of_day(date: time::Date, now: OffsetDateTime) -> OffsetDateTime {
+    date.next_day()
+        .map_or(now, |day| day.midnight().assume_utc())
+}
+
+/// The settings of an event, a line each.
+pub(super) fn details(ctx: &Ctx<'_>, event: &Event) -> Result<String, ServiceError> {
+    let s = &event.settings;
+    let director = players::by_id(ctx.conn, s.director)?;
+    let mut out = format!(
+        "Event: {}\nDirector: {}\nFormat: {}, {}, {}\nDeadlines: reminder after {} days, loss on time after {} days without a move\n",
+        s.name,
+        director.userid,
+        s.format.describe(),
+        s.variant.display_name(),
+        if s.rated { "rated" } else { "unrated" },
+        s.nag_days,
+        s.forfeit_days
+    );
+    if let Some(days) = s.round_days {
+        out.push_str(&format!(
+            "Rounds: each round lasts at most {days} days; then its unfinished games are scored as draws unless the director adjudicates them first\n"
+        ));
+    }
+    match (s.min_rating, s.max_rating) {
+        (None, None) => {}
+        (low, high) => out.push_str(&format!(
+            "Ratings: {} to {} ({} rating; unrated players count as {})\n",
+            low.map_or("any".to_string(), |r| r.to_string()),
+            high.map_or("any".to_string(), |r| r.to_string()),
+            s.variant.display_name(),
+            crate::ratings::START.shown()
+        )),
+    }
+    match s.vacation_days {
+        Some(days) => out.push_str(&format!(
+            "Vacation: each player's clocks on the event's boards stop for at most {days} days of vacation in all\n"
+        )),
+        None => out.push_str("Vacation: each player's own yearly allowance\n"),
+    }
+    out.push_str(&format!(
+        "Entry: {}up to {} players{}\nTiebreaks: {}\nStatus: {}\n",
+        if s.invite_only { "by invitation, " } else { "" },
+        s.max_entrants,
+        s.closes_at
+            .map(|at| format!(", closes {}", crate::service::deadlines::readable(at)))
+            .unwrap_or_default(),
+        s.tiebreaks
+            .iter()
+            .map(|t| t.heading())
+            .collect::<Vec<_>>()
+            .join(", "),
+        event.status.as_str()
+    ));
+    Ok(out)
+}

@@ -1,0 +1,64 @@
+//! Single Dutch pairings checked against a known answer: TRF-2026 records
+//! that change a pairing (`240` byes, `250` fictitious points, `260`
+//! prohibited pairs), each with the pairing the FIDE-endorsed bbpPairings
+//! (v6.0.0) makes of the same file (`bbpPairings.exe --dutch FILE -p OUT`),
+//! and the deviations from bbpPairings found in the random data sets, with
+//! the verdict worked out by hand from C.04.3.
+
+use pbem::pairing::{Pairing, dutch, trf};
+
+fn pair(name: &str) -> Pairing {
+    let path = format!(
+        "{}/tests/data/pairing/cases/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("a committed case");
+    let t = trf::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    dutch::pair(&t).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn sorted(pairs: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let mut v = pairs.to_vec();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn byes_entered_by_240_and_pairs_prohibited_by_260() {
+    // Players 1 and 6 have half-point byes for round 1 (240), and 2, 6 and
+    // 7 may not meet in round 1 (260): 2 gets 5 instead of 7.
+    let p = pair("trf2026-byes-prohibited.trf");
+    assert_eq!(sorted(&p.pairs), sorted(&[(2, 5), (7, 3), (4, 8)]));
+    assert_eq!(p.bye, None);
+}
+
+#[test]
+fn fictitious_points_of_250_records_accelerate_the_pairing() {
+    // A win's worth for players 1-5 in round 1: they form the top group.
+    let p = pair("trf2026-fictitious-round1.trf");
+    assert_eq!(
+        sorted(&p.pairs),
+        sorted(&[(1, 3), (4, 2), (5, 6), (7, 9), (10, 8)])
+    );
+    // Half a point for players 1-3 in round 2, after round 1's results.
+    let p = pair("trf2026-fictitious-round2.trf");
+    assert_eq!(
+        sorted(&p.pairs),
+        sorted(&[(2, 1), (8, 7), (3, 5), (6, 4), (9, 10)])
+    );
+}
+
+#[test]
+fn baku_group_is_the_first_half_rounded_up_to_an_even_number() {
+    // C.04.7 (Baku acceleration), worked by hand for 10 players and 9
+    // rounds: GA is the first half rounded up to an even number, 2 * ceil(10
+    // / 4) = 6 players, each with 1 virtual point in rounds 1-3 (the first
+    // half, rounded up, of the 5 accelerated rounds) and 0.5 in rounds 4-5.
+    // Round 1 then pairs the score group {1..6} (1-4, 5-2, 3-6) and {7..10}
+    // (7-9, 10-8). bbpPairings takes GA as ceil(10 / 2) = 5 players and
+    // pairs 1-3, 4-2, 5-6, 7-9, 10-8 for the `192 FIDE_DUTCH_2025_BAKU`
+    // file; given C.04.7's points as `250` records it pairs as below.
+    let fide = sorted(&[(1, 4), (5, 2), (3, 6), (7, 9), (10, 8)]);
+    assert_eq!(sorted(&pair("baku-10-players.trf").pairs), fide);
+    assert_eq!(sorted(&pair("baku-10-players-as-250.trf").pairs), fide);
+}
