@@ -100,6 +100,13 @@ fn pbem_format(p: &pbem::pairing::Pairing) -> String {
 
 fn main() {
     run("150 players, last round", &cut_from_set(150));
+    // `cargo test --all-targets` runs benchmarks once as a smoke test
+    // (without `--bench`): the 150-player round shows it works; the
+    // 1,000-player round, a minute or more, is for `cargo bench`.
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("1,000 players: measured by `cargo bench --bench pairing` only");
+        return;
+    }
     let text = std::fs::read_to_string(data("bench-1000.trf")).expect("bench-1000.trf");
     run("1,000 players, round 5", &trf::parse(&text).expect("trf"));
 }
