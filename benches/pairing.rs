@@ -1,10 +1,10 @@
 //! Speed of the Dutch engine: one round of 1,000 players (the goal is under
 //! a second) and one of 150, each printed beside the FIDE-endorsed
-//! bbpPairings on the same file when its binary is there (`BBP_PAIRINGS`, by
-//! default /work/coord/bbp-build/bbpPairings.exe, built outside the
-//! repository); it says so when it is not. Both engines' pairings are also
-//! compared. A whole round of 1,000 players takes seconds, so this times
-//! one run each rather than sampling.
+//! bbpPairings on the same file when its binary is named by `BBP_PAIRINGS`
+//! (built outside the repository from its public source); it says so when
+//! it is not. Both engines' pairings are also compared. A whole round of
+//! 1,000 players takes a minute or more, so this times one run each rather
+//! than sampling.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -43,10 +43,7 @@ fn cut_from_set(players: usize) -> Tournament {
 }
 
 fn bbp() -> Option<PathBuf> {
-    let path = std::env::var_os("BBP_PAIRINGS").map_or_else(
-        || PathBuf::from("/work/coord/bbp-build/bbpPairings.exe"),
-        PathBuf::from,
-    );
+    let path = PathBuf::from(std::env::var_os("BBP_PAIRINGS")?);
     path.exists().then_some(path)
 }
 
