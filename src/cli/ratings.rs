@@ -6,9 +6,9 @@
 use std::path::Path;
 
 use super::{CliError, serve};
-use crate::render::ratings::{Row, standings_sections};
 use crate::rules::Variant;
 use crate::server::Clock;
+use crate::service::variant_sections;
 use crate::store::{Store, ratings};
 
 pub fn run(
@@ -59,20 +59,10 @@ pub fn run(
     if variants.is_empty() {
         println!("No rated games yet.");
     }
-    let now = i64::try_from(now.unix_timestamp_nanos()).unwrap_or(i64::MAX);
     for variant in variants {
         println!("{} ratings", variant.display_name());
-        let entries = ratings::of_variant(store.conn(), variant).map_err(failed)?;
-        let rows: Vec<Row<'_>> = entries
-            .iter()
-            .map(|e| Row {
-                userid: &e.userid,
-                rating: &e.standing.rating,
-                active: e.active,
-                section: e.standing.section(now),
-            })
-            .collect();
-        for (title, table) in standings_sections(&rows, usize::MAX) {
+        let sections = variant_sections(store.conn(), variant, now, usize::MAX).map_err(failed)?;
+        for (title, table) in sections {
             println!("\n{title}");
             print!("{table}");
         }

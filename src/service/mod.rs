@@ -22,6 +22,7 @@ mod play;
 mod preferences;
 mod prune;
 mod ratings;
+pub(crate) use ratings::variant_sections;
 mod reading;
 mod tournament;
 

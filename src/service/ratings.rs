@@ -3,6 +3,7 @@
 //! `ratings [<variant>]` (alias `standings`) and `rating <userid>`
 //! commands.
 
+use rusqlite::Connection;
 use serde::Serialize;
 use time::OffsetDateTime;
 
@@ -15,7 +16,7 @@ use crate::render::ratings::{
 use crate::render::templates::Rendered;
 use crate::rules::Variant;
 use crate::store::players;
-use crate::store::ratings;
+use crate::store::{StoreError, ratings};
 
 /// Rates board `number` if it counts, and says what the game did to both
 /// ratings in the board's next mail (`alice 1712 -> 1726 (+14)`).
@@ -74,20 +75,9 @@ pub(super) fn standings(
         Some(variant) => vec![variant],
         None => ratings::variants(ctx.conn)?,
     };
-    let now = nanos(ctx.now);
     let mut tables = Vec::new();
     for variant in &variants {
-        let entries = ratings::of_variant(ctx.conn, *variant)?;
-        let rows: Vec<Row<'_>> = entries
-            .iter()
-            .map(|e| Row {
-                userid: &e.userid,
-                rating: &e.standing.rating,
-                active: e.active,
-                section: e.standing.section(now),
-            })
-            .collect();
-        let sections = standings_sections(&rows, STANDINGS_ROWS)
+        let sections = variant_sections(ctx.conn, *variant, ctx.now, STANDINGS_ROWS)?
             .into_iter()
             .map(|(title, table)| SectionView { title, table })
             .collect();
@@ -131,7 +121,7 @@ pub(super) fn rating(ctx: &mut Ctx<'_>, userid: &str) -> Result<Vec<Outgoing>, F
     let Some(player) = players::by_userid(ctx.conn, userid)? else {
         return Err(refuse(format!("there is no player \"{userid}\""), None));
     };
-    let now = nanos(ctx.now);
+    let now = ratings::nanos(ctx.now);
     let standings: Vec<_> = ratings::of_player(ctx.conn, player.id)?
         .into_iter()
         .map(|(variant, standing)| (variant, standing.rating, standing.section(now)))
@@ -178,6 +168,24 @@ fn to_sender(ctx: &Ctx<'_>, rendered: Rendered) -> Outgoing {
     }
 }
 
-fn nanos(time: OffsetDateTime) -> i64 {
-    i64::try_from(time.unix_timestamp_nanos()).unwrap_or(i64::MAX)
+/// A variant's standings at `now` as their sections (title, table of at
+/// most `limit` rows): what the `ratings` mail and `pbem ratings` show.
+pub(crate) fn variant_sections(
+    conn: &Connection,
+    variant: Variant,
+    now: OffsetDateTime,
+    limit: usize,
+) -> Result<Vec<(String, String)>, StoreError> {
+    let now = ratings::nanos(now);
+    let entries = ratings::of_variant(conn, variant)?;
+    let rows: Vec<Row<'_>> = entries
+        .iter()
+        .map(|e| Row {
+            userid: &e.userid,
+            rating: &e.standing.rating,
+            active: e.active,
+            section: e.standing.section(now),
+        })
+        .collect();
+    Ok(standings_sections(&rows, limit))
 }

@@ -198,8 +198,9 @@ fn rated_result(row: &rusqlite::Row<'_>) -> Result<Option<RatedResult>, StoreErr
     }))
 }
 
-/// A time as Unix nanoseconds (saturating: pbem's times are far inside).
-fn nanos(time: OffsetDateTime) -> i64 {
+/// A time as Unix nanoseconds, as ratings store times (saturating: pbem's
+/// times are far inside).
+pub fn nanos(time: OffsetDateTime) -> i64 {
     i64::try_from(time.unix_timestamp_nanos()).unwrap_or(if time.year() < 1970 {
         i64::MIN
     } else {
