@@ -49,30 +49,13 @@ pub(super) fn challenge(
     } else {
         (opponent.id, challenger.id)
     };
-    // --days=N is the per-turn allowance: a turn that takes longer loses on
-    // time, as --forfeit=N says; the reminders then come at a third of it.
-    let forfeit_days = match (command.forfeit_days, command.days_per_turn) {
-        (Some(_), Some(_)) => {
-            return Err(refuse(
-                "give --days or --forfeit, not both: they both set the time for a turn",
-                None,
-            ));
-        }
-        (Some(days), None) | (None, Some(days)) => days,
-        (None, None) => ctx.config.default_forfeit_days,
-    };
-    let nag_days = command.nag_days.unwrap_or(match command.days_per_turn {
-        Some(days) => (days / 3).max(1),
-        None => ctx.config.default_nag_days,
-    });
-    if forfeit_days < nag_days {
-        return Err(refuse(
-            format!(
-                "--forfeit={forfeit_days} must not be shorter than the reminder time of {nag_days} days"
-            ),
-            None,
-        ));
-    }
+    let (nag_days, forfeit_days) = turn_deadlines(
+        command.days_per_turn,
+        command.forfeit_days,
+        command.nag_days,
+        ctx.config.default_forfeit_days,
+        |_| ctx.config.default_nag_days,
+    )?;
     let options = BoardOptions {
         rated: command.rated,
         days_per_turn: command.days_per_turn,
@@ -670,3 +653,41 @@ const DRAW_BY_AGREEMENT: Ending<'static> = Ending::Played {
     score: "1/2-1/2",
     reason: "draw by agreement",
 };
+
+/// A board's reminder and loss-on-time days (nag, forfeit) from the
+/// options `--days`, `--forfeit` and `--nag`. `--days=N` is the per-turn
+/// allowance: a turn that takes longer loses on time, as `--forfeit=N`
+/// says; the reminders then come at a third of it. Without either, the
+/// loss on time comes after `default_forfeit` days and the reminder after
+/// `default_nag(forfeit)`.
+pub(super) fn turn_deadlines(
+    days_per_turn: Option<u32>,
+    forfeit: Option<u32>,
+    nag: Option<u32>,
+    default_forfeit: u32,
+    default_nag: impl FnOnce(u32) -> u32,
+) -> Result<(u32, u32), Failure> {
+    let forfeit_days = match (forfeit, days_per_turn) {
+        (Some(_), Some(_)) => {
+            return Err(refuse(
+                "give --days or --forfeit, not both: they both set the time for a turn",
+                None,
+            ));
+        }
+        (Some(days), None) | (None, Some(days)) => days,
+        (None, None) => default_forfeit,
+    };
+    let nag_days = nag.unwrap_or_else(|| match days_per_turn {
+        Some(days) => (days / 3).max(1),
+        None => default_nag(forfeit_days),
+    });
+    if forfeit_days < nag_days {
+        return Err(refuse(
+            format!(
+                "--forfeit={forfeit_days} must not be shorter than the reminder time of {nag_days} days"
+            ),
+            None,
+        ));
+    }
+    Ok((nag_days, forfeit_days))
+}

@@ -47,28 +47,13 @@ pub(super) fn create(
             None,
         ));
     }
-    let forfeit_days = match (command.forfeit_days, command.days_per_turn) {
-        (Some(_), Some(_)) => {
-            return Err(refuse(
-                "give --days or --forfeit, not both: they both set the time for a turn",
-                None,
-            ));
-        }
-        (Some(days), None) | (None, Some(days)) => days,
-        (None, None) => DEFAULT_FORFEIT_DAYS,
-    };
-    let nag_days = command.nag_days.unwrap_or(match command.days_per_turn {
-        Some(days) => (days / 3).max(1),
-        None => DEFAULT_NAG_DAYS.min(forfeit_days),
-    });
-    if forfeit_days < nag_days {
-        return Err(refuse(
-            format!(
-                "--forfeit={forfeit_days} must not be shorter than the reminder time of {nag_days} days"
-            ),
-            None,
-        ));
-    }
+    let (nag_days, forfeit_days) = crate::service::play::turn_deadlines(
+        command.days_per_turn,
+        command.forfeit_days,
+        command.nag_days,
+        DEFAULT_FORFEIT_DAYS,
+        |forfeit| DEFAULT_NAG_DAYS.min(forfeit),
+    )?;
     let closes_at = match command.closes {
         Some(date) => {
             let at = end_of_day(date, ctx.now);
