@@ -6,8 +6,6 @@
 
 mod support;
 
-use std::process::Command;
-
 use pbem::ratings::{Outcome, Standing, rate_game};
 use support::{Harness, Sent, to};
 use time::Duration;
@@ -78,17 +76,6 @@ fn figures(h: &Harness) -> String {
     out
 }
 
-fn rebuild(h: &Harness) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .arg("--data-dir")
-        .arg(h.dir.path())
-        .args(["ratings", "--rebuild"])
-        .output()
-        .expect("pbem runs");
-    assert!(output.status.success(), "{output:?}");
-    String::from_utf8(output.stdout).expect("UTF-8")
-}
-
 fn assert_lines(mail: &Sent, lines: &[&str]) {
     for line in lines {
         assert!(
@@ -139,8 +126,8 @@ fn rated_results_change_both_ratings_and_the_result_mail_says_so() {
     // The stored figures are exactly a replay's: the rebuild changes
     // nothing, twice.
     let before = figures(&h);
-    assert!(rebuild(&h).contains("unchanged"));
-    assert!(rebuild(&h).contains("unchanged"));
+    assert!(h.rebuild_ratings().contains("unchanged"));
+    assert!(h.rebuild_ratings().contains("unchanged"));
     assert_eq!(figures(&h), before);
 
     // Figures spoilt by hand come back exactly.
@@ -149,11 +136,11 @@ fn rated_results_change_both_ratings_and_the_result_mail_says_so() {
             "UPDATE ratings SET rating = 1000, deviation = 1; DELETE FROM rated_games WHERE board = 101",
         )
         .expect("spoil");
-    let report = rebuild(&h);
+    let report = h.rebuild_ratings();
     assert!(report.contains("2 ratings changed"), "{report}");
     assert!(report.contains("1 rated games changed"), "{report}");
     assert_eq!(figures(&h), before);
-    assert!(rebuild(&h).contains("unchanged"));
+    assert!(h.rebuild_ratings().contains("unchanged"));
 }
 
 #[test]
@@ -185,7 +172,7 @@ fn unrated_and_declined_games_change_nothing() {
     let rating = h.send(CAROL, "r", "rating alice");
     let body = &to(&rating, CAROL).body;
     assert!(body.contains("No rated games yet"), "{body}");
-    assert!(rebuild(&h).contains("replayed 0 rated games"));
+    assert!(h.rebuild_ratings().contains("replayed 0 rated games"));
 }
 
 #[test]
@@ -206,7 +193,7 @@ fn a_loss_on_time_is_rated() {
             &["alice 1500 -> 1338 (-162)", "bob 1500 -> 1662 (+162)"],
         );
     }
-    assert!(rebuild(&h).contains("unchanged"));
+    assert!(h.rebuild_ratings().contains("unchanged"));
     let help = h.send(BOB, "hi", "help");
     let body = to(&help, BOB).body.replace('\n', " ");
     assert!(
@@ -458,5 +445,5 @@ fn a_result_is_never_stored_without_its_rating_change() {
         );
     }
     assert_eq!(count(&h, "rated_games"), 1);
-    assert!(rebuild(&h).contains("unchanged"));
+    assert!(h.rebuild_ratings().contains("unchanged"));
 }

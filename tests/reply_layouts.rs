@@ -217,20 +217,31 @@ fn replies_in_every_client_layout_play_the_turn_and_leak_nothing() {
             body.replace('\n', "\r\n")
         );
         let mails = h.deliver_raw(raw.as_bytes());
-        assert_eq!(mails.len(), 2, "{name}: {mails:#?}");
-        assert!(
-            mails.iter().all(|m| !m.subject.contains("Error")),
-            "{name}: {mails:#?}"
-        );
-        let alice = to(&mails, ALICE);
-        assert!(alice.body.contains("1.e4 e5"), "{name}:\n{}", alice.body);
-        assert!(
-            !alice.body.contains("Comments:") && !alice.subject.ends_with("**"),
-            "{name}: nothing of the quote reaches the opponent:\n{}",
-            alice.body
-        );
+        assert_no_comment(name, played_for_alice(name, &mails));
     }
     assert!(layouts_seen >= 15, "{layouts_seen} layouts");
+}
+
+/// The answer to Bob's reply: the turn is played (two mails, no error)
+/// and Alice's board mail shows it; returns Alice's mail.
+fn played_for_alice<'a>(name: &str, mails: &'a [Sent]) -> &'a Sent {
+    assert_eq!(mails.len(), 2, "{name}: {mails:#?}");
+    assert!(
+        mails.iter().all(|m| !m.subject.contains("Error")),
+        "{name}: {mails:#?}"
+    );
+    let alice = to(mails, ALICE);
+    assert!(alice.body.contains("1.e4 e5"), "{name}:\n{}", alice.body);
+    alice
+}
+
+/// Nothing of the quote reaches the opponent: no comment in the mail.
+fn assert_no_comment(name: &str, alice: &Sent) {
+    assert!(
+        !alice.body.contains("Comments:") && !alice.subject.ends_with("**"),
+        "{name}: nothing of the quote reaches the opponent:\n{}",
+        alice.body
+    );
 }
 
 /// The HTML part of a board mail, and what a mail client quotes of it:
@@ -331,19 +342,9 @@ fn replies_quoting_the_html_part_play_the_turn_and_leak_nothing() {
                 let id = h.message_id();
                 let raw = html_reply(&bob_mail, &id, &html, text.as_deref());
                 let mails = h.deliver_raw(raw.as_bytes());
-                assert_eq!(mails.len(), 2, "{name}: {mails:#?}");
-                assert!(
-                    mails.iter().all(|m| !m.subject.contains("Error")),
-                    "{name}: {mails:#?}"
-                );
-                let alice = to(&mails, ALICE);
-                assert!(alice.body.contains("1.e4 e5"), "{name}:\n{}", alice.body);
+                let alice = played_for_alice(&name, &mails);
                 match comment {
-                    None => assert!(
-                        !alice.body.contains("Comments:") && !alice.subject.ends_with("**"),
-                        "{name}: nothing of the quote reaches the opponent:\n{}",
-                        alice.body
-                    ),
+                    None => assert_no_comment(&name, alice),
                     Some(comment) => {
                         let start = alice.body.find("Comments:").unwrap_or_else(|| {
                             panic!("{name}: the comment is shown:\n{}", alice.body)

@@ -242,17 +242,7 @@ fn rated_boards_and_rebuild(h: &Harness) -> (Vec<u32>, String) {
         .expect("rows")
         .collect::<Result<Vec<u32>, _>>()
         .expect("boards");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .arg("--data-dir")
-        .arg(h.dir.path())
-        .args(["ratings", "--rebuild"])
-        .output()
-        .expect("pbem runs");
-    assert!(output.status.success(), "{output:?}");
-    (
-        boards,
-        String::from_utf8(output.stdout).expect("UTF-8 output"),
-    )
+    (boards, h.rebuild_ratings())
 }
 
 /// The rows of the crosstable in a mail body: each row split into words.

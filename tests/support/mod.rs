@@ -209,6 +209,19 @@ impl Harness {
         dump
     }
 
+    /// Runs `pbem ratings --rebuild` on this data directory (the real
+    /// binary) and returns what it printed; it must succeed.
+    pub fn rebuild_ratings(&self) -> String {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .arg("--data-dir")
+            .arg(self.dir.path())
+            .args(["ratings", "--rebuild"])
+            .output()
+            .expect("pbem runs");
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).expect("UTF-8 output")
+    }
+
     /// Alice (`alice@example.org`) and Bob (`bob@example.org`) signed up,
     /// and board 101 of `variant` between them, Alice White: the new-board
     /// mails to Alice and to Bob.
