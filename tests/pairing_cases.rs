@@ -63,6 +63,29 @@ fn baku_group_is_the_first_half_rounded_up_to_an_even_number() {
     assert_eq!(sorted(&pair("baku-10-players-as-250.trf").pairs), fide);
 }
 
+#[test]
+fn a_baku_late_entry_is_given_by_250_records() {
+    // C.04.7, late entries: "The last GA-player shall be the same as in the
+    // previous round." Ten players played round 1 (GA: the first six); the
+    // late entry 3 (rated 2450, a zero-point bye in round 1) is ranked
+    // among them, so the last GA player is now number 7 and GA holds seven
+    // players (1-7), an odd number as C.04.7's note allows. A TRF cannot
+    // tell a late entry from a registered player who missed round 1 (both
+    // read `0000 - Z`), and the random data set counts such players in the
+    // round-1 list as bbpPairings does; so the `192 ..._BAKU` tag counts
+    // every listed player (GA 1-6 here), and a director who admits late
+    // entries gives the groups as `250` records. bbpPairings (v6.0.0)
+    // pairs both files as below.
+    let with_late_entry = sorted(&[(7, 1), (11, 8), (2, 3), (5, 6), (9, 4)]);
+    let late = pair("baku-late-entry-as-250.trf");
+    assert_eq!(sorted(&late.pairs), with_late_entry);
+    assert_eq!(late.bye, Some(10));
+    let counted_afresh = sorted(&[(2, 1), (7, 11), (9, 8), (3, 6), (5, 4)]);
+    let tagged = pair("baku-late-entry.trf");
+    assert_eq!(sorted(&tagged.pairs), counted_afresh);
+    assert_eq!(tagged.bye, Some(10));
+}
+
 /// Every round of a random tournament of the data set re-paired as the
 /// file (bbpPairings) pairs it.
 fn agrees_in_every_round(name: &str) {
