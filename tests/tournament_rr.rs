@@ -806,3 +806,74 @@ fn the_vacation_allowance_of_an_event_limits_how_long_a_vacation_stops_its_clock
             .any(|m| m.body.contains("Final crosstable: short"))
     );
 }
+
+#[test]
+fn the_sweep_counts_vacations_against_the_allowance_from_the_start_of_the_event() {
+    // Bug: the sweep read vacations only from its oldest running clock, a
+    // board mail from the event's start, so a vacation taken early in the
+    // event used up the allowance in the board mail but not in the sweep,
+    // and the game was not lost on the date the board mail named.
+    let mut h = Harness::new();
+    let event = start_event(&mut h, "td", &["ann", "bob", "cat"], "trio", "--vacation=4");
+    let game = event.games.first().expect("a game").clone();
+    let start = h.now;
+    // Black spends 2 of the 4 days at once.
+    let first = h.send(
+        &address(&game.black),
+        "v",
+        &format!("vacation {} {}-pw 2", game.black, game.black),
+    );
+    assert!(!first[0].subject.contains("Error"), "{}", first[0].body);
+    // After it, Black goes away again for 10 days, and then White moves in
+    // every game: every running clock starts after the first vacation.
+    h.now = start + Duration::hours(3 * 24);
+    let second = h.send(
+        &address(&game.black),
+        "v",
+        &format!("vacation {} {}-pw 10", game.black, game.black),
+    );
+    assert!(!second[0].subject.contains("Error"), "{}", second[0].body);
+    let moved = h.send(
+        &address(&game.white),
+        "move",
+        &format!("move {} {} {}-pw e4", game.board, game.white, game.white),
+    );
+    for other in event.games.iter().filter(|g| g.board != game.board) {
+        let mails = h.send(
+            &address(&other.white),
+            "move",
+            &format!("move {} {} {}-pw e4", other.board, other.white, other.white),
+        );
+        assert!(!mails[0].subject.contains("Error"), "{}", mails[0].body);
+    }
+    let body = &to(&moved, &address(&game.black)).body;
+    let due_text = body
+        .split("and by ")
+        .nth(1)
+        .and_then(|rest| rest.split(" not to lose on time").next())
+        .unwrap_or_else(|| panic!("no loss-on-time date in {body}"));
+    let due = time::PrimitiveDateTime::parse(
+        due_text.trim_end_matches(" UTC"),
+        &time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]"),
+    )
+    .expect("a date")
+    .assume_utc();
+    // 7 days to move and the 2 days of allowance left: not 7 + 4.
+    let moved_at = h.now;
+    assert!(
+        due < moved_at + Duration::days(10) && due >= moved_at + Duration::days(8),
+        "due {due}, moved {moved_at}"
+    );
+    let lost = |mails: &[Sent]| {
+        mails.iter().any(|m| {
+            m.subject.contains(&format!("Board {} ", game.board)) && m.body.contains("lost on time")
+        })
+    };
+    let before = h.sweep(due - Duration::hours(1));
+    assert!(!lost(&before), "{before:#?}");
+    let after = h.sweep(due + Duration::hours(1));
+    assert!(
+        lost(&after),
+        "the board mail named {due_text}; the sweep after it: {after:#?}"
+    );
+}
