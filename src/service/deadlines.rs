@@ -37,10 +37,6 @@ impl Service {
         let Some(oldest) = clocks.iter().map(|c| c.last_turn_at).min() else {
             return Ok(report);
         };
-        let mut vacations: HashMap<PlayerId, Vec<Vacation>> = HashMap::new();
-        for (player, vacation) in deadlines::vacations_ending_after(&tx, oldest)? {
-            vacations.entry(player).or_default().push(vacation);
-        }
         let system = system_mail(now, "sweep");
         let parts = (
             &self.config,
@@ -50,6 +46,17 @@ impl Service {
         );
         let mut ctx = system_ctx(parts, &tx, &system, now);
         let allowances = super::tournament::vacation_allowances(&ctx)?;
+        // Vacations since the start of an event count against its
+        // allowance even where they ended before every running clock
+        // started (as the board mails count them).
+        let from = allowances
+            .values()
+            .map(|&(_, since)| since)
+            .fold(oldest, OffsetDateTime::min);
+        let mut vacations: HashMap<PlayerId, Vec<Vacation>> = HashMap::new();
+        for (player, vacation) in deadlines::vacations_ending_after(&tx, from)? {
+            vacations.entry(player).or_default().push(vacation);
+        }
         for clock in clocks {
             let Some(to_move) = clock.to_move else {
                 continue;
