@@ -269,14 +269,17 @@ fn turn_count(server: &Server) -> usize {
         .expect("count") as usize
 }
 
-/// The last `count` mails of the outbox, oldest first.
-fn last_replies(server: &Server, count: usize) -> Vec<Vec<u8>> {
+/// A queued reply: its message and the description of its pictures.
+type Reply = (Vec<u8>, Option<String>);
+
+/// The last `count` mails of the outbox, oldest first, as queued.
+fn last_replies(server: &Server, count: usize) -> Vec<Reply> {
     let conn = server.service().store().conn();
     let mut statement = conn
-        .prepare("SELECT message FROM outbox ORDER BY id DESC LIMIT ?1")
+        .prepare("SELECT message, pictures FROM outbox ORDER BY id DESC LIMIT ?1")
         .expect("query");
-    let mut replies: Vec<Vec<u8>> = statement
-        .query_map([count as i64], |row| row.get(0))
+    let mut replies: Vec<Reply> = statement
+        .query_map([count as i64], |row| Ok((row.get(0)?, row.get(1)?)))
         .expect("rows")
         .collect::<Result<_, _>>()
         .expect("replies");
@@ -286,7 +289,7 @@ fn last_replies(server: &Server, count: usize) -> Vec<Vec<u8>> {
 
 /// The durable I/O of pbem's design without the service: see the module
 /// comment. `replies` holds two replies per mail, in order.
-fn io_reference(dir: &Path, mails: &[Vec<u8>], replies: &[Vec<u8>]) -> Duration {
+fn io_reference(dir: &Path, mails: &[Vec<u8>], replies: &[Reply]) -> Duration {
     let inbox = Maildir::create(&dir.join("inbox")).expect("inbox");
     deliver(&inbox, mails);
     let database = dir.join("reference.sqlite3");
@@ -305,9 +308,10 @@ fn io_reference(dir: &Path, mails: &[Vec<u8>], replies: &[Vec<u8>]) -> Duration 
             let raw = fs::read(path).expect("mail");
             let id = format!("mail-{index}-{}", raw.len());
             if !mailbox::is_processed(&tx, &id, "player@example.org").expect("lookup") {
-                for (n, reply) in replies[2 * index..2 * index + 2].iter().enumerate() {
+                for (n, (reply, pictures)) in replies[2 * index..2 * index + 2].iter().enumerate() {
                     let reply_id = format!("reply-{index}-{n}");
-                    mailbox::enqueue(&tx, &reply_id, &recipients, reply, now).expect("enqueue");
+                    mailbox::enqueue(&tx, &reply_id, &recipients, reply, pictures.as_deref(), now)
+                        .expect("enqueue");
                 }
                 mailbox::mark_processed(&tx, &id, "player@example.org", now).expect("mark");
             }

@@ -1,6 +1,7 @@
-//! Outbound transports. The outbox table holds complete messages; a
-//! [`MailSender`] hands one to the world, and [`Outbox::drain`] marks each
-//! sent once the transport accepted it. [`run_sender`] is the sender loop of
+//! Outbound transports. The outbox table holds the messages to send, their
+//! board pictures described but not drawn; [`Outbox::drain`] draws them
+//! into each message ([`super::pictures`]), a [`MailSender`] hands it to
+//! the world, and the drain marks it sent once the transport accepted it. [`run_sender`] is the sender loop of
 //! `pbem serve`: it drains the outbox whenever woken (and every
 //! [`CHECK_INTERVAL`]), and retries with backoff while the transport fails.
 //!
@@ -25,6 +26,7 @@ use lettre::{Address, SendmailTransport, Transport};
 use time::OffsetDateTime;
 
 use super::ServerAddress;
+use super::pictures;
 use super::stop::{Backoff, Stop};
 use crate::store::{Store, StoreError, mailbox};
 
@@ -272,7 +274,8 @@ impl Outbox {
             let batched = self.sender.resend_is_harmless();
             let mut accepted = Vec::new();
             for mail in batch {
-                match self.sender.send(mail.id, &mail.recipients, &mail.message) {
+                let message = pictures::complete(mail.id, &mail.message, mail.pictures.as_deref());
+                match self.sender.send(mail.id, &mail.recipients, &message) {
                     Ok(()) => {
                         if batched {
                             accepted.push(mail.id);
@@ -410,6 +413,7 @@ mod tests {
                 &format!("<m{i}@x>"),
                 &["a@b.c".into()],
                 b"hi",
+                None,
                 now,
             )
             .expect("enqueue");

@@ -1,0 +1,317 @@
+//! Board pictures drawn when a mail is sent, not when it is queued.
+//!
+//! A queued mail is its complete MIME message except for the pictures:
+//! the body of each inline PNG part is a placeholder (random bytes, which
+//! lettre writes in base64 as it would the PNG, so the placeholder is one
+//! base64 line of [`TOKEN_CHARS`] characters, the token), and the outbox
+//! row describes each picture on a line of its own:
+//!
+//! `<token> <viewer w|b> <board FEN field> <marked squares|-> <check square|-> <Content-ID>`
+//!
+//! e.g. `q3Jd0xk1E5mXbT2c w rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR e7,e5 - board-101-2-w@pbem.example`.
+//! [`complete`] draws each picture and puts its PNG, base64-encoded as
+//! lettre encodes a body (`email-encoding`, the crate lettre uses: lines of
+//! 76 characters, CRLF), in the token's place, so the mail sent is byte for
+//! byte the one lettre builds with the picture inside. The database so
+//! holds about 5 KB per board mail instead of 35 KB, written twice (the
+//! write-ahead log, then the database); only the sent mail carries the
+//! picture.
+//!
+//! The token is random, so no text a player writes into a mail (a comment
+//! shown under the board) can pass for it. A description that cannot be
+//! drawn (a corrupt row) costs only its picture: its placeholder part is
+//! taken out of the mail, the mail is sent without it, and the failure is
+//! logged.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use shakmaty::{Board, Color, Square};
+
+use crate::render::picture::{self, Scene};
+
+/// Random bytes behind a token: 96 bits, as many as a Message-ID's.
+pub const TOKEN_BYTES: usize = 12;
+/// The length of a token: [`TOKEN_BYTES`] in base64, no padding.
+pub const TOKEN_CHARS: usize = TOKEN_BYTES / 3 * 4;
+/// The most squares one picture marks (two moves of a two-move turn, a
+/// castling king's own squares: four; a little room besides).
+const MAX_MARKED: usize = 8;
+
+/// A picture of a queued mail: where it goes and what it shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placed {
+    /// The base64 line standing for the picture in the queued message.
+    pub token: String,
+    pub scene: Scene,
+    /// The picture's Content-ID (for the log).
+    pub content_id: String,
+}
+
+/// The token of `placeholder`, the placeholder body of a picture part:
+/// what lettre writes for it.
+pub fn token_of(placeholder: &[u8; TOKEN_BYTES]) -> String {
+    let mut token = String::with_capacity(TOKEN_CHARS);
+    email_encoding::body::base64::encode(placeholder, &mut token)
+        .expect("writing to a String cannot fail");
+    token
+}
+
+/// The description of `placed`, one line each, as the outbox keeps it.
+pub fn describe(placed: &[Placed]) -> String {
+    let mut text = String::new();
+    for picture in placed {
+        let scene = &picture.scene;
+        let squares: Vec<String> = scene.marked.iter().map(Square::to_string).collect();
+        // Writing to a String cannot fail.
+        let _ = writeln!(
+            text,
+            "{} {} {} {} {} {}",
+            picture.token,
+            if scene.viewer == Color::White {
+                'w'
+            } else {
+                'b'
+            },
+            scene.board.board_fen(),
+            if squares.is_empty() {
+                "-".to_string()
+            } else {
+                squares.join(",")
+            },
+            scene
+                .check
+                .map_or("-".to_string(), |square| square.to_string()),
+            picture.content_id,
+        );
+    }
+    text
+}
+
+/// Why a line of a description cannot be drawn.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Corrupt {
+    #[error("the line has too few fields")]
+    Fields,
+    #[error("the token is not {TOKEN_CHARS} characters of base64")]
+    Token,
+    #[error("the viewer is neither w nor b")]
+    Viewer,
+    #[error("the board is not a FEN board field")]
+    Board,
+    #[error("a marked square or the check square is not a square")]
+    Square,
+    #[error("the placeholder is not in the message")]
+    Placeholder,
+}
+
+/// One line of a description.
+pub fn parse_line(line: &str) -> Result<Placed, Corrupt> {
+    let mut fields = line.splitn(6, ' ');
+    let mut field = || fields.next().ok_or(Corrupt::Fields);
+    let token = field()?;
+    let viewer = field()?;
+    let board = field()?;
+    let marked = field()?;
+    let check = field()?;
+    let content_id = field()?;
+    if token.len() != TOKEN_CHARS
+        || !token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+    {
+        return Err(Corrupt::Token);
+    }
+    let viewer = match viewer {
+        "w" => Color::White,
+        "b" => Color::Black,
+        _ => return Err(Corrupt::Viewer),
+    };
+    let board = Board::from_ascii_board_fen(board.as_bytes()).map_err(|_| Corrupt::Board)?;
+    let square = |text: &str| Square::from_ascii(text.as_bytes()).map_err(|_| Corrupt::Square);
+    let marked = match marked {
+        "-" => Vec::new(),
+        list => {
+            let squares = list.split(',').map(square).collect::<Result<Vec<_>, _>>()?;
+            if squares.len() > MAX_MARKED {
+                return Err(Corrupt::Square);
+            }
+            squares
+        }
+    };
+    let check = match check {
+        "-" => None,
+        text => Some(square(text)?),
+    };
+    Ok(Placed {
+        token: token.to_string(),
+        scene: Scene {
+            board,
+            viewer,
+            marked,
+            check,
+        },
+        content_id: content_id.to_string(),
+    })
+}
+
+/// The message of outbox mail `outbox_id` as it is sent: with each picture
+/// of `description` drawn in place of its placeholder. Without a
+/// description the stored message is complete already. A picture that
+/// cannot be drawn is left out (its placeholder part removed) and logged;
+/// the rest of the mail goes.
+pub fn complete<'m>(outbox_id: i64, message: &'m [u8], description: Option<&str>) -> Cow<'m, [u8]> {
+    let Some(description) = description else {
+        return Cow::Borrowed(message);
+    };
+    let mut message = message.to_vec();
+    for line in description.lines().filter(|line| !line.is_empty()) {
+        if let Err(error) = draw_into(&mut message, line) {
+            tracing::error!(
+                outbox_id,
+                picture = line,
+                "a board picture of a queued mail cannot be drawn: {error}; the mail is sent without it"
+            );
+        }
+    }
+    Cow::Owned(message)
+}
+
+/// Draws the picture of description line `line` into `message`; a picture
+/// that cannot be drawn has its placeholder part removed, if found.
+fn draw_into(message: &mut Vec<u8>, line: &str) -> Result<(), Corrupt> {
+    let token = line.split(' ').next().unwrap_or_default();
+    let Some(at) = placeholder_at(message, token) else {
+        return Err(Corrupt::Placeholder);
+    };
+    match parse_line(line) {
+        Ok(placed) => {
+            let png = picture::png(&placed.scene);
+            let mut encoded =
+                String::with_capacity(png.len().saturating_mul(4) / 3 + png.len() / 38 + 4);
+            email_encoding::body::base64::encode(&png, &mut encoded)
+                .expect("writing to a String cannot fail");
+            message.splice(at..at + token.len(), encoded.into_bytes());
+            Ok(())
+        }
+        Err(error) => {
+            remove_part(message, at, token.len());
+            Err(error)
+        }
+    }
+}
+
+/// Where the body line `token` is in `message`: a line of its own, as
+/// the body of a part (after its headers' blank line).
+fn placeholder_at(message: &[u8], token: &str) -> Option<usize> {
+    if token.is_empty() {
+        return None;
+    }
+    let needle = format!("\r\n\r\n{token}\r\n");
+    let found = find(message, needle.as_bytes())?;
+    Some(found + 4)
+}
+
+/// The first place `needle` occurs in `haystack`.
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
+}
+
+/// Removes the MIME part whose body is the `len` bytes at `at`: from the
+/// CRLF before its boundary line to the CRLF before the next boundary.
+fn remove_part(message: &mut Vec<u8>, at: usize, len: usize) {
+    let end = at + len;
+    let start = message[..at]
+        .windows(4)
+        .rposition(|window| window == b"\r\n--");
+    let next = find(&message[end..], b"\r\n--").map(|offset| end + offset);
+    if let (Some(start), Some(next)) = (start, next) {
+        message.drain(start..next);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn placed(token: &str) -> Placed {
+        Placed {
+            token: token.to_string(),
+            scene: Scene {
+                board: Board::new(),
+                viewer: Color::Black,
+                marked: vec![Square::E2, Square::E4],
+                check: Some(Square::E8),
+            },
+            content_id: "board-101-2-b@pbem.example".to_string(),
+        }
+    }
+
+    #[test]
+    fn a_description_reads_back_as_written() {
+        let token = token_of(&[7; TOKEN_BYTES]);
+        assert_eq!(token.len(), TOKEN_CHARS);
+        let mut quiet = placed(&token);
+        quiet.scene.marked.clear();
+        quiet.scene.check = None;
+        quiet.scene.viewer = Color::White;
+        let pictures = [placed(&token), quiet];
+        let text = describe(&pictures);
+        assert_eq!(
+            text.lines().next(),
+            Some(
+                "BwcHBwcHBwcHBwcH b rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR e2,e4 e8 board-101-2-b@pbem.example"
+            )
+        );
+        let read: Vec<Placed> = text
+            .lines()
+            .map(|line| parse_line(line).expect("parses"))
+            .collect();
+        assert_eq!(read, pictures);
+    }
+
+    #[test]
+    fn corrupt_lines_are_refused_not_drawn() {
+        let good = describe(&[placed(&token_of(&[1; TOKEN_BYTES]))]);
+        let good = good.trim_end();
+        assert!(parse_line(good).is_ok());
+        let fields: Vec<&str> = good.split(' ').collect();
+        let with = |index: usize, value: &str| {
+            let mut changed = fields.clone();
+            changed[index] = value;
+            changed.join(" ")
+        };
+        assert_eq!(parse_line(""), Err(Corrupt::Fields));
+        assert_eq!(parse_line(&fields[..5].join(" ")), Err(Corrupt::Fields));
+        assert_eq!(parse_line(&with(0, "short")), Err(Corrupt::Token));
+        assert_eq!(parse_line(&with(0, "ÄÄÄÄÄÄÄÄ")), Err(Corrupt::Token));
+        assert_eq!(parse_line(&with(1, "x")), Err(Corrupt::Viewer));
+        assert_eq!(parse_line(&with(2, "rnbqkbnr/zzz")), Err(Corrupt::Board));
+        assert_eq!(parse_line(&with(3, "e2,e9")), Err(Corrupt::Square));
+        assert_eq!(
+            parse_line(&with(3, &["a1"; 9].join(","))),
+            Err(Corrupt::Square)
+        );
+        assert_eq!(parse_line(&with(4, "")), Err(Corrupt::Square));
+    }
+
+    #[test]
+    fn a_picture_that_cannot_be_drawn_takes_its_part_out_of_the_mail() {
+        let token = token_of(&[9; TOKEN_BYTES]);
+        let message = format!(
+            "Content-Type: multipart/related; boundary=\"B\"\r\n\r\n--B\r\nContent-Type: text/html\r\n\r\n<p>hi</p>\r\n--B\r\nContent-ID: <c@x>\r\nContent-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n\r\n{token}\r\n--B--\r\n"
+        );
+        let corrupt = format!("{token} x - - - c@x");
+        let sent = complete(1, message.as_bytes(), Some(&corrupt));
+        assert_eq!(
+            String::from_utf8_lossy(&sent),
+            "Content-Type: multipart/related; boundary=\"B\"\r\n\r\n--B\r\nContent-Type: text/html\r\n\r\n<p>hi</p>\r\n--B--\r\n"
+        );
+        // A line whose placeholder is not there changes nothing.
+        let other = describe(&[placed(&token_of(&[3; TOKEN_BYTES]))]);
+        let sent = complete(1, message.as_bytes(), Some(&other));
+        assert_eq!(&*sent, message.as_bytes());
+    }
+}
