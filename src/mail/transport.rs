@@ -470,6 +470,73 @@ mod tests {
         assert_eq!(outbox.drain(&store, now).expect("drain"), 0);
     }
 
+    /// Keeps the bytes of every mail handed to it.
+    struct Keeper(std::sync::Arc<std::sync::Mutex<Vec<Vec<u8>>>>);
+
+    impl MailSender for Keeper {
+        fn send(&mut self, _: i64, _: &[String], message: &[u8]) -> Result<(), SendError> {
+            self.0.lock().expect("lock").push(message.to_vec());
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_transport_gets_the_mail_with_its_pictures_drawn() {
+        use crate::mail::outgoing::{self, Html, Inline, Outgoing};
+        use crate::render::picture::{self, Scene};
+        let server = crate::mail::ServerAddress {
+            local: "pbem".into(),
+            domain: "localhost".into(),
+        };
+        let scene = Scene {
+            board: shakmaty::Board::new(),
+            viewer: shakmaty::Color::Black,
+            marked: Vec::new(),
+            check: None,
+        };
+        let mail = Outgoing {
+            to: vec!["bob@example.org".into()],
+            subject: "board".into(),
+            body: "text".into(),
+            html: Some(Html {
+                body: "<img src=\"cid:b@localhost\">".into(),
+                images: vec![Inline {
+                    content_id: "b@localhost".into(),
+                    scene: scene.clone(),
+                }],
+            }),
+            ..Outgoing::default()
+        };
+        let now = datetime!(2026-03-01 12:00 UTC);
+        let built = outgoing::build(&server, &mail, "<m@localhost>", now).expect("built");
+        let store = Store::open_in_memory().expect("store");
+        let to = ["bob@example.org".to_string()];
+        let pictures = built.pictures.as_deref();
+        mailbox::enqueue(
+            store.conn(),
+            "<m@localhost>",
+            &to,
+            &built.message,
+            pictures,
+            now,
+        )
+        .expect("enqueue");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let kept = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let mut outbox = Outbox::new(
+            Box::new(Keeper(kept.clone())),
+            &dir.path().join("pbem.sqlite3"),
+        );
+        assert_eq!(outbox.drain(&store, now).expect("drain"), 1);
+        let kept = kept.lock().expect("lock");
+        assert_eq!(kept[..], [built.complete()]);
+        let parsed = mail_parser::MessageParser::default()
+            .parse(&kept[0])
+            .expect("parses");
+        let png = parsed.attachments().next().expect("the picture").contents();
+        assert_eq!(png, picture::png(&scene));
+    }
+
     #[test]
     fn only_one_process_sends_at_a_time() {
         let (store, dir) = outbox_with(1);
