@@ -13,7 +13,7 @@
 //! lettre encodes a body (lines of 76 characters joined by CRLF, no CRLF
 //! after the last), in the token's place, so the mail sent is byte for
 //! byte the one lettre builds with the picture inside. The database so
-//! holds about 5 KB per board mail instead of 35 KB, written twice (the
+//! holds about 4.5 KB per board mail instead of 35 KB, written twice (the
 //! write-ahead log, then the database); only the sent mail carries the
 //! picture.
 //!
@@ -37,6 +37,10 @@ use crate::render::picture::{self, Scene};
 pub const TOKEN_BYTES: usize = 12;
 /// The length of a token: [`TOKEN_BYTES`] in base64, no padding.
 pub const TOKEN_CHARS: usize = TOKEN_BYTES / 3 * 4;
+/// The most pictures drawn into one mail: a folded answer shows a board
+/// per command, 16 at most. More lines come only from a corrupt row; they
+/// are not drawn, so the work per mail stays bounded.
+pub const MAX_PICTURES: usize = 64;
 /// The most squares one picture marks (two moves of a two-move turn, a
 /// castling king's own squares: four; a little room besides).
 const MAX_MARKED: usize = 8;
@@ -124,6 +128,15 @@ pub enum Corrupt {
     Placeholder,
 }
 
+/// Whether `text` has a token's shape: [`TOKEN_CHARS`] characters of
+/// base64 (so it cannot be found anywhere but in a placeholder's place).
+fn is_token(text: &str) -> bool {
+    text.len() == TOKEN_CHARS
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+}
+
 /// One line of a description.
 pub fn parse_line(line: &str) -> Result<Placed, Corrupt> {
     let mut fields = line.splitn(6, ' ');
@@ -134,11 +147,7 @@ pub fn parse_line(line: &str) -> Result<Placed, Corrupt> {
     let marked = field()?;
     let check = field()?;
     let content_id = field()?;
-    if token.len() != TOKEN_CHARS
-        || !token
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
-    {
+    if !is_token(token) {
         return Err(Corrupt::Token);
     }
     let viewer = match viewer {
@@ -184,7 +193,18 @@ pub fn complete<'m>(outbox_id: i64, message: &'m [u8], description: Option<&str>
         return Cow::Borrowed(message);
     };
     let mut message = message.to_vec();
-    for line in description.lines().filter(|line| !line.is_empty()) {
+    let lines: Vec<&str> = description
+        .lines()
+        .filter(|line| !line.is_empty())
+        .collect();
+    if lines.len() > MAX_PICTURES {
+        tracing::error!(
+            outbox_id,
+            pictures = lines.len(),
+            "a queued mail describes more than {MAX_PICTURES} pictures; the rest are not drawn"
+        );
+    }
+    for line in lines.into_iter().take(MAX_PICTURES) {
         match draw_into(&message, line) {
             Ok(drawn) => message = drawn,
             Err((error, without)) => {
@@ -206,6 +226,9 @@ pub fn complete<'m>(outbox_id: i64, message: &'m [u8], description: Option<&str>
 /// not, with the message without the placeholder's part if it was found.
 fn draw_into(message: &[u8], line: &str) -> Result<Vec<u8>, (Corrupt, Option<Vec<u8>>)> {
     let token = line.split(' ').next().unwrap_or_default();
+    if !is_token(token) {
+        return Err((Corrupt::Token, None));
+    }
     let Some(at) = placeholder_at(message, token) else {
         return Err((Corrupt::Placeholder, None));
     };
@@ -224,9 +247,6 @@ fn draw_into(message: &[u8], line: &str) -> Result<Vec<u8>, (Corrupt, Option<Vec
 /// Where the body line `token` is in `message`: a line of its own, as
 /// the body of a part (after its headers' blank line).
 fn placeholder_at(message: &[u8], token: &str) -> Option<usize> {
-    if token.is_empty() {
-        return None;
-    }
     let needle = format!("\r\n\r\n{token}\r\n");
     Some(memmem::find(message, needle.as_bytes())? + 4)
 }
@@ -344,6 +364,16 @@ mod tests {
             String::from_utf8_lossy(&sent),
             "Content-Type: multipart/related; boundary=\"B\"\r\n\r\n--B\r\nContent-Type: text/html\r\n\r\n<p>hi</p>\r\n--B--\r\n"
         );
+        // More lines than pictures a mail may have: the rest are not looked at.
+        let line = describe(&[placed(&token)]);
+        let many = format!("{}{line}", "x\n".repeat(MAX_PICTURES));
+        let sent = complete(1, message.as_bytes(), Some(&many));
+        assert_eq!(&*sent, message.as_bytes());
+        let sent = complete(1, message.as_bytes(), Some(&line));
+        assert!(sent.len() > message.len() + 10_000, "drawn");
+        // Only a token is looked for: not a boundary line, say.
+        let sent = complete(1, message.as_bytes(), Some("--B x - - - c@x"));
+        assert_eq!(&*sent, message.as_bytes());
         // A line whose placeholder is not there changes nothing.
         let other = describe(&[placed(&token_of(&[3; TOKEN_BYTES]))]);
         let sent = complete(1, message.as_bytes(), Some(&other));
