@@ -41,7 +41,7 @@ fn main() {
         .expect("a legal position");
     let board = position.board().clone();
     let scene = |viewer| Scene {
-        board: &board,
+        board: board.clone(),
         viewer,
         marked: vec![Square::D1, Square::F3],
         check: Some(Square::F7),

@@ -43,7 +43,9 @@
 //! outbox drain and file sender; per mail, its Message-ID is checked and
 //! recorded and the two replies pbem wrote for it are queued, [`BATCH`]
 //! mails to a committed transaction as pbem does; no parsing, commands,
-//! chess or templates. The
+//! chess or templates. The replies are queued as pbem queued them (board
+//! pictures described, not drawn), so the drain draws the pictures here
+//! too. The
 //! ratio pbem / reference tells how much the service's own work (parsing,
 //! commands, chess, rendering and its queries) adds to the I/O that a
 //! durable design of this shape must do. One more floor
@@ -67,7 +69,7 @@ use std::time::{Duration, Instant};
 
 use argon2::password_hash::PasswordHasher;
 use argon2::{Algorithm, Argon2, Params, Version};
-use pbem::config::Config;
+use pbem::config::{Config, Outbound};
 use pbem::mail::maildir::Maildir;
 use pbem::mail::transport::{FileSender, Outbox};
 use pbem::server::{BATCH, Clock, Pass, Server};
@@ -222,6 +224,8 @@ fn password_check(server: &Server, count: u32) -> Duration {
 /// One timed burst.
 struct Burst {
     elapsed: Duration,
+    /// Processor time of the process (both threads, user and system).
+    cpu: Option<Duration>,
     pass: Pass,
     /// Resident memory when the burst began, in KiB.
     start_kib: Option<u64>,
@@ -241,11 +245,15 @@ fn run_burst(server: &mut Server, mails: &[Vec<u8>]) -> Burst {
     settle_disk();
     reset_peak_memory();
     let start_kib = memory_kib("VmRSS");
+    let cpu_before = cpu_time();
     let start = Instant::now();
     let pass = server
         .process_waiting(Clock::System, &AtomicBool::new(false))
         .expect("burst pass");
     let elapsed = start.elapsed();
+    let cpu = cpu_time()
+        .zip(cpu_before)
+        .map(|(after, before)| after - before);
     let peak_kib = memory_kib("VmHWM");
     // Every mail applied, two board mails each, all sent: no refusals.
     assert_eq!(pass.mails, mails.len(), "{pass:?}");
@@ -254,6 +262,7 @@ fn run_burst(server: &mut Server, mails: &[Vec<u8>]) -> Burst {
     assert_eq!(turn_count(server) - turns_before, mails.len());
     Burst {
         elapsed,
+        cpu,
         pass,
         start_kib,
         peak_kib,
@@ -269,14 +278,17 @@ fn turn_count(server: &Server) -> usize {
         .expect("count") as usize
 }
 
-/// The last `count` mails of the outbox, oldest first.
-fn last_replies(server: &Server, count: usize) -> Vec<Vec<u8>> {
+/// A queued reply: its message and the description of its pictures.
+type Reply = (Vec<u8>, Option<String>);
+
+/// The last `count` mails of the outbox, oldest first, as queued.
+fn last_replies(server: &Server, count: usize) -> Vec<Reply> {
     let conn = server.service().store().conn();
     let mut statement = conn
-        .prepare("SELECT message FROM outbox ORDER BY id DESC LIMIT ?1")
+        .prepare("SELECT message, pictures FROM outbox ORDER BY id DESC LIMIT ?1")
         .expect("query");
-    let mut replies: Vec<Vec<u8>> = statement
-        .query_map([count as i64], |row| row.get(0))
+    let mut replies: Vec<Reply> = statement
+        .query_map([count as i64], |row| Ok((row.get(0)?, row.get(1)?)))
         .expect("rows")
         .collect::<Result<_, _>>()
         .expect("replies");
@@ -286,7 +298,7 @@ fn last_replies(server: &Server, count: usize) -> Vec<Vec<u8>> {
 
 /// The durable I/O of pbem's design without the service: see the module
 /// comment. `replies` holds two replies per mail, in order.
-fn io_reference(dir: &Path, mails: &[Vec<u8>], replies: &[Vec<u8>]) -> Duration {
+fn io_reference(dir: &Path, mails: &[Vec<u8>], replies: &[Reply]) -> Duration {
     let inbox = Maildir::create(&dir.join("inbox")).expect("inbox");
     deliver(&inbox, mails);
     let database = dir.join("reference.sqlite3");
@@ -305,9 +317,10 @@ fn io_reference(dir: &Path, mails: &[Vec<u8>], replies: &[Vec<u8>]) -> Duration 
             let raw = fs::read(path).expect("mail");
             let id = format!("mail-{index}-{}", raw.len());
             if !mailbox::is_processed(&tx, &id, "player@example.org").expect("lookup") {
-                for (n, reply) in replies[2 * index..2 * index + 2].iter().enumerate() {
+                for (n, (reply, pictures)) in replies[2 * index..2 * index + 2].iter().enumerate() {
                     let reply_id = format!("reply-{index}-{n}");
-                    mailbox::enqueue(&tx, &reply_id, &recipients, reply, now).expect("enqueue");
+                    mailbox::enqueue(&tx, &reply_id, &recipients, reply, pictures.as_deref(), now)
+                        .expect("enqueue");
                 }
                 mailbox::mark_processed(&tx, &id, "player@example.org", now).expect("mark");
             }
@@ -321,6 +334,23 @@ fn io_reference(dir: &Path, mails: &[Vec<u8>], replies: &[Vec<u8>]) -> Duration 
     let elapsed = start.elapsed();
     assert_eq!(sent, replies.len());
     elapsed
+}
+
+/// The mean size of the last `count` `.eml` files the burst sent.
+fn sent_size(config: &Config, count: usize) -> usize {
+    let Outbound::Directory(dir) = &config.outbound else {
+        return 0;
+    };
+    let mut files: Vec<_> = fs::read_dir(dir)
+        .expect("outbox")
+        .map(|entry| entry.expect("entry").path())
+        .collect();
+    files.sort();
+    let last = &files[files.len().saturating_sub(count)..];
+    last.iter()
+        .map(|file| fs::metadata(file).expect("size").len() as usize)
+        .sum::<usize>()
+        / last.len().max(1)
 }
 
 /// One fsync'd copy per mail into another folder.
@@ -348,6 +378,17 @@ fn fsync_floor(dir: &Path, mails: &[Vec<u8>]) -> Duration {
 /// does not pay for the writes of the one before it.
 fn settle_disk() {
     rustix::fs::sync();
+}
+
+/// The processor time the process has used (user and system, all its
+/// threads), on Linux: fields 14 and 15 of `/proc/self/stat`, in ticks of
+/// 10 ms.
+fn cpu_time() -> Option<Duration> {
+    let stat = fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }
 
 /// Resets the process's peak resident memory (Linux `clear_refs`).
@@ -415,6 +456,12 @@ fn main() {
     let mails = burst(scale);
     let result = run_burst(&mut server, &mails);
     let replies = last_replies(&server, 2 * mails.len());
+    let queued_bytes = replies
+        .iter()
+        .map(|(message, pictures)| message.len() + pictures.as_ref().map_or(0, String::len))
+        .sum::<usize>()
+        / replies.len();
+    let sent_bytes = sent_size(&config, replies.len());
     let first_check = password_check(&server, PASSWORD_SAMPLE.min(scale.boards));
     drop(server);
 
@@ -449,6 +496,18 @@ fn main() {
         result.rate(),
         memory(result.peak_kib),
         memory(result.start_kib),
+    );
+    if let Some(cpu) = result.cpu {
+        println!(
+            "burst processor time (both threads, user and system): {cpu:.2?}, {:.0} µs per move mail; on two free cores at most {:.0} mails/s",
+            cpu.as_secs_f64() * 1e6 / mails as f64,
+            2.0 * mails as f64 / cpu.as_secs_f64()
+        );
+    }
+    println!(
+        "a board mail: {:.1} KB in the outbox row (message and picture description), {:.1} KB sent (the .eml)",
+        queued_bytes as f64 / 1000.0,
+        sent_bytes as f64 / 1000.0
     );
     println!(
         "reference, the same durable I/O without the service (same Maildir, store, transactions, outbox drain and files): {reference:.2?}, {:.0} mails/s; pbem / reference = {:.2}",

@@ -26,7 +26,8 @@
 //! processed. At the end, besides the counts: each board holds exactly its
 //! eight turns in order, each made by its own mail; no mail was refused (no
 //! `... Error` subject); and the outbox directory holds one `.eml` per
-//! outbox row, byte for byte the stored message, and nothing else. In
+//! outbox row, byte for byte the stored message with its board pictures
+//! drawn in (`pbem::mail::pictures::complete`), and nothing else. In
 //! particular no temporary file may be left: the file sender writes
 //! `.<id>.eml.tmp` and renames it, and a send repeated after a kill
 //! rewrites that very name, so once every row is sent no temporary file can
@@ -502,6 +503,15 @@ fn killed_at_random_points_every_mail_is_applied_and_answered_once() {
     println!("crash test took {:.1?}", started.elapsed());
 }
 
+/// An outbox row as the crash test reads it back.
+struct OutboxRow {
+    id: i64,
+    message: Vec<u8>,
+    sent_at: Option<String>,
+    /// The description of its pictures, drawn when it is sent.
+    pictures: Option<String>,
+}
+
 /// The final checks, on the store and the folders.
 fn verify(data: &Data, setup: Snapshot, move_mails: usize) {
     let db = data.db();
@@ -577,25 +587,33 @@ fn verify(data: &Data, setup: Snapshot, move_mails: usize) {
     }
 
     // The outbox: two board mails per move mail, all sent.
-    let rows: Vec<(i64, Vec<u8>, Option<String>)> = db
-        .prepare("SELECT id, message, sent_at FROM outbox ORDER BY id")
+    let rows: Vec<OutboxRow> = db
+        .prepare("SELECT id, message, sent_at, pictures FROM outbox ORDER BY id")
         .expect("query")
-        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+        .query_map([], |row| {
+            Ok(OutboxRow {
+                id: row.get(0)?,
+                message: row.get(1)?,
+                sent_at: row.get(2)?,
+                pictures: row.get(3)?,
+            })
+        })
         .expect("rows")
         .collect::<Result<_, _>>()
         .expect("outbox");
     assert_eq!(rows.len(), setup.outbox + 2 * move_mails);
     assert!(
-        rows.iter().all(|(_, _, sent)| sent.is_some()),
+        rows.iter().all(|row| row.sent_at.is_some()),
         "outbox rows left unsent"
     );
 
-    // The outbox directory: exactly one file per row, the stored bytes,
-    // nothing else (no temporary file either: see the module comment).
+    // The outbox directory: exactly one file per row, the stored bytes with
+    // the pictures drawn in, nothing else (no temporary file either: see
+    // the module comment).
     let files: HashSet<String> = data.names_in(&data.outbox()).into_iter().collect();
     let expected: HashSet<String> = rows
         .iter()
-        .map(|(id, _, _)| format!("{id:010}.eml"))
+        .map(|row| format!("{:010}.eml", row.id))
         .collect();
     let mut missing: Vec<&String> = expected.difference(&files).collect();
     let mut unexpected: Vec<&String> = files.difference(&expected).collect();
@@ -605,15 +623,17 @@ fn verify(data: &Data, setup: Snapshot, move_mails: usize) {
         missing.is_empty() && unexpected.is_empty(),
         "the outbox directory lacks {missing:?} and holds unexpected {unexpected:?}"
     );
-    for (id, message, _) in &rows {
+    for row in &rows {
+        let id = row.id;
         let on_disk = fs::read(data.outbox().join(format!("{id:010}.eml"))).expect("read");
-        assert!(on_disk == *message, "outbox file {id} differs from its row");
+        let sent = pbem::mail::pictures::complete(id, &row.message, row.pictures.as_deref());
+        assert!(on_disk == *sent, "outbox file {id} differs from its row");
     }
 
     // Every reply exactly once: after each turn, a board mail to each of
     // the two players, and no error mail anywhere.
     let mut board_mails: BTreeMap<(u32, usize, String), usize> = BTreeMap::new();
-    for (id, message, _) in rows.iter().skip(setup.outbox) {
+    for OutboxRow { id, message, .. } in rows.iter().skip(setup.outbox) {
         let parsed = MessageParser::default()
             .parse(message)
             .unwrap_or_else(|| panic!("outbox mail {id} does not parse"));

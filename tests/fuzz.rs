@@ -243,7 +243,7 @@ proptest! {
                 ..Outgoing::default()
             };
             let built = outgoing::build(&server, &mail, "<x@localhost>", datetime!(2026-03-01 12:00 UTC));
-            let bytes = built.expect("a normalized address builds");
+            let bytes = built.expect("a normalized address builds").message;
             for line in bytes.split(|b| *b == b'\n') {
                 prop_assert!(line.len() <= 998, "a header or body line of {} bytes", line.len());
             }

@@ -3,12 +3,17 @@
 //! its pixels checked for the pieces on their squares from both sides and
 //! the last turn marked), the PGN attached to a finished game, the lines
 //! saying what happened and what is due, and `set`/`settings` (by password
-//! and by reply), digest mode included.
+//! and by reply), digest mode included; and the outbox, which keeps each
+//! picture described, not drawn: the sent mail carries the very PNG the
+//! description draws, a row queued in full (before migration 0014) is sent
+//! as it is, and a picture that cannot be drawn leaves only itself out.
 
 mod support;
 
 use mail_parser::{MessageParser, MimeHeaders};
+use pbem::mail::pictures;
 use pbem::render::picture::{self, DARK_MARKED, LIGHT_MARKED, MARGIN, SIZE, SQUARE};
+use pbem::store::mailbox;
 use support::{ALICE, BOB, Harness, Sent, to};
 
 /// What a board mail is made of.
@@ -372,4 +377,146 @@ fn show_sends_the_picture_unless_compact_is_asked_for() {
     assert_eq!(rows(&rgb)[0], "WWWWWWWW", "from Black's side");
     let mails = h.send(BOB, "show", "show 101 compact");
     assert_eq!(parts_of(to(&mails, BOB)).content_type, "text/plain");
+}
+
+/// The outbox row of a sent mail (its `.eml` is named by the row's id):
+/// the message as queued and the description of its pictures.
+fn row_of(h: &Harness, mail: &Sent) -> (Vec<u8>, Option<String>) {
+    let id: i64 = mail
+        .file
+        .file_stem()
+        .and_then(|stem| stem.to_str())
+        .and_then(|stem| stem.parse().ok())
+        .expect("an outbox file named by its row");
+    h.server
+        .service()
+        .store()
+        .conn()
+        .query_row(
+            "SELECT message, pictures FROM outbox WHERE id = ?1",
+            [id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .expect("the row")
+}
+
+/// Queues `message` as a new outbox mail to Bob with `description`.
+fn queue(h: &Harness, message_id: &str, message: &[u8], description: Option<&str>) {
+    mailbox::enqueue(
+        h.server.service().store().conn(),
+        message_id,
+        &[BOB.to_string()],
+        message,
+        description,
+        h.now,
+    )
+    .expect("queued");
+}
+
+/// The start of any PNG file (its signature) in base64.
+const PNG_IN_BASE64: &str = "iVBORw0KGgo";
+
+#[test]
+fn the_outbox_keeps_the_picture_described_and_the_sent_mail_carries_it_drawn() {
+    let mut h = Harness::new();
+    h.alice_and_bob_on("Chess");
+    let mails = h.send(ALICE, "move", "move 101 alice alice-pw e4");
+    let bob = to(&mails, BOB);
+    let (queued, description) = row_of(&h, bob);
+    let sent = std::fs::read(&bob.file).expect("the sent mail");
+    assert!(
+        !String::from_utf8_lossy(&queued).contains(PNG_IN_BASE64),
+        "no PNG in the outbox row"
+    );
+    assert!(
+        queued.len() < 8 * 1024 && sent.len() > queued.len() + 10 * 1024,
+        "queued {} bytes, sent {} bytes",
+        queued.len(),
+        sent.len()
+    );
+    let description = description.expect("the picture is described");
+    let lines: Vec<&str> = description.lines().collect();
+    assert_eq!(lines.len(), 1, "{description}");
+    let placed = pictures::parse_line(lines[0]).expect("a drawable description");
+    assert_eq!(placed.scene.viewer, shakmaty::Color::Black);
+
+    let parts = parts_of(bob);
+    assert_eq!(parts.images.len(), 1);
+    let (cid, png_bytes) = &parts.images[0];
+    assert_eq!(*cid, placed.content_id);
+    assert_eq!(
+        *png_bytes,
+        picture::png(&placed.scene),
+        "the picture drawn from the description"
+    );
+    let (width, height, _) = decode(png_bytes);
+    assert_eq!((width, height), (SIZE, SIZE));
+    // Base64 in lines of 76 characters, as lettre writes a body.
+    let text = String::from_utf8_lossy(&sent);
+    let first = text
+        .lines()
+        .find(|line| line.starts_with(PNG_IN_BASE64))
+        .expect("the PNG in base64");
+    assert_eq!(first.trim_end().len(), 76, "{first}");
+}
+
+#[test]
+fn a_mail_queued_in_full_is_sent_byte_for_byte() {
+    let mut h = Harness::new();
+    let (_, bob) = h.alice_and_bob_on("Chess");
+    // A board mail with its picture inside, as the outbox held them
+    // before migration 0014 (no description).
+    let full = std::fs::read(&bob.file).expect("a sent board mail");
+    queue(&h, "<queued-in-full@localhost>", &full, None);
+    h.pass();
+    let mails = h.new_mails();
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert_eq!(std::fs::read(&mails[0].file).expect("sent"), full);
+}
+
+#[test]
+fn a_picture_that_cannot_be_drawn_leaves_only_itself_out_of_its_mail() {
+    let mut h = Harness::new();
+    let (_, bob) = h.alice_and_bob_on("Chess");
+    let (queued, description) = row_of(&h, &bob);
+    let description = description.expect("described");
+    let fields: Vec<&str> = description.trim_end().split(' ').collect();
+    let mut corrupt = fields.clone();
+    corrupt[2] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN";
+    queue(&h, "<corrupt@localhost>", &queued, Some(&corrupt.join(" ")));
+    queue(&h, "<garbage@localhost>", &queued, Some("\u{0} ☃\n\n"));
+    queue(&h, "<fine@localhost>", &queued, Some(&description));
+    let pass = h.pass();
+    assert_eq!(pass.sent, 3, "{pass:?}");
+    let mails = h.new_mails();
+    assert_eq!(mails.len(), 3, "{mails:#?}");
+    let unsent: i64 = h
+        .server
+        .service()
+        .store()
+        .conn()
+        .query_row(
+            "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL",
+            [],
+            |row| row.get(0),
+        )
+        .expect("count");
+    assert_eq!(unsent, 0);
+    // The corrupt description: the mail goes with its text and HTML, its
+    // placeholder part taken out.
+    let without = parts_of(&mails[0]);
+    assert_eq!(without.content_type, "multipart/alternative");
+    assert!(without.text.starts_with("Summary of Chess Board 101"));
+    assert!(without.html.is_some());
+    assert!(without.images.is_empty());
+    let sent = std::fs::read(&mails[0].file).expect("sent");
+    assert!(sent.len() < queued.len(), "the placeholder part is gone");
+    // A description that names no placeholder changes nothing.
+    assert_eq!(std::fs::read(&mails[1].file).expect("sent"), queued);
+    // The others are drawn as ever.
+    assert_eq!(parts_of(&mails[2]).images.len(), 1);
+    assert_eq!(
+        std::fs::read(&mails[2].file).expect("sent"),
+        std::fs::read(&bob.file).expect("sent")
+    );
 }

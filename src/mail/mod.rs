@@ -6,6 +6,8 @@
 //! * [`token`]: the reply tokens that let a reply to a board mail speak for
 //!   its player without a password;
 //! * [`outgoing`]: building the mails the server sends (lettre);
+//! * [`pictures`]: the board pictures of a queued mail, drawn when it is
+//!   sent;
 //! * [`maildir`]: the inbound Maildir;
 //! * [`transport`]: outbound transports behind the small [`transport::MailSender`]
 //!   trait (a directory of `.eml` files, `sendmail`, [`smtp`]), and the
@@ -20,6 +22,7 @@ pub mod imap;
 pub mod inbound;
 pub mod maildir;
 pub mod outgoing;
+pub mod pictures;
 pub mod reply;
 pub mod smtp;
 pub mod stop;

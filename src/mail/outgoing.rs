@@ -4,7 +4,9 @@
 //! A mail is its text alone (`text/plain`), or, with an HTML part,
 //! `multipart/alternative` of the text and a `multipart/related` holding
 //! the HTML and its inline pictures (by Content-ID); attachments (a
-//! finished game's PGN) wrap either in `multipart/mixed`.
+//! finished game's PGN) wrap either in `multipart/mixed`. The pictures
+//! are not drawn here: each gets a placeholder and a description, and is
+//! drawn when the mail is sent ([`super::pictures`]).
 
 use std::time::SystemTime;
 
@@ -16,6 +18,8 @@ use time::OffsetDateTime;
 
 use super::ServerAddress;
 use super::address;
+use super::pictures::{self, Placed, TOKEN_BYTES};
+use crate::render::picture::Scene;
 
 /// A mail to send.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -43,12 +47,29 @@ pub struct Html {
     pub images: Vec<Inline>,
 }
 
-/// A PNG shown inside the HTML part.
+/// A picture (a PNG) shown inside the HTML part.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Inline {
     /// The Content-ID, without angle brackets (`board-101@pbem`).
     pub content_id: String,
-    pub png: Vec<u8>,
+    /// What it shows; drawn when the mail is sent.
+    pub scene: Scene,
+}
+
+/// A mail built for the outbox.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Built {
+    /// The RFC 5322 message, each picture's body a placeholder.
+    pub message: Vec<u8>,
+    /// What its pictures show ([`pictures::describe`]); `None` without.
+    pub pictures: Option<String>,
+}
+
+impl Built {
+    /// The message as it is sent, its pictures drawn.
+    pub fn complete(&self) -> Vec<u8> {
+        pictures::complete(0, &self.message, self.pictures.as_deref()).into_owned()
+    }
 }
 
 /// An attached file.
@@ -96,26 +117,34 @@ fn referable(message_id: &str) -> Option<String> {
     .then_some(id)
 }
 
-/// A new Message-ID at the server's domain.
-pub fn new_message_id(server: &ServerAddress) -> String {
+/// Twelve random bytes; the `salt`-th of a mail (its Message-ID is the
+/// 0th, its pictures' placeholders come after) differs from the others
+/// even without randomness.
+fn random_bytes(salt: u8) -> [u8; 12] {
     let mut random = [0u8; 12];
-    // Without randomness the clock alone still keeps ids apart in practice.
+    // Without randomness the clock alone still keeps them apart in practice.
     if getrandom::fill(&mut random).is_err() {
         let nanos = OffsetDateTime::now_utc().unix_timestamp_nanos();
         random.copy_from_slice(&nanos.to_le_bytes()[..12]);
+        random[11] ^= salt;
     }
-    let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
+    random
+}
+
+/// A new Message-ID at the server's domain.
+pub fn new_message_id(server: &ServerAddress) -> String {
+    let hex: String = random_bytes(0).iter().map(|b| format!("{b:02x}")).collect();
     format!("<pbem.{hex}@{}>", server.domain)
 }
 
-/// The complete message, with `Auto-Submitted: auto-replied` so that other
-/// robots do not answer it.
+/// The message, with `Auto-Submitted: auto-replied` so that other robots
+/// do not answer it, and the description of its pictures.
 pub fn build(
     server: &ServerAddress,
     mail: &Outgoing,
     message_id: &str,
     date: OffsetDateTime,
-) -> Result<Vec<u8>, BuildError> {
+) -> Result<Built, BuildError> {
     let mailbox = |text: &str| -> Result<Mailbox, BuildError> {
         let address = address::normalize(text)?;
         Ok(address
@@ -167,26 +196,39 @@ pub fn build(
     let text = SinglePart::builder()
         .header(ContentType::TEXT_PLAIN)
         .body(body);
+    let mut placed = Vec::new();
     let message = match (&mail.html, mail.attachments.is_empty()) {
         (None, true) => builder.singlepart(text)?,
         (None, false) => builder.multipart(attached(MultiPart::mixed().singlepart(text), mail))?,
-        (Some(html), true) => builder.multipart(alternative(text, html))?,
+        (Some(html), true) => builder.multipart(alternative(text, html, &mut placed))?,
         (Some(html), false) => builder.multipart(attached(
-            MultiPart::mixed().multipart(alternative(text, html)),
+            MultiPart::mixed().multipart(alternative(text, html, &mut placed)),
             mail,
         ))?,
     };
-    Ok(message.formatted())
+    Ok(Built {
+        message: message.formatted(),
+        pictures: (!placed.is_empty()).then(|| pictures::describe(&placed)),
+    })
 }
 
-/// The text and, as its alternative, the HTML with its pictures.
-fn alternative(text: SinglePart, html: &Html) -> MultiPart {
+/// The text and, as its alternative, the HTML with its pictures, each a
+/// placeholder (base64, as the PNG will be) added to `placed`.
+fn alternative(text: SinglePart, html: &Html, placed: &mut Vec<Placed>) -> MultiPart {
     let mut related = MultiPart::related().singlepart(SinglePart::html(html.body.clone()));
-    for image in &html.images {
-        related = related.singlepart(Attachment::new_inline(image.content_id.clone()).body(
-            image.png.clone(),
-            ContentType::parse("image/png").expect("a MIME type"),
-        ));
+    for (index, image) in html.images.iter().enumerate() {
+        let placeholder: [u8; TOKEN_BYTES] = random_bytes(index.wrapping_add(1) as u8);
+        let body = Body::new_with_encoding(placeholder.to_vec(), ContentTransferEncoding::Base64)
+            .expect("any bytes can be written in base64");
+        related = related.singlepart(
+            Attachment::new_inline(image.content_id.clone())
+                .body(body, ContentType::parse("image/png").expect("a MIME type")),
+        );
+        placed.push(Placed {
+            token: pictures::token_of(&placeholder),
+            scene: image.scene.clone(),
+            content_id: image.content_id.clone(),
+        });
     }
     MultiPart::alternative().singlepart(text).multipart(related)
 }
@@ -238,7 +280,7 @@ mod tests {
     #[test]
     fn recipients_pbem_cannot_write_to_are_left_out() {
         let now = datetime!(2026-03-01 12:00 UTC);
-        let bytes = build(
+        let built = build(
             &server(),
             &mail(vec![
                 "a@".into(),
@@ -249,7 +291,7 @@ mod tests {
             now,
         )
         .expect("built for the one good recipient");
-        let text = String::from_utf8(bytes).expect("text");
+        let text = String::from_utf8(built.message).expect("text");
         assert!(text.contains("To: bob@example.org"), "{text}");
         assert!(matches!(
             build(&server(), &mail(vec!["@b".into()]), "<x@localhost>", now),
@@ -265,8 +307,8 @@ mod tests {
         let mut outgoing = mail(vec!["bob@example.org".into()]);
         outgoing.in_reply_to = Some(long.clone());
         outgoing.references = (0..6).map(fair).chain([long]).collect();
-        let bytes = build(&server(), &outgoing, "<x@localhost>", now).expect("built");
-        let text = String::from_utf8(bytes).expect("text");
+        let built = build(&server(), &outgoing, "<x@localhost>", now).expect("built");
+        let text = String::from_utf8(built.message).expect("text");
         for line in text.split("\r\n") {
             assert!(line.len() <= 998, "a line of {} characters", line.len());
         }
@@ -278,7 +320,7 @@ mod tests {
     fn building_is_linear_in_the_recipients() {
         let now = datetime!(2026-03-01 12:00 UTC);
         let many: Vec<String> = (0..20_000).map(|i| format!("p{i}@example.org")).collect();
-        let bytes = build(&server(), &mail(many), "<x@localhost>", now).expect("built");
-        assert!(bytes.len() > 20_000 * 16);
+        let built = build(&server(), &mail(many), "<x@localhost>", now).expect("built");
+        assert!(built.message.len() > 20_000 * 16);
     }
 }

@@ -1,6 +1,7 @@
-//! Outbound transports. The outbox table holds complete messages; a
-//! [`MailSender`] hands one to the world, and [`Outbox::drain`] marks each
-//! sent once the transport accepted it. [`run_sender`] is the sender loop of
+//! Outbound transports. The outbox table holds the messages to send, their
+//! board pictures described but not drawn; [`Outbox::drain`] draws them
+//! into each message ([`super::pictures`]), a [`MailSender`] hands it to
+//! the world, and the drain marks it sent once the transport accepted it. [`run_sender`] is the sender loop of
 //! `pbem serve`: it drains the outbox whenever woken (and every
 //! [`CHECK_INTERVAL`]), and retries with backoff while the transport fails.
 //!
@@ -25,6 +26,7 @@ use lettre::{Address, SendmailTransport, Transport};
 use time::OffsetDateTime;
 
 use super::ServerAddress;
+use super::pictures;
 use super::stop::{Backoff, Stop};
 use crate::store::{Store, StoreError, mailbox};
 
@@ -272,7 +274,8 @@ impl Outbox {
             let batched = self.sender.resend_is_harmless();
             let mut accepted = Vec::new();
             for mail in batch {
-                match self.sender.send(mail.id, &mail.recipients, &mail.message) {
+                let message = pictures::complete(mail.id, &mail.message, mail.pictures.as_deref());
+                match self.sender.send(mail.id, &mail.recipients, &message) {
                     Ok(()) => {
                         if batched {
                             accepted.push(mail.id);
@@ -410,6 +413,7 @@ mod tests {
                 &format!("<m{i}@x>"),
                 &["a@b.c".into()],
                 b"hi",
+                None,
                 now,
             )
             .expect("enqueue");
@@ -464,6 +468,73 @@ mod tests {
         assert_eq!(*sent.lock().expect("lock"), vec![2, 3]);
         assert_eq!(unsent(&store), vec![1], "it waits for its retry");
         assert_eq!(outbox.drain(&store, now).expect("drain"), 0);
+    }
+
+    /// Keeps the bytes of every mail handed to it.
+    struct Keeper(std::sync::Arc<std::sync::Mutex<Vec<Vec<u8>>>>);
+
+    impl MailSender for Keeper {
+        fn send(&mut self, _: i64, _: &[String], message: &[u8]) -> Result<(), SendError> {
+            self.0.lock().expect("lock").push(message.to_vec());
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_transport_gets_the_mail_with_its_pictures_drawn() {
+        use crate::mail::outgoing::{self, Html, Inline, Outgoing};
+        use crate::render::picture::{self, Scene};
+        let server = crate::mail::ServerAddress {
+            local: "pbem".into(),
+            domain: "localhost".into(),
+        };
+        let scene = Scene {
+            board: shakmaty::Board::new(),
+            viewer: shakmaty::Color::Black,
+            marked: Vec::new(),
+            check: None,
+        };
+        let mail = Outgoing {
+            to: vec!["bob@example.org".into()],
+            subject: "board".into(),
+            body: "text".into(),
+            html: Some(Html {
+                body: "<img src=\"cid:b@localhost\">".into(),
+                images: vec![Inline {
+                    content_id: "b@localhost".into(),
+                    scene: scene.clone(),
+                }],
+            }),
+            ..Outgoing::default()
+        };
+        let now = datetime!(2026-03-01 12:00 UTC);
+        let built = outgoing::build(&server, &mail, "<m@localhost>", now).expect("built");
+        let store = Store::open_in_memory().expect("store");
+        let to = ["bob@example.org".to_string()];
+        let pictures = built.pictures.as_deref();
+        mailbox::enqueue(
+            store.conn(),
+            "<m@localhost>",
+            &to,
+            &built.message,
+            pictures,
+            now,
+        )
+        .expect("enqueue");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let kept = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let mut outbox = Outbox::new(
+            Box::new(Keeper(kept.clone())),
+            &dir.path().join("pbem.sqlite3"),
+        );
+        assert_eq!(outbox.drain(&store, now).expect("drain"), 1);
+        let kept = kept.lock().expect("lock");
+        assert_eq!(kept[..], [built.complete()]);
+        let parsed = mail_parser::MessageParser::default()
+            .parse(&kept[0])
+            .expect("parses");
+        let png = parsed.attachments().next().expect("the picture").contents();
+        assert_eq!(png, picture::png(&scene));
     }
 
     #[test]

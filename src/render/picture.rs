@@ -43,9 +43,9 @@ pub const FRAME: [u8; 3] = [0xff, 0xff, 0xff];
 const INK: &str = "#404040";
 
 /// What one picture shows.
-#[derive(Clone, Debug)]
-pub struct Scene<'a> {
-    pub board: &'a Board,
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scene {
+    pub board: Board,
     /// Whose side the board is seen from (that colour at the bottom).
     pub viewer: Color,
     /// The from/to squares of the last turn (both moves of a two-move turn).
@@ -87,7 +87,7 @@ fn ground(square: Square, marked: bool, check: bool) -> usize {
 }
 
 /// The picture as palette indices.
-pub fn draw(scene: &Scene<'_>) -> Picture {
+pub fn draw(scene: &Scene) -> Picture {
     let parts = parts();
     let mut pixels = parts.frames[usize::from(scene.viewer == Color::Black)].clone();
     let side = SQUARE as usize;
@@ -114,7 +114,7 @@ pub fn draw(scene: &Scene<'_>) -> Picture {
 }
 
 /// The picture as a PNG file (8-bit palette).
-pub fn png(scene: &Scene<'_>) -> Vec<u8> {
+pub fn png(scene: &Scene) -> Vec<u8> {
     encode(&draw(scene))
 }
 
@@ -413,9 +413,8 @@ mod tests {
             origin(Square::H8, Color::Black),
             (MARGIN, MARGIN + 7 * SQUARE)
         );
-        let board = Board::new();
         let picture = draw(&Scene {
-            board: &board,
+            board: Board::new(),
             viewer: Color::White,
             marked: vec![Square::E4],
             check: None,
@@ -457,9 +456,8 @@ mod tests {
 
     #[test]
     fn a_king_in_check_is_ringed_and_the_frame_has_coordinates() {
-        let board = Board::new();
         let picture = draw(&Scene {
-            board: &board,
+            board: Board::new(),
             viewer: Color::White,
             marked: Vec::new(),
             check: Some(Square::E8),
@@ -498,9 +496,8 @@ mod tests {
 
     #[test]
     fn the_png_is_small() {
-        let board = Board::new();
         let bytes = png(&Scene {
-            board: &board,
+            board: Board::new(),
             viewer: Color::Black,
             marked: vec![Square::E2, Square::E4],
             check: Some(Square::E8),

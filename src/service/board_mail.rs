@@ -148,8 +148,8 @@ pub struct BoardFacts {
     pub white: Player,
     pub black: Player,
     view: SharedView,
-    /// The board picture from White's and from Black's side, drawn once.
-    pictures: RefCell<[Option<Vec<u8>>; 2]>,
+    /// What the board picture shows (from White's side), worked out once.
+    scene: RefCell<Option<Scene>>,
 }
 
 impl BoardFacts {
@@ -311,7 +311,7 @@ impl BoardFacts {
             white,
             black,
             view,
-            pictures: RefCell::new([None, None]),
+            scene: RefCell::new(None),
         })
     }
 }
@@ -426,7 +426,7 @@ pub fn render_shown(
             body,
             images: vec![Inline {
                 content_id: cid,
-                png: board_picture(loaded, facts, viewer),
+                scene: board_scene(loaded, facts, viewer),
             }],
         })
     } else {
@@ -439,31 +439,33 @@ pub fn render_shown(
     })
 }
 
-/// The board picture from `viewer`'s side, drawn once per board mail.
-fn board_picture(loaded: &Loaded, facts: &BoardFacts, viewer: Color) -> Vec<u8> {
-    let slot = usize::from(viewer == Color::Black);
-    if let Some(png) = &facts.pictures.borrow()[slot] {
-        return png.clone();
-    }
-    let state = loaded.game.state();
-    let marked = loaded
-        .game
-        .turns()
-        .last()
-        .map(|played| last_turn_squares(played.turn.moves()))
-        .unwrap_or_default();
-    let check = state
-        .in_check()
-        .then(|| state.pos().king(state.turn()))
-        .flatten();
-    let png = picture::png(&Scene {
-        board: state.pos().board(),
-        viewer,
-        marked,
-        check,
+/// What the board picture from `viewer`'s side shows (drawn when the mail
+/// is sent); the marked squares are worked out once per board mail.
+fn board_scene(loaded: &Loaded, facts: &BoardFacts, viewer: Color) -> Scene {
+    let mut known = facts.scene.borrow_mut();
+    let scene = known.get_or_insert_with(|| {
+        let state = loaded.game.state();
+        let marked = loaded
+            .game
+            .turns()
+            .last()
+            .map(|played| last_turn_squares(played.turn.moves()))
+            .unwrap_or_default();
+        let check = state
+            .in_check()
+            .then(|| state.pos().king(state.turn()))
+            .flatten();
+        Scene {
+            board: state.pos().board().clone(),
+            viewer: Color::White,
+            marked,
+            check,
+        }
     });
-    facts.pictures.borrow_mut()[slot] = Some(png.clone());
-    png
+    Scene {
+        viewer,
+        ..scene.clone()
+    }
 }
 
 /// The from and to squares of a turn's moves (a castling king's own).

@@ -502,9 +502,16 @@ fn queue_all(
         // A reply pbem cannot build (no recipient it can write to) is
         // logged and left out; the mail's other effects stand.
         match outgoing::build(&config.address, &mail, &message_id, now) {
-            Ok(bytes) => {
+            Ok(built) => {
                 let to = outgoing::deliverable(&mail.to);
-                mailbox::enqueue(conn, &message_id, &to, &bytes, now)?;
+                mailbox::enqueue(
+                    conn,
+                    &message_id,
+                    &to,
+                    &built.message,
+                    built.pictures.as_deref(),
+                    now,
+                )?;
                 answer::record_sent(conn, config, key, &mail, &message_id, now)?;
             }
             Err(error) => tracing::warn!(

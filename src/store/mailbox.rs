@@ -52,20 +52,27 @@ pub struct Queued {
     pub message_id: String,
     /// The envelope recipients.
     pub recipients: Vec<String>,
-    /// The complete RFC 5322 message.
+    /// The RFC 5322 message; with `pictures`, each picture's body is a
+    /// placeholder the sender replaces.
     pub message: Vec<u8>,
+    /// What the message's pictures show, to be drawn when it is sent
+    /// (`mail::pictures`); `None`: the message is complete as stored.
+    pub pictures: Option<String>,
 }
 
+/// Queues a mail; `pictures` describes the pictures still to be drawn
+/// into `message` (see [`Queued::pictures`]).
 pub fn enqueue(
     conn: &Connection,
     message_id: &str,
     recipients: &[String],
     message: &[u8],
+    pictures: Option<&str>,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
     conn.execute_cached(
-        "INSERT INTO outbox (message_id, recipients, message, created_at) VALUES (?1, ?2, ?3, ?4)",
-        params![message_id, recipients.join("\n"), message, time_text(now)],
+        "INSERT INTO outbox (message_id, recipients, message, pictures, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![message_id, recipients.join("\n"), message, pictures, time_text(now)],
     )?;
     Ok(())
 }
@@ -73,7 +80,7 @@ pub fn enqueue(
 /// Up to `limit` unsent mails, oldest first.
 pub fn unsent(conn: &Connection, limit: u32) -> Result<Vec<Queued>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT id, message_id, recipients, message FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?1",
+        "SELECT id, message_id, recipients, message, pictures FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?1",
     )?;
     let rows = statement.query_map([limit], |row| {
         Ok(Queued {
@@ -85,6 +92,7 @@ pub fn unsent(conn: &Connection, limit: u32) -> Result<Vec<Queued>, StoreError> 
                 .map(str::to_owned)
                 .collect(),
             message: row.get(3)?,
+            pictures: row.get(4)?,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

@@ -41,6 +41,7 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!(
         "../../migrations/0013_rated_games_unindexed.sql"
     )),
+    M::up(include_str!("../../migrations/0014_outbox_pictures.sql")),
 ];
 
 /// Compiled statements kept per connection: more than a mail's commands
