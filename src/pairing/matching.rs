@@ -146,14 +146,25 @@ impl<W: Weight> Matcher<W> {
             st.dualvar[p] = u;
         }
         // Exposed vertices with a positive dual are the roots of the
-        // search; they share one parity so that every dual stays whole.
+        // search; they share one parity so that the slack between two
+        // S-vertices stays even (a tight edge joins duals of one parity)
+        // and every dual stays whole. A root that is the base of a blossom
+        // has the parity of the blossom's other vertices (its inner edges
+        // are tight), so it leaves its blossoms before its dual is raised:
+        // raising it alone would loosen them, and an augmentation through
+        // the blossom would then match an edge that is not tight.
         let mut parity = None;
         for v in 0..nv {
             if st.alive[v] && st.mate[v] == NONE && !st.dualvar[v].is_zero() {
                 let odd = st.dualvar[v].is_odd();
                 match parity {
                     None => parity = Some(odd),
-                    Some(par) if par != odd => st.dualvar[v] = st.dualvar[v].add(W::from_u64(1)),
+                    Some(par) if par != odd => {
+                        st.dissolve_around(v);
+                        if st.dualvar[v].is_odd() != par {
+                            st.dualvar[v] = st.dualvar[v].add(W::from_u64(1));
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -167,13 +178,12 @@ impl<W: Weight> Matcher<W> {
         if self.warm_start() {
             self.solves.1 += 1;
             self.st.run();
-            // A resumed search proves its result or is done again from
-            // nothing: the pairing must not depend on the search's path.
-            if !self.st.optimal() {
-                self.solves.0 += 1;
-                self.st.reset();
-                self.st.run();
-            }
+            // The resumed search keeps the invariants of a cold one (feasible
+            // duals, tight matched and blossom edges, roots of one parity),
+            // so its end is an optimum; the proof costs O(n^2) wide sums per
+            // matching, five times the search itself, so only debug builds
+            // make it.
+            debug_assert!(self.st.optimal(), "a resumed matching is optimal");
         } else {
             self.solves.0 += 1;
             self.st.reset();
