@@ -249,6 +249,10 @@ struct State<W: Weight> {
     blossombase: Vec<usize>,
     blossomendps: Vec<Vec<usize>>,
     bestedge: Vec<usize>,
+    /// The slack of each `bestedge`, kept through the stage's dual
+    /// adjustments so that the scan compares with it instead of summing
+    /// wide duals again for every edge.
+    bestslack: Vec<W>,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
@@ -298,6 +302,7 @@ impl<W: Weight> State<W> {
             blossombase: (0..nv).chain(std::iter::repeat_n(NONE, nv)).collect(),
             blossomendps: vec![Vec::new(); 2 * nv],
             bestedge: vec![NONE; 2 * nv],
+            bestslack: vec![W::zero(); 2 * nv],
             blossombestedges: vec![None; 2 * nv],
             unusedblossoms: (nv..2 * nv).collect(),
             dualvar: vec![W::zero(); 2 * nv],
@@ -637,6 +642,9 @@ impl<W: Weight> State<W> {
         }
         self.blossombestedges[b] = Some(list);
         self.bestedge[b] = best;
+        if best != NONE {
+            self.bestslack[b] = self.slack(best);
+        }
         self.blossomchilds[b] = path;
         self.blossomendps[b] = endps;
     }
@@ -910,13 +918,15 @@ impl<W: Weight> State<W> {
                             }
                         } else if self.label[self.inblossom[w]] == 1 {
                             let b = self.inblossom[v];
-                            if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
+                            if self.bestedge[b] == NONE || kslack < self.bestslack[b] {
                                 self.bestedge[b] = k;
+                                self.bestslack[b] = kslack;
                             }
                         } else if self.label[w] == 0
-                            && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
+                            && (self.bestedge[w] == NONE || kslack < self.bestslack[w])
                         {
                             self.bestedge[w] = k;
+                            self.bestslack[w] = kslack;
                         }
                     }
                 }
@@ -944,7 +954,8 @@ impl<W: Weight> State<W> {
                 let mut deltablossom = NONE;
                 for v in 0..nv {
                     if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
-                        let d = self.slack(self.bestedge[v]);
+                        let d = self.bestslack[v];
+                        debug_assert_eq!(d, self.slack(self.bestedge[v]));
                         if d < delta {
                             delta = d;
                             deltatype = 2;
@@ -957,7 +968,8 @@ impl<W: Weight> State<W> {
                         && self.label[b] == 1
                         && self.bestedge[b] != NONE
                     {
-                        let d = self.slack(self.bestedge[b]).half();
+                        debug_assert_eq!(self.bestslack[b], self.slack(self.bestedge[b]));
+                        let d = self.bestslack[b].half();
                         if d < delta {
                             delta = d;
                             deltatype = 3;
@@ -988,6 +1000,21 @@ impl<W: Weight> State<W> {
                         match self.label[b] {
                             1 => self.dualvar[b] = self.dualvar[b].add(delta),
                             2 => self.dualvar[b] = self.dualvar[b].sub(delta),
+                            _ => {}
+                        }
+                    }
+                }
+                // Each kept slack moves as the duals of its edge's ends did.
+                for x in 0..2 * nv {
+                    let k = self.bestedge[x];
+                    if k == NONE {
+                        continue;
+                    }
+                    let (i, j) = self.edge(k);
+                    for end in [i, j] {
+                        match self.label[self.inblossom[end]] {
+                            1 => self.bestslack[x] = self.bestslack[x].sub(delta),
+                            2 => self.bestslack[x] = self.bestslack[x].add(delta),
                             _ => {}
                         }
                     }
