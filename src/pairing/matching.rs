@@ -875,7 +875,8 @@ impl<W: Weight> State<W> {
                         if w == v || !self.alive[w] {
                             continue;
                         }
-                        if self.weight(v, w).is_zero() {
+                        let weight = self.weight(v, w);
+                        if weight.is_zero() {
                             continue;
                         }
                         let k = tri(v, w);
@@ -886,7 +887,10 @@ impl<W: Weight> State<W> {
                         }
                         let mut kslack = W::zero();
                         if !self.allowedge[k] {
-                            kslack = self.slack(k);
+                            // `slack(k)`, from v's row of weights already
+                            // read (it would read w's row: a cache miss).
+                            kslack = self.dualvar[v].add(self.dualvar[w]).sub(weight.add(weight));
+                            debug_assert_eq!(kslack, self.slack(k));
                             if kslack.is_zero() {
                                 self.allow(k);
                             }
