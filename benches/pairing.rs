@@ -3,7 +3,7 @@
 //! bbpPairings on the same file when its binary is named by `BBP_PAIRINGS`
 //! (built outside the repository from its public source); it says so when
 //! it is not. Both engines' pairings are also compared. A whole round of
-//! 1,000 players takes a minute or more, so this times one run each rather
+//! 1,000 players takes several seconds, so this times one run each rather
 //! than sampling.
 
 use std::path::PathBuf;
@@ -99,7 +99,7 @@ fn main() {
     run("150 players, last round", &cut_from_set(150));
     // `cargo test --all-targets` runs benchmarks once as a smoke test
     // (without `--bench`): the 150-player round shows it works; the
-    // 1,000-player round, a minute or more, is for `cargo bench`.
+    // 1,000-player round, several seconds, is for `cargo bench`.
     if !std::env::args().any(|a| a == "--bench") {
         println!("1,000 players: measured by `cargo bench --bench pairing` only");
         return;

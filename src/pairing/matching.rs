@@ -146,14 +146,25 @@ impl<W: Weight> Matcher<W> {
             st.dualvar[p] = u;
         }
         // Exposed vertices with a positive dual are the roots of the
-        // search; they share one parity so that every dual stays whole.
+        // search; they share one parity so that the slack between two
+        // S-vertices stays even (a tight edge joins duals of one parity)
+        // and every dual stays whole. A root that is the base of a blossom
+        // has the parity of the blossom's other vertices (its inner edges
+        // are tight), so it leaves its blossoms before its dual is raised:
+        // raising it alone would loosen them, and an augmentation through
+        // the blossom would then match an edge that is not tight.
         let mut parity = None;
         for v in 0..nv {
             if st.alive[v] && st.mate[v] == NONE && !st.dualvar[v].is_zero() {
                 let odd = st.dualvar[v].is_odd();
                 match parity {
                     None => parity = Some(odd),
-                    Some(par) if par != odd => st.dualvar[v] = st.dualvar[v].add(W::from_u64(1)),
+                    Some(par) if par != odd => {
+                        st.dissolve_around(v);
+                        if st.dualvar[v].is_odd() != par {
+                            st.dualvar[v] = st.dualvar[v].add(W::from_u64(1));
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -167,13 +178,12 @@ impl<W: Weight> Matcher<W> {
         if self.warm_start() {
             self.solves.1 += 1;
             self.st.run();
-            // A resumed search proves its result or is done again from
-            // nothing: the pairing must not depend on the search's path.
-            if !self.st.optimal() {
-                self.solves.0 += 1;
-                self.st.reset();
-                self.st.run();
-            }
+            // The resumed search keeps the invariants of a cold one (feasible
+            // duals, tight matched and blossom edges, roots of one parity),
+            // so its end is an optimum; the proof costs O(n^2) wide sums per
+            // matching, five times the search itself, so only debug builds
+            // make it.
+            debug_assert!(self.st.optimal(), "a resumed matching is optimal");
         } else {
             self.solves.0 += 1;
             self.st.reset();
@@ -239,6 +249,10 @@ struct State<W: Weight> {
     blossombase: Vec<usize>,
     blossomendps: Vec<Vec<usize>>,
     bestedge: Vec<usize>,
+    /// The slack of each `bestedge`, kept through the stage's dual
+    /// adjustments so that the scan compares with it instead of summing
+    /// wide duals again for every edge.
+    bestslack: Vec<W>,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
@@ -288,6 +302,7 @@ impl<W: Weight> State<W> {
             blossombase: (0..nv).chain(std::iter::repeat_n(NONE, nv)).collect(),
             blossomendps: vec![Vec::new(); 2 * nv],
             bestedge: vec![NONE; 2 * nv],
+            bestslack: vec![W::zero(); 2 * nv],
             blossombestedges: vec![None; 2 * nv],
             unusedblossoms: (nv..2 * nv).collect(),
             dualvar: vec![W::zero(); 2 * nv],
@@ -627,6 +642,9 @@ impl<W: Weight> State<W> {
         }
         self.blossombestedges[b] = Some(list);
         self.bestedge[b] = best;
+        if best != NONE {
+            self.bestslack[b] = self.slack(best);
+        }
         self.blossomchilds[b] = path;
         self.blossomendps[b] = endps;
     }
@@ -857,7 +875,8 @@ impl<W: Weight> State<W> {
                         if w == v || !self.alive[w] {
                             continue;
                         }
-                        if self.weight(v, w).is_zero() {
+                        let weight = self.weight(v, w);
+                        if weight.is_zero() {
                             continue;
                         }
                         let k = tri(v, w);
@@ -868,7 +887,10 @@ impl<W: Weight> State<W> {
                         }
                         let mut kslack = W::zero();
                         if !self.allowedge[k] {
-                            kslack = self.slack(k);
+                            // `slack(k)`, from v's row of weights already
+                            // read (it would read w's row: a cache miss).
+                            kslack = self.dualvar[v].add(self.dualvar[w]).sub(weight.add(weight));
+                            debug_assert_eq!(kslack, self.slack(k));
                             if kslack.is_zero() {
                                 self.allow(k);
                             }
@@ -900,13 +922,15 @@ impl<W: Weight> State<W> {
                             }
                         } else if self.label[self.inblossom[w]] == 1 {
                             let b = self.inblossom[v];
-                            if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
+                            if self.bestedge[b] == NONE || kslack < self.bestslack[b] {
                                 self.bestedge[b] = k;
+                                self.bestslack[b] = kslack;
                             }
                         } else if self.label[w] == 0
-                            && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
+                            && (self.bestedge[w] == NONE || kslack < self.bestslack[w])
                         {
                             self.bestedge[w] = k;
+                            self.bestslack[w] = kslack;
                         }
                     }
                 }
@@ -934,7 +958,8 @@ impl<W: Weight> State<W> {
                 let mut deltablossom = NONE;
                 for v in 0..nv {
                     if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
-                        let d = self.slack(self.bestedge[v]);
+                        let d = self.bestslack[v];
+                        debug_assert_eq!(d, self.slack(self.bestedge[v]));
                         if d < delta {
                             delta = d;
                             deltatype = 2;
@@ -947,7 +972,8 @@ impl<W: Weight> State<W> {
                         && self.label[b] == 1
                         && self.bestedge[b] != NONE
                     {
-                        let d = self.slack(self.bestedge[b]).half();
+                        debug_assert_eq!(self.bestslack[b], self.slack(self.bestedge[b]));
+                        let d = self.bestslack[b].half();
                         if d < delta {
                             delta = d;
                             deltatype = 3;
@@ -978,6 +1004,21 @@ impl<W: Weight> State<W> {
                         match self.label[b] {
                             1 => self.dualvar[b] = self.dualvar[b].add(delta),
                             2 => self.dualvar[b] = self.dualvar[b].sub(delta),
+                            _ => {}
+                        }
+                    }
+                }
+                // Each kept slack moves as the duals of its edge's ends did.
+                for x in 0..2 * nv {
+                    let k = self.bestedge[x];
+                    if k == NONE {
+                        continue;
+                    }
+                    let (i, j) = self.edge(k);
+                    for end in [i, j] {
+                        match self.label[self.inblossom[end]] {
+                            1 => self.bestslack[x] = self.bestslack[x].sub(delta),
+                            2 => self.bestslack[x] = self.bestslack[x].add(delta),
                             _ => {}
                         }
                     }
