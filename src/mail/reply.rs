@@ -33,9 +33,14 @@ impl Known {
             .lines()
             .filter(|line| !line.trim_start().starts_with('>'))
             .filter_map(|line| {
-                let line = normalized(line);
-                let could_be_a_turn = !line.contains([' ', '.', ':']) && line.len() <= 12;
-                let (digest, chars) = collapsed_digest(&line);
+                // The line with its white space collapsed is not built: its
+                // digest and length come from the lowercase line, which is
+                // trimmed, so white space in it is a space once collapsed.
+                let lower = lowercase(unquoted(line).1);
+                let (digest, chars, bytes) = collapsed_digest(&lower);
+                let could_be_a_turn = !lower
+                    .contains(|c: char| c.is_whitespace() || c == '.' || c == ':')
+                    && bytes <= 12;
                 (chars >= MIN_KNOWN_CHARS && !could_be_a_turn).then_some(digest)
             })
             .collect();
@@ -70,7 +75,7 @@ impl Known {
         if self.digests.is_empty() {
             return false;
         }
-        let (digest, chars) = collapsed_digest(lower);
+        let (digest, chars, _) = collapsed_digest(lower);
         chars >= MIN_KNOWN_CHARS && self.digests.contains(&digest)
     }
 }
@@ -78,18 +83,21 @@ impl Known {
 /// Lines shorter than this are not remembered as pbem's.
 const MIN_KNOWN_CHARS: usize = 3;
 
-/// FNV-1a over a line with its runs of white space made one space (see
-/// [`normalized`]), without building that line; and how many characters
-/// it has. FNV-1a is a stable 64-bit digest, fast on short lines: the
+/// FNV-1a over a line with its runs of white space made one space (what
+/// survives a client's quoting, with quote markers, surrounding space and
+/// case), without building that line; and how many characters
+/// and bytes it has. FNV-1a is a stable 64-bit digest, fast on short lines: the
 /// digests only tell pbem's own lines from the player's, so a chance
 /// collision costs one line of the player's, and nobody gains by forging
 /// one.
-fn collapsed_digest(text: &str) -> (u64, usize) {
+fn collapsed_digest(text: &str) -> (u64, usize, usize) {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut chars = 0;
+    let mut bytes = 0;
     let mut feed = |byte: u8| {
         hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         chars += usize::from(byte & 0xC0 != 0x80);
+        bytes += 1;
     };
     for (index, word) in text.split_whitespace().enumerate() {
         if index > 0 {
@@ -97,25 +105,7 @@ fn collapsed_digest(text: &str) -> (u64, usize) {
         }
         word.bytes().for_each(&mut feed);
     }
-    (hash, chars)
-}
-
-/// A line with quote markers, surrounding space and case taken away and
-/// runs of white space made one space: what survives a client's quoting.
-fn normalized(line: &str) -> String {
-    collapsed(&lowercase(unquoted(line).1))
-}
-
-/// Runs of white space made one space.
-fn collapsed(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
+    (hash, chars, bytes)
 }
 
 /// Lowercase, cheaply for ASCII (most lines).
@@ -683,6 +673,49 @@ fn entity(name: &str) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `Known::of_text` keeps of a line, from the line normalized as
+    /// a string (quote markers, surrounding space and case taken away,
+    /// runs of white space made one space).
+    fn kept_by_building(line: &str) -> Option<u64> {
+        let lower = lowercase(unquoted(line).1);
+        let line = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+        let could_be_a_turn = !line.contains([' ', '.', ':']) && line.len() <= 12;
+        let (digest, chars, _) = collapsed_digest(&line);
+        (chars >= MIN_KNOWN_CHARS && !could_be_a_turn).then_some(digest)
+    }
+
+    #[test]
+    fn known_lines_are_those_of_the_normalized_line() {
+        let lines = [
+            "e4",
+            "Nf6,d5",
+            "  > quoted line",
+            "It is White's turn (turn #3).",
+            "a\tb",
+            "Ab\u{b}cd",
+            "x  y",
+            "1.e4",
+            "Ke2:",
+            "abcdefghijkl",
+            "abcdefghijklm",
+            "ÄÖÜäöü",
+            "ÉCHEC  ET  MAT",
+            "\u{3000}wide\u{3000}space",
+            "İstanbul",
+            "ab",
+            "a b",
+            "\t \u{a0}Board 101\u{a0}",
+        ];
+        let body = lines.join("\n");
+        let expected: HashSet<u64> = lines
+            .iter()
+            .filter(|line| !line.trim_start().starts_with('>'))
+            .filter_map(|line| kept_by_building(line))
+            .collect();
+        assert!(expected.len() > 8, "the lines test both sides");
+        assert_eq!(Known::of_text(&body).digests, expected);
+    }
 
     fn words(text: &str) -> Vec<String> {
         own_words(text, None, &Known::none())

@@ -170,7 +170,7 @@ impl Ctx<'_> {
         self.conn.execute_cached("SAVEPOINT command", [])?;
         match self.run_command(line, token) {
             Ok(mails) => {
-                self.conn.execute_batch("RELEASE command")?;
+                self.conn.execute_cached("RELEASE command", [])?;
                 Ok(Outcome::done(written, board, mails))
             }
             Err(Failure::Refused(refusal)) => {

@@ -163,6 +163,12 @@ impl Store {
         // Every committed turn must survive a crash or power loss.
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // Each mail, command and queued turn runs in a savepoint, whose
+        // statement journal SQLite otherwise spills to a temporary file
+        // beyond 64 KiB: a write system call per page changed. In memory it
+        // holds the pages one savepoint changes, and the few sorts pbem asks
+        // for are of one variant's ratings at most.
+        conn.pragma_update(None, "temp_store", "MEMORY")?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         let write_turn = write_turn(path);
