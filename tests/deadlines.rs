@@ -5,11 +5,8 @@
 
 mod support;
 
-use support::{Harness, to};
+use support::{ALICE, BOB, Harness, to};
 use time::{Duration, OffsetDateTime};
-
-const ALICE: &str = "alice@example.org";
-const BOB: &str = "bob@example.org";
 
 /// A chess board 101 with Alice (White) to move, created at the harness
 /// clock; returns that time.

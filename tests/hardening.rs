@@ -5,10 +5,7 @@
 
 mod support;
 
-use support::{Harness, Sent, to};
-
-const ALICE: &str = "alice@example.org";
-const BOB: &str = "bob@example.org";
+use support::{ALICE, BOB, Harness, Sent, to};
 
 /// A number the store answers, read from the real database file.
 fn count(h: &Harness, sql: &str) -> i64 {

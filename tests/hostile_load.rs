@@ -11,10 +11,8 @@ mod support;
 
 use std::collections::HashMap;
 
-use support::{Harness, Sent, to};
+use support::{ALICE, BOB, Harness, Sent, to};
 
-const ALICE: &str = "alice@example.org";
-const BOB: &str = "bob@example.org";
 const MALLORY: &str = "mallory@example.net";
 
 /// The game: ten turns of a Ruy Lopez.

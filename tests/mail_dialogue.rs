@@ -5,24 +5,9 @@
 
 mod support;
 
-use support::{Harness, Sent, to};
+use support::{ALICE, BOB, Harness, Sent, to};
 
-const ALICE: &str = "alice@example.org";
-const BOB: &str = "bob@example.org";
 const MALLORY: &str = "mallory@example.net";
-
-/// Alice (White) and Bob on a new chess board 101; the two `New` mails.
-fn new_board(h: &mut Harness) -> (Sent, Sent) {
-    h.signup("alice", ALICE);
-    h.signup("bob", BOB);
-    let mails = h.send(
-        ALICE,
-        "new game",
-        "chess challenge alice alice-pw bob --white",
-    );
-    assert_eq!(mails.len(), 2, "{mails:#?}");
-    (to(&mails, ALICE).clone(), to(&mails, BOB).clone())
-}
 
 /// Every mail in the outbox, as one text (to look for leaks).
 fn outbox_text(h: &Harness) -> String {
@@ -64,7 +49,7 @@ fn refused_reply(h: &mut Harness, mail: &Sent, from: &str, text: &str, reason: &
 #[test]
 fn item_1_a_turn_pbem_does_not_understand_is_refused_and_never_forwarded() {
     let mut h = Harness::new();
-    let (alice, _) = new_board(&mut h);
+    let (alice, _) = h.alice_and_bob_on("chess");
     let played = h.reply(&alice, ALICE, "e4");
     let bob = to(&played, BOB).clone();
     // Lenient notation reads `kxd7` as the king's capture, which is refused
@@ -85,7 +70,7 @@ fn item_1_a_turn_pbem_does_not_understand_is_refused_and_never_forwarded() {
 #[test]
 fn item_2_an_error_mail_carries_the_token_and_a_reply_to_it_plays() {
     let mut h = Harness::new();
-    let (alice, _) = new_board(&mut h);
+    let (alice, _) = h.alice_and_bob_on("chess");
     let error = refused_reply(&mut h, &alice, ALICE, "e5", "no pawn can reach e5");
     let mails = h.reply(&error, ALICE, "e4");
     assert_eq!(mails.len(), 2, "{mails:#?}");
@@ -100,7 +85,7 @@ fn item_2_an_error_mail_carries_the_token_and_a_reply_to_it_plays() {
 #[test]
 fn item_3_a_mistyped_command_is_never_forwarded_and_its_password_is_blanked() {
     let mut h = Harness::new();
-    let (alice, _) = new_board(&mut h);
+    let (alice, _) = h.alice_and_bob_on("chess");
     let played = h.reply(&alice, ALICE, "e4");
     let bob = to(&played, BOB).clone();
     let error = refused_reply(
@@ -124,7 +109,7 @@ fn item_3_a_mistyped_command_is_never_forwarded_and_its_password_is_blanked() {
 #[test]
 fn item_4_board_commands_in_a_reply_need_no_board_number_or_password() {
     let mut h = Harness::new();
-    let (alice, _) = new_board(&mut h);
+    let (alice, _) = h.alice_and_bob_on("chess");
     let played = h.reply(&alice, ALICE, "e4");
     let bob = to(&played, BOB).clone();
     let offered = h.reply(&bob, BOB, "draw\nShall we call it a day?");
@@ -181,7 +166,7 @@ fn item_4_board_commands_in_a_reply_need_no_board_number_or_password() {
 #[test]
 fn item_4_decline_by_reply() {
     let mut h = Harness::new();
-    let (_, bob) = new_board(&mut h);
+    let (_, bob) = h.alice_and_bob_on("chess");
     let declined = h.reply(&bob, BOB, "decline");
     assert!(
         to(&declined, ALICE).body.contains("declined by bob"),
@@ -192,7 +177,7 @@ fn item_4_decline_by_reply() {
 #[test]
 fn item_5_a_reply_to_an_older_board_mail_is_refused() {
     let mut h = Harness::new();
-    let (alice_first, _) = new_board(&mut h);
+    let (alice_first, _) = h.alice_and_bob_on("chess");
     let played = h.reply(&alice_first, ALICE, "e4");
     let played = h.reply(to(&played, BOB), BOB, "e5");
     assert_eq!(played.len(), 2);
@@ -213,7 +198,7 @@ fn item_5_a_reply_to_an_older_board_mail_is_refused() {
 #[test]
 fn item_6_a_refused_mail_stores_nothing_not_even_its_comment() {
     let mut h = Harness::new();
-    let (alice, _) = new_board(&mut h);
+    let (alice, _) = h.alice_and_bob_on("chess");
     let error = refused_reply(
         &mut h,
         &alice,
@@ -234,7 +219,7 @@ fn item_6_a_refused_mail_stores_nothing_not_even_its_comment() {
 #[test]
 fn item_7_show_numbers_turns_as_board_mails_do_and_shows_no_later_comments() {
     let mut h = Harness::new();
-    let (alice, _) = new_board(&mut h);
+    let (alice, _) = h.alice_and_bob_on("chess");
     let played = h.reply(&alice, ALICE, "e4\nfirst");
     h.reply(to(&played, BOB), BOB, "e5\nsecond");
     let shown = h.send(MALLORY, "s", "show 101#2");
@@ -260,7 +245,7 @@ fn item_8_a_subject_naming_the_body_command_is_no_second_command() {
     // The sender named its own address: its answer is the confirmation mail.
     assert!(mails[0].subject.starts_with("confirm "), "{mails:#?}");
     // A turn in the Subject of a reply.
-    let (alice, _) = new_board(&mut h);
+    let (alice, _) = h.alice_and_bob_on("chess");
     let id = h.message_id();
     let raw = format!(
         "From: {ALICE}\r\nTo: {}\r\nSubject: e4\r\nMessage-ID: {id}\r\nIn-Reply-To: <{}>\r\n\r\n",
@@ -275,7 +260,7 @@ fn item_8_a_subject_naming_the_body_command_is_no_second_command() {
 #[test]
 fn item_9_quoted_text_and_signatures_are_never_comments() {
     let mut h = Harness::new();
-    let (alice, _) = new_board(&mut h);
+    let (alice, _) = h.alice_and_bob_on("chess");
     let mails = h.reply(&alice, ALICE, "e4\n\nSent from my iPhone");
     assert!(
         !to(&mails, BOB).body.contains("Comments:"),
@@ -287,7 +272,7 @@ fn item_9_quoted_text_and_signatures_are_never_comments() {
 #[test]
 fn issue_10_item_9_a_forged_from_alone_posts_no_comment() {
     let mut h = Harness::new();
-    new_board(&mut h);
+    h.alice_and_bob_on("chess");
     let before = h.game_state();
     // Mallory forges Alice's From and names the board in the Subject.
     let mails = h.send(
@@ -308,7 +293,7 @@ fn issue_10_item_9_a_forged_from_alone_posts_no_comment() {
 #[test]
 fn comment_alone_is_chat_when_it_is_not_your_turn_and_refused_when_it_is() {
     let mut h = Harness::new();
-    let (alice, bob) = new_board(&mut h);
+    let (alice, bob) = h.alice_and_bob_on("chess");
     let chat = h.reply(&bob, BOB, "Have a nice game!");
     assert_eq!(chat.len(), 1, "to Alice only: {chat:#?}");
     assert!(to(&chat, ALICE).body.contains("bob: Have a nice game!"));
@@ -324,7 +309,7 @@ fn comment_alone_is_chat_when_it_is_not_your_turn_and_refused_when_it_is() {
 #[test]
 fn item_11_a_turn_says_that_it_let_an_offer_lapse() {
     let mut h = Harness::new();
-    let (alice, _) = new_board(&mut h);
+    let (alice, _) = h.alice_and_bob_on("chess");
     let played = h.reply(&alice, ALICE, "e4");
     let offered = h.reply(to(&played, ALICE), ALICE, "draw");
     let answered = h.reply(to(&offered, BOB), BOB, "e5");
@@ -347,7 +332,7 @@ fn item_11_a_turn_says_that_it_let_an_offer_lapse() {
 #[test]
 fn item_12_every_board_mail_references_the_first_board_mail() {
     let mut h = Harness::new();
-    let (alice, bob) = new_board(&mut h);
+    let (alice, bob) = h.alice_and_bob_on("chess");
     let played = h.reply(&alice, ALICE, "e4\nhello");
     let chat = h.send(BOB, "c", "chat 101 bob bob-pw hi there");
     let vacation = h.send(BOB, "v", "vacation bob bob-pw 3");
@@ -382,7 +367,7 @@ fn h_last_id(mails: &[Sent], address: &str) -> String {
 #[test]
 fn item_13_and_issue_10_item_3_one_answer_per_mail() {
     let mut h = Harness::new();
-    new_board(&mut h);
+    h.alice_and_bob_on("chess");
     let mails = h.send(
         ALICE,
         "commands",
@@ -464,7 +449,7 @@ fn item_14_cosmetics() {
 #[test]
 fn a_line_holding_the_password_of_the_mail_is_never_forwarded() {
     let mut h = Harness::new();
-    new_board(&mut h);
+    h.alice_and_bob_on("chess");
     let mails = h.send(
         ALICE,
         "my turn",
@@ -489,7 +474,7 @@ fn a_line_holding_the_password_of_the_mail_is_never_forwarded() {
 #[test]
 fn a_shown_board_carries_the_reply_token_of_its_player() {
     let mut h = Harness::new();
-    new_board(&mut h);
+    h.alice_and_bob_on("chess");
     let shown = h.send(ALICE, "s", "show 101");
     let token = shown[0].reply_to.as_deref().expect("a token");
     assert!(token.starts_with("pbem+101."), "{token}");
@@ -500,7 +485,7 @@ fn a_shown_board_carries_the_reply_token_of_its_player() {
 #[test]
 fn hostile_reply_bodies_get_one_answer_quickly() {
     let mut h = Harness::new();
-    let (alice, _) = new_board(&mut h);
+    let (alice, _) = h.alice_and_bob_on("chess");
     let markers = format!("e4\n{}", "> > > > >\n".repeat(10_000));
     let mails = h.reply(&alice, ALICE, &markers);
     assert_eq!(mails.len(), 2, "the turn is played: {mails:#?}");
@@ -522,7 +507,7 @@ fn hostile_reply_bodies_get_one_answer_quickly() {
 #[test]
 fn item_4_queue_and_show_by_reply() {
     let mut h = Harness::new();
-    let (alice, _) = new_board(&mut h);
+    let (alice, _) = h.alice_and_bob_on("chess");
     let played = h.reply(&alice, ALICE, "e4");
     let alice_now = to(&played, ALICE).clone();
     let queued = h.reply(&alice_now, ALICE, "queue Nf3");
@@ -546,7 +531,7 @@ fn item_4_queue_and_show_by_reply() {
 #[test]
 fn a_reply_with_a_line_of_a_megabyte_gets_one_answer() {
     let mut h = Harness::with_config(|config| config.service.max_mail_bytes = 4 << 20);
-    let (alice, _) = new_board(&mut h);
+    let (alice, _) = h.alice_and_bob_on("chess");
     let line = "x".repeat(1 << 20);
     let mails = h.reply(&alice, ALICE, &format!("e4\n{line}"));
     assert_eq!(mails.len(), 2, "the turn is played, the line is a comment");

@@ -5,24 +5,14 @@
 
 mod support;
 
-use support::{Harness, Sent, to};
+use support::{ALICE, BOB, Harness, Sent, to};
 
-const ALICE: &str = "alice@example.org";
-const BOB: &str = "bob@example.org";
 const MALLORY: &str = "mallory@example.net";
 
 /// Alice (White) and Bob on a new board 101 of `variant`; returns the two
 /// `New ...` board mails (Alice's, Bob's).
 fn new_board(h: &mut Harness, variant: &str) -> (Sent, Sent) {
-    h.signup("alice", ALICE);
-    h.signup("bob", BOB);
-    let mails = h.send(
-        ALICE,
-        "new game",
-        &format!("{variant} challenge alice alice-pw bob --white"),
-    );
-    assert_eq!(mails.len(), 2, "{mails:#?}");
-    let (alice, bob) = (to(&mails, ALICE).clone(), to(&mails, BOB).clone());
+    let (alice, bob) = h.alice_and_bob_on(variant);
     for mail in [&alice, &bob] {
         assert!(
             mail.subject.starts_with("New ") && mail.subject.ends_with(" Board 101 alice"),

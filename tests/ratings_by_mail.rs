@@ -7,11 +7,9 @@
 mod support;
 
 use pbem::ratings::{Outcome, Standing, rate_game};
-use support::{Harness, Sent, to};
+use support::{ALICE, BOB, Harness, Sent, to};
 use time::Duration;
 
-const ALICE: &str = "alice@example.org";
-const BOB: &str = "bob@example.org";
 const CAROL: &str = "carol@example.org";
 
 fn players(h: &mut Harness) {

@@ -5,10 +5,7 @@
 
 mod support;
 
-use support::{Harness, to};
-
-const ALICE: &str = "alice@example.org";
-const BOB: &str = "bob@example.org";
+use support::{ALICE, BOB, Harness, to};
 
 /// "Where `Kb5-c4` could be the plain move or an en passant capture, say
 /// which was played": after `2.Qd1-g4-g3` the knight on f6 may step to g4
