@@ -192,7 +192,8 @@ pub fn complete<'m>(outbox_id: i64, message: &'m [u8], description: Option<&str>
     let Some(description) = description else {
         return Cow::Borrowed(message);
     };
-    let mut message = message.to_vec();
+    // Each picture drawn makes a new copy; the stored message is only read.
+    let mut message = Cow::Borrowed(message);
     let lines: Vec<&str> = description
         .lines()
         .filter(|line| !line.is_empty())
@@ -206,7 +207,7 @@ pub fn complete<'m>(outbox_id: i64, message: &'m [u8], description: Option<&str>
     }
     for line in lines.into_iter().take(MAX_PICTURES) {
         match draw_into(&message, line) {
-            Ok(drawn) => message = drawn,
+            Ok(drawn) => message = Cow::Owned(drawn),
             Err((error, without)) => {
                 tracing::error!(
                     outbox_id,
@@ -214,12 +215,12 @@ pub fn complete<'m>(outbox_id: i64, message: &'m [u8], description: Option<&str>
                     "a board picture of a queued mail cannot be drawn: {error}; the mail is sent without it"
                 );
                 if let Some(without) = without {
-                    message = without;
+                    message = Cow::Owned(without);
                 }
             }
         }
     }
-    Cow::Owned(message)
+    message
 }
 
 /// `message` with the picture of description line `line` drawn in; or why
