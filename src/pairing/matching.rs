@@ -38,8 +38,6 @@ pub struct Matcher<W: Weight> {
     touched: Vec<bool>,
     /// Whether the state is an optimum of the weights before the changes.
     valid: bool,
-    /// Matchings solved from scratch and from a warm start.
-    pub solves: (usize, usize),
 }
 
 impl<W: Weight> Matcher<W> {
@@ -51,7 +49,6 @@ impl<W: Weight> Matcher<W> {
             changed: Vec::new(),
             touched: vec![false; n],
             valid: false,
-            solves: (0, 0),
         }
     }
 
@@ -176,7 +173,6 @@ impl<W: Weight> Matcher<W> {
     /// Finalised pairs are reported as they were fixed.
     pub fn compute(&mut self) -> Vec<usize> {
         if self.warm_start() {
-            self.solves.1 += 1;
             self.st.run();
             // The resumed search keeps the invariants of a cold one (feasible
             // duals, tight matched and blossom edges, roots of one parity),
@@ -185,7 +181,6 @@ impl<W: Weight> Matcher<W> {
             // make it.
             debug_assert!(self.st.optimal(), "a resumed matching is optimal");
         } else {
-            self.solves.0 += 1;
             self.st.reset();
             self.st.run();
         }
