@@ -55,12 +55,33 @@ pub struct Loaded {
 
 /// Loads board `number`, refusing politely when it does not exist.
 pub fn load(ctx: &Ctx<'_>, number: u32) -> Result<Loaded, Failure> {
-    let Some(board) = boards::get(ctx.conn, number)? else {
-        return Err(refuse(format!("there is no board {number}"), None));
-    };
+    let board = get(ctx, number)?;
     let turns = boards::turns(ctx.conn, number)?;
     let game = replay(&board, &turns, turns.len())?;
     Ok(Loaded { board, game, turns })
+}
+
+fn get(ctx: &Ctx<'_>, number: u32) -> Result<Board, Failure> {
+    boards::get(ctx.conn, number)?
+        .ok_or_else(|| refuse(format!("there is no board {number}"), None))
+}
+
+/// Loads board `number` for its board mails: its turns and game as the
+/// turn just played left them, if that turn was on this board (see
+/// `Ctx::after_turn`), with its row read again.
+fn load_for_mails(ctx: &Ctx<'_>, number: u32) -> Result<Loaded, Failure> {
+    let kept = ctx
+        .after_turn
+        .borrow_mut()
+        .take_if(|loaded| loaded.board.number == number);
+    match kept {
+        Some(Loaded { game, turns, .. }) => Ok(Loaded {
+            board: get(ctx, number)?,
+            game,
+            turns,
+        }),
+        None => load(ctx, number),
+    }
 }
 
 /// The game of a board after its first `count` turns.
@@ -513,7 +534,7 @@ pub fn board_mails(
     if ctx.touch(number, occasion.clone()) {
         return Ok(Vec::new());
     }
-    let loaded = match load(ctx, number) {
+    let loaded = match load_for_mails(ctx, number) {
         Ok(loaded) => loaded,
         Err(Failure::Fatal(error)) => return Err(error),
         Err(Failure::Refused(_)) => return Ok(Vec::new()),

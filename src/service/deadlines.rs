@@ -284,6 +284,7 @@ fn system_ctx<'a>(
         stale: None,
         login_outcomes: Vec::new(),
         pending: std::cell::RefCell::new(Vec::new()),
+        after_turn: std::cell::RefCell::new(None),
     }
 }
 

@@ -148,6 +148,8 @@ impl Ctx<'_> {
         item: &Item,
         token: Option<(u32, PlayerId)>,
     ) -> Result<Outcome, ServiceError> {
+        // What the turn before left is kept for one command's end only.
+        self.after_turn.take();
         let line = match item {
             Item::Command(line) => line,
             Item::Malformed(error) => {

@@ -400,6 +400,7 @@ fn handle_in(
         stale: None,
         login_outcomes: Vec::new(),
         pending: RefCell::new(Vec::new()),
+        after_turn: RefCell::new(None),
     };
     if let Some(over) = over
         && !ctx.proves_player()?
@@ -574,6 +575,11 @@ struct Ctx<'a> {
     /// crosstables): sent with the mail's answer (those to the sender
     /// folded into it), or by the sweep.
     pending: RefCell<Vec<Outgoing>>,
+    /// The board as the turn just played left it, while no other command
+    /// has run since: the board mails at the end of the mail take its
+    /// turns and game from here instead of reading and replaying them
+    /// again (only its row is read again, which the turn changed).
+    after_turn: RefCell<Option<board_mail::Loaded>>,
 }
 
 impl Ctx<'_> {

@@ -15,10 +15,10 @@ use crate::command::{
 use crate::mail::outgoing::Outgoing;
 use crate::rules::notation::parse_turn;
 use crate::rules::{PlayError, Variant};
-use crate::store::boards::{self, BoardOptions, OfferKind};
+use crate::store::boards::{self, BoardOptions, OfferKind, StoredTurn};
 use crate::store::players::{self, Player, PlayerId};
 use crate::store::preferences::{self, BoardChoice};
-use crate::store::{CachedStatements, deadlines, tournaments};
+use crate::store::{CachedStatements, deadlines, parse_time, time_text, tournaments};
 
 pub(super) fn challenge(
     ctx: &mut Ctx<'_>,
@@ -130,6 +130,7 @@ pub(super) fn make_move(
         boards::clear_offer(ctx.conn, number, kind)?;
     }
     play_queued(ctx, &mut loaded)?;
+    ctx.after_turn.replace(Some(loaded));
     Ok(board_mail::board_mails(ctx, number, Occasion::Update)?)
 }
 
@@ -166,7 +167,13 @@ fn play_turn(
     for note in &notes {
         boards::add_comment(ctx.conn, number, None, seq, note, ctx.now)?;
     }
-    loaded.turns = boards::turns(ctx.conn, number)?;
+    // The turn as stored, without reading the board's turns again.
+    loaded.turns.push(StoredTurn {
+        seq,
+        text,
+        player,
+        played_at: parse_time(&time_text(ctx.now))?,
+    });
     deadlines::set_to_move(
         ctx.conn,
         number,
