@@ -3,6 +3,7 @@
 //! ([`picture`]).
 
 pub mod board;
+pub mod deflate;
 pub mod palette;
 pub mod picture;
 pub mod ratings;

@@ -24,6 +24,7 @@ use resvg::tiny_skia::{
 use resvg::usvg;
 use shakmaty::{Board, Color, File, Piece, Rank, Role, Square};
 
+use super::deflate::{Coded, Stream};
 use super::palette::{Palette, Rgb};
 
 /// Side of one square, in pixels.
@@ -113,35 +114,154 @@ pub fn draw(scene: &Scene) -> Picture {
     Picture { pixels }
 }
 
-/// The picture as a PNG file (8-bit palette).
+/// The picture as a PNG file (8-bit palette), its image data put
+/// together from the codes of its tiles' rows and the frame's
+/// ([`super::deflate`]), as [`draw`] would draw it.
 pub fn png(scene: &Scene) -> Vec<u8> {
-    encode(&draw(scene))
+    let coding = coding();
+    let viewer = usize::from(scene.viewer == Color::Black);
+    let width = SIZE as usize;
+    let side = SQUARE as usize;
+    let margin = MARGIN as usize;
+    // Each square's tile, left to right and top to bottom as seen.
+    let mut tiles = [0; 64];
+    for square in Square::ALL {
+        let (x, y) = origin(square, scene.viewer);
+        let column = (x - MARGIN) / SQUARE;
+        let row = (y - MARGIN) / SQUARE;
+        tiles[(row * 8 + column) as usize] = tile_of(
+            scene.board.piece_at(square),
+            ground(
+                square,
+                scene.marked.contains(&square),
+                scene.check == Some(square),
+            ),
+        );
+    }
+    let mut stream = Stream::new(width + 1);
+    for (y, framed) in coding.frames[viewer].iter().enumerate() {
+        stream.push(&framed.left);
+        let Some(right) = &framed.right else {
+            // A row of the frame alone.
+            continue;
+        };
+        let rank = (y - margin) / side;
+        let row = (y - margin) % side;
+        for &tile in &tiles[rank * 8..rank * 8 + 8] {
+            stream.push(&coding.tiles[tile][row]);
+        }
+        stream.push(right);
+    }
+    let data = stream.finish();
+    let mut out = Vec::with_capacity(data.len() + 1024);
+    // Writing to a Vec cannot fail, and the data is far smaller than a
+    // chunk can hold.
+    let mut writer = header(&mut out)
+        .write_header()
+        .expect("a PNG header is written to memory");
+    writer
+        .write_chunk(png::chunk::IDAT, &data)
+        .expect("an image data chunk is written to memory");
+    drop(writer);
+    out
 }
 
-/// Encodes a drawn picture as a PNG of colour type 3 (a palette).
-pub fn encode(picture: &Picture) -> Vec<u8> {
-    // fdeflate's one-pass encoder on rows filtered by the row above: the
-    // rows of a rank without pieces repeat, so most of the filtered data
-    // is runs of zeros. See the pictures benchmark for the alternatives.
-    encode_with(
-        picture,
-        png::DeflateCompression::FdeflateUltraFast,
-        png::Filter::Up,
-    )
+/// The tiles, numbered: each piece on each ground, then each bare ground.
+const TILES: usize = 12 * GROUNDS + GROUNDS;
+
+/// The number of the tile of a square with `piece` on `ground`.
+fn tile_of(piece: Option<Piece>, ground: usize) -> usize {
+    match piece {
+        Some(piece) => piece_index(piece) * GROUNDS + ground,
+        None => 12 * GROUNDS + ground,
+    }
 }
 
-/// Encodes a drawn picture with the given deflate settings and row filter
-/// (the benchmark compares them).
+fn tile_pixels(parts: &Parts, tile: usize) -> &[u8] {
+    match parts.pieces.get(tile / GROUNDS) {
+        Some(grounds) => &grounds[tile % GROUNDS],
+        None => &parts.grounds[tile % GROUNDS],
+    }
+}
+
+/// The codes a picture is put together from, worked out once per process.
+struct Coding {
+    /// Each tile's rows (a row after the first copies the row above).
+    tiles: Vec<Vec<Coded>>,
+    /// Each row of each frame: the whole row with its filter byte (above
+    /// and below the squares), or its filter byte and left margin, and
+    /// its right margin.
+    frames: [Vec<Framed>; 2],
+}
+
+struct Framed {
+    left: Coded,
+    right: Option<Coded>,
+}
+
+fn coding() -> &'static Coding {
+    static CODING: OnceLock<Coding> = OnceLock::new();
+    CODING.get_or_init(|| {
+        let parts = parts();
+        let width = SIZE as usize;
+        let stride = width + 1;
+        let side = SQUARE as usize;
+        let margin = MARGIN as usize;
+        let tiles = (0..TILES)
+            .map(|tile| {
+                let pixels = tile_pixels(parts, tile);
+                let rows: Vec<&[u8]> = pixels.chunks_exact(side).collect();
+                (0..side)
+                    .map(|row| {
+                        let above = row.checked_sub(1).map(|above| rows[above]);
+                        Coded::new(rows[row], above, stride)
+                    })
+                    .collect()
+            })
+            .collect();
+        let squares = margin..width - margin;
+        let frames = parts.frames.each_ref().map(|frame| {
+            let lines: Vec<&[u8]> = frame.chunks_exact(width).collect();
+            (0..width)
+                .map(|y| {
+                    // What is above a piece of the frame is the frame's
+                    // own, but for the row under the squares.
+                    let above = y.checked_sub(1).filter(|&above| above != squares.end - 1);
+                    let filtered =
+                        |line: &[u8], range: std::ops::Range<usize>| [&[0], &line[range]].concat();
+                    if squares.contains(&y) {
+                        let left = filtered(lines[y], 0..margin);
+                        let above_left = above.map(|above| filtered(lines[above], 0..margin));
+                        let right = &lines[y][width - margin..];
+                        let above_right = above.map(|above| &lines[above][width - margin..]);
+                        Framed {
+                            left: Coded::new(&left, above_left.as_deref(), stride),
+                            right: Some(Coded::new(right, above_right, stride)),
+                        }
+                    } else {
+                        let whole = filtered(lines[y], 0..width);
+                        let above_whole = above.map(|above| filtered(lines[above], 0..width));
+                        Framed {
+                            left: Coded::new(&whole, above_whole.as_deref(), stride),
+                            right: None,
+                        }
+                    }
+                })
+                .collect()
+        });
+        Coding { tiles, frames }
+    })
+}
+
+/// Encodes a drawn picture with the png crate's own compression and row
+/// filter (what the pictures benchmark compares [`png`] with).
 pub fn encode_with(
     picture: &Picture,
     compression: png::DeflateCompression,
     filter: png::Filter,
 ) -> Vec<u8> {
     let mut out = Vec::with_capacity(16 * 1024);
-    let mut encoder = png::Encoder::new(&mut out, SIZE, SIZE);
-    encoder.set_color(png::ColorType::Indexed);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(parts().palette_bytes.as_slice());
+    let mut encoder = header(&mut out);
     encoder.set_deflate_compression(compression);
     encoder.set_filter(filter);
     // Writing to a Vec cannot fail, and the size and data length agree.
@@ -153,6 +273,15 @@ pub fn encode_with(
         .expect("the data matches the picture's size");
     drop(writer);
     out
+}
+
+/// A PNG of the picture's size and palette, to be written to `out`.
+fn header(out: &mut Vec<u8>) -> png::Encoder<'_, &mut Vec<u8>> {
+    let mut encoder = png::Encoder::new(out, SIZE, SIZE);
+    encoder.set_color(png::ColorType::Indexed);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_palette(parts().palette_bytes.as_slice());
+    encoder
 }
 
 /// Everything a picture is put together from, drawn once per process.
@@ -508,5 +637,44 @@ mod tests {
         assert!(bytes.len() < 30 * 1024, "{} bytes", bytes.len());
         // Colour type 3 (a palette), byte 25 of the header.
         assert_eq!(bytes[25], 3);
+    }
+
+    /// The palette indices of a PNG, as a decoder reads them.
+    fn decoded(bytes: &[u8]) -> Vec<u8> {
+        let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+        let mut reader = decoder.read_info().expect("a PNG");
+        let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+        reader.next_frame(&mut pixels).expect("its pixels");
+        pixels
+    }
+
+    #[test]
+    fn the_png_shows_what_is_drawn() {
+        let middlegame: Board = "r1bq1b1r/ppp2kpp/2n5/3np3/2B5/5Q2/PPPP1PPP/RNB1K2R"
+            .parse()
+            .expect("a board");
+        let lone_kings: Board = "8/8/8/4k3/8/8/3K4/8".parse().expect("a board");
+        for board in [Board::new(), middlegame, lone_kings, Board::empty()] {
+            for viewer in [Color::White, Color::Black] {
+                for (marked, check) in [
+                    (vec![], None),
+                    (vec![Square::D1, Square::F3], Some(Square::F7)),
+                    (
+                        vec![Square::E1, Square::G1, Square::H1, Square::F1],
+                        Some(Square::E8),
+                    ),
+                    // A marked empty square in check: a corrupt row's picture.
+                    (vec![Square::A1, Square::H8], Some(Square::A1)),
+                ] {
+                    let scene = Scene {
+                        board: board.clone(),
+                        viewer,
+                        marked,
+                        check,
+                    };
+                    assert_eq!(decoded(&png(&scene)), draw(&scene).pixels, "{scene:?}");
+                }
+            }
+        }
     }
 }
