@@ -11,9 +11,11 @@
 //! `tiny-skia` (which resvg draws with). The colours of all these parts
 //! make one palette of at most 256 ([`super::palette`]), and each part is
 //! kept as palette indices. A board is then the frame with a few 40x40
-//! tiles copied over it, one byte per pixel, and the PNG is of colour type
-//! 3 (a palette): a third of the bytes of RGB to compress, so it is both
-//! quicker to encode and smaller. No file or network access at run time.
+//! tiles copied over it, one byte per pixel ([`draw`]), and the PNG is of
+//! colour type 3 (a palette): a third of the bytes of RGB. The PNG's image
+//! data is put together from the codes of the frame's and the tiles' rows,
+//! also worked out once ([`super::deflate`]), without drawing the pixels.
+//! No file or network access at run time.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
