@@ -285,7 +285,7 @@ type Reply = (Vec<u8>, Option<String>);
 fn last_replies(server: &Server, count: usize) -> Vec<Reply> {
     let conn = server.service().store().conn();
     let mut statement = conn
-        .prepare("SELECT message, pictures FROM outbox ORDER BY id DESC LIMIT ?1")
+        .prepare("SELECT message, pictures FROM outbox JOIN outbox_message USING (id) ORDER BY id DESC LIMIT ?1")
         .expect("query");
     let mut replies: Vec<Reply> = statement
         .query_map([count as i64], |row| Ok((row.get(0)?, row.get(1)?)))
@@ -505,7 +505,7 @@ fn main() {
         );
     }
     println!(
-        "a board mail: {:.1} KB in the outbox row (message and picture description), {:.1} KB sent (the .eml)",
+        "a board mail: {:.1} KB queued (message and picture description), {:.1} KB sent (the .eml)",
         queued_bytes as f64 / 1000.0,
         sent_bytes as f64 / 1000.0
     );

@@ -588,7 +588,7 @@ fn verify(data: &Data, setup: Snapshot, move_mails: usize) {
 
     // The outbox: two board mails per move mail, all sent.
     let rows: Vec<OutboxRow> = db
-        .prepare("SELECT id, message, sent_at, pictures FROM outbox ORDER BY id")
+        .prepare("SELECT id, message, sent_at, pictures FROM outbox JOIN outbox_message USING (id) ORDER BY id")
         .expect("query")
         .query_map([], |row| {
             Ok(OutboxRow {

@@ -393,7 +393,7 @@ fn row_of(h: &Harness, mail: &Sent) -> (Vec<u8>, Option<String>) {
         .store()
         .conn()
         .query_row(
-            "SELECT message, pictures FROM outbox WHERE id = ?1",
+            "SELECT message, pictures FROM outbox JOIN outbox_message USING (id) WHERE id = ?1",
             [id],
             |row| Ok((row.get(0)?, row.get(1)?)),
         )

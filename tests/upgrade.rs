@@ -121,3 +121,57 @@ fn migration_0013_marks_unplayed_forfeits_unrated() {
         assert_eq!(indexes, 0);
     }
 }
+
+/// Migration 0015: queued mails keep their messages, now apart from their
+/// rows; a sent one loses its message with its row.
+#[test]
+fn migration_0015_keeps_queued_messages_apart_from_their_rows() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("pbem.sqlite3");
+    {
+        let conn = Connection::open(&path).expect("db");
+        let before_0015 = BEFORE_0013.iter().chain([
+            &include_str!("../migrations/0013_rated_games_unindexed.sql"),
+            &include_str!("../migrations/0014_outbox_pictures.sql"),
+        ]);
+        let mut applied = 0;
+        for sql in before_0015 {
+            conn.execute_batch(sql).expect("a migration");
+            applied += 1;
+        }
+        conn.pragma_update(None, "user_version", applied)
+            .expect("version");
+        conn.execute_batch(
+            "INSERT INTO outbox (id, message_id, recipients, message, pictures, created_at, sent_at)
+                 VALUES (1, '<sent@x>', 'a@b.c', X'6F6C64', NULL, '2026-01-01T00:00:00Z',
+                         '2026-01-01T00:00:01Z'),
+                        (2, '<queued@x>', 'a@b.c' || char(10) || 'd@e.f', X'6869', 'board',
+                         '2026-01-01T00:00:00Z', NULL);",
+        )
+        .expect("two outbox rows");
+    }
+    let store = pbem::store::Store::open(&path).expect("the upgrade");
+    let queued = pbem::store::mailbox::unsent(store.conn(), 10).expect("unsent");
+    assert_eq!(queued.len(), 1, "{queued:?}");
+    assert_eq!(queued[0].id, 2);
+    assert_eq!(queued[0].message_id, "<queued@x>");
+    assert_eq!(queued[0].recipients, ["a@b.c", "d@e.f"]);
+    assert_eq!(queued[0].message, b"hi");
+    assert_eq!(queued[0].pictures.as_deref(), Some("board"));
+    let messages = |sql: &str| -> i64 {
+        store
+            .conn()
+            .query_row(sql, [], |row| row.get(0))
+            .expect("count")
+    };
+    assert_eq!(messages("SELECT COUNT(*) FROM outbox_message"), 2);
+    store
+        .conn()
+        .execute("DELETE FROM outbox WHERE id = 1", [])
+        .expect("delete the sent row");
+    assert_eq!(
+        messages("SELECT COUNT(*) FROM outbox_message WHERE id = 1"),
+        0,
+        "a deleted row's message goes with it"
+    );
+}

@@ -61,7 +61,8 @@ pub struct Queued {
 }
 
 /// Queues a mail; `pictures` describes the pictures still to be drawn
-/// into `message` (see [`Queued::pictures`]).
+/// into `message` (see [`Queued::pictures`]). Two rows: call it inside
+/// the mail's transaction.
 pub fn enqueue(
     conn: &Connection,
     message_id: &str,
@@ -71,8 +72,14 @@ pub fn enqueue(
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
     conn.execute_cached(
-        "INSERT INTO outbox (message_id, recipients, message, pictures, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![message_id, recipients.join("\n"), message, pictures, time_text(now)],
+        "INSERT INTO outbox (message_id, recipients, pictures, created_at) VALUES (?1, ?2, ?3, ?4)",
+        params![message_id, recipients.join("\n"), pictures, time_text(now)],
+    )?;
+    // Apart from its row, so that marking the mail sent does not write the
+    // message again (migration 0015).
+    conn.execute_cached(
+        "INSERT INTO outbox_message (id, message) VALUES (?1, ?2)",
+        params![conn.last_insert_rowid(), message],
     )?;
     Ok(())
 }
@@ -80,7 +87,9 @@ pub fn enqueue(
 /// Up to `limit` unsent mails, oldest first.
 pub fn unsent(conn: &Connection, limit: u32) -> Result<Vec<Queued>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT id, message_id, recipients, message, pictures FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?1",
+        "SELECT outbox.id, message_id, recipients, message, pictures FROM outbox
+         JOIN outbox_message ON outbox_message.id = outbox.id
+         WHERE sent_at IS NULL ORDER BY outbox.id LIMIT ?1",
     )?;
     let rows = statement.query_map([limit], |row| {
         Ok(Queued {

@@ -42,6 +42,9 @@ const MIGRATIONS: &[M<'static>] = &[
         "../../migrations/0013_rated_games_unindexed.sql"
     )),
     M::up(include_str!("../../migrations/0014_outbox_pictures.sql")),
+    M::up(include_str!(
+        "../../migrations/0015_outbox_messages_apart.sql"
+    )),
 ];
 
 /// Compiled statements kept per connection: more than a mail's commands
