@@ -255,6 +255,10 @@ struct State<W: Weight> {
     /// The edges set in `allowedge`, to clear them without a sweep.
     allowed: Vec<usize>,
     queue: Vec<usize>,
+    /// The root of the alternating tree of each labelled top-level blossom.
+    treeof: Vec<usize>,
+    /// Whether the tree of each root has augmented in this stage.
+    ended: Vec<bool>,
 }
 
 /// Maximum-weight matching of `nv` vertices over `edges` (i, j, weight),
@@ -304,6 +308,8 @@ impl<W: Weight> State<W> {
             allowedge: vec![false; ne],
             allowed: Vec::new(),
             queue: Vec::new(),
+            treeof: vec![NONE; 2 * nv],
+            ended: vec![false; nv],
         }
     }
 
@@ -505,11 +511,18 @@ impl<W: Weight> State<W> {
     }
 
     fn assign_label(&mut self, w: usize, t: u8, p: usize) {
+        // The tree of the S-vertex at `p`, or a new tree rooted at `w`.
+        let tree = if p == NONE {
+            w
+        } else {
+            self.treeof[self.inblossom[self.ep(p)]]
+        };
         let mut w = w;
         let mut t = t;
         let mut p = p;
         loop {
             let b = self.inblossom[w];
+            self.treeof[b] = tree;
             self.label[w] = t;
             self.label[b] = t;
             self.labelend[w] = p;
@@ -589,6 +602,7 @@ impl<W: Weight> State<W> {
         }
         self.label[b] = 1;
         self.labelend[b] = self.labelend[bb];
+        self.treeof[b] = self.treeof[bb];
         self.dualvar[b] = W::zero();
         for leaf in self.leaves_of_path(&path) {
             if self.label[self.inblossom[leaf]] == 2 {
@@ -711,6 +725,7 @@ impl<W: Weight> State<W> {
             let q = self.ep(p ^ 1);
             self.label[q] = 2;
             self.label[bv] = 2;
+            self.treeof[bv] = self.treeof[b];
             self.labelend[q] = p;
             self.labelend[bv] = p;
             self.bestedge[bv] = NONE;
@@ -846,6 +861,7 @@ impl<W: Weight> State<W> {
             }
             self.allowed.clear();
             self.queue.clear();
+            self.ended.fill(false);
             let mut roots = 0;
             for v in 0..nv {
                 if self.alive[v]
@@ -860,11 +876,15 @@ impl<W: Weight> State<W> {
             if roots == 0 {
                 break;
             }
+            // Augmentations along vertex-disjoint paths: once a tree has
+            // augmented, the stage goes on growing the others (over tight
+            // edges only; the ended trees' vertices are left alone) and ends
+            // when nothing is left to scan, before any dual adjustment.
             let mut augmented = false;
             loop {
                 while let Some(v) = self.queue.pop() {
-                    if augmented {
-                        break;
+                    if self.ended[self.treeof[self.inblossom[v]]] {
+                        continue;
                     }
                     for w in 0..nv {
                         if w == v || !self.alive[w] {
@@ -892,12 +912,18 @@ impl<W: Weight> State<W> {
                         }
                         if self.allowedge[k] {
                             let bw = self.inblossom[w];
+                            let tree = self.treeof[self.inblossom[v]];
+                            if self.label[bw] != 0 && self.ended[self.treeof[bw]] {
+                                continue;
+                            }
                             if self.label[bw] == 0 && self.mate[self.blossombase[bw]] == NONE {
                                 // An exposed vertex whose dual is zero:
                                 // augment to it.
                                 self.label[bw] = 1;
                                 self.labelend[bw] = NONE;
+                                self.treeof[bw] = tree;
                                 self.augment_matching(k);
+                                self.ended[tree] = true;
                                 augmented = true;
                                 break;
                             } else if self.label[bw] == 0 {
@@ -907,7 +933,9 @@ impl<W: Weight> State<W> {
                                 if base != NONE {
                                     self.add_blossom(base, k);
                                 } else {
+                                    self.ended[self.treeof[bw]] = true;
                                     self.augment_matching(k);
+                                    self.ended[tree] = true;
                                     augmented = true;
                                     break;
                                 }
