@@ -251,9 +251,6 @@ struct State<W: Weight> {
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
-    allowedge: Vec<bool>,
-    /// The edges set in `allowedge`, to clear them without a sweep.
-    allowed: Vec<usize>,
     queue: Vec<usize>,
     /// The root of the alternating tree of each labelled top-level blossom.
     treeof: Vec<usize>,
@@ -305,8 +302,6 @@ impl<W: Weight> State<W> {
             blossombestedges: vec![None; 2 * nv],
             unusedblossoms: (nv..2 * nv).collect(),
             dualvar: vec![W::zero(); 2 * nv],
-            allowedge: vec![false; ne],
-            allowed: Vec::new(),
             queue: Vec::new(),
             treeof: vec![NONE; 2 * nv],
             ended: vec![false; nv],
@@ -401,14 +396,6 @@ impl<W: Weight> State<W> {
             self.labelend[b] = NONE;
             self.dualvar[b] = W::zero();
             self.unusedblossoms.push(b);
-        }
-    }
-
-    /// Marks edge `k` tight (usable in the search) for this stage.
-    fn allow(&mut self, k: usize) {
-        if !self.allowedge[k] {
-            self.allowedge[k] = true;
-            self.allowed.push(k);
         }
     }
 
@@ -715,10 +702,8 @@ impl<W: Weight> State<W> {
                 let r = self.ep(e);
                 self.label[r] = 0;
                 self.assign_label(q, 2, p);
-                self.allow(endps[at(j - endptrick as isize)] / 2);
                 j += jstep;
                 p = endps[at(j - endptrick as isize)] ^ endptrick;
-                self.allow(p / 2);
                 j += jstep;
             }
             let bv = childs[at(j)];
@@ -856,10 +841,6 @@ impl<W: Weight> State<W> {
             for b in nv..2 * nv {
                 self.blossombestedges[b] = None;
             }
-            for &k in &self.allowed {
-                self.allowedge[k] = false;
-            }
-            self.allowed.clear();
             self.queue.clear();
             self.ended.fill(false);
             let mut roots = 0;
@@ -894,23 +875,19 @@ impl<W: Weight> State<W> {
                         if weight.is_zero() {
                             continue;
                         }
-                        let k = tri(v, w);
-                        // The remote endpoint: 2k is the larger vertex.
-                        let p = if v > w { 2 * k + 1 } else { 2 * k };
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
-                        let mut kslack = W::zero();
-                        if !self.allowedge[k] {
-                            // `slack(k)`, from v's row of weights already
-                            // read (it would read w's row: a cache miss).
-                            kslack = self.dualvar[v].add(self.dualvar[w]).sub(weight.add(weight));
-                            debug_assert_eq!(kslack, self.slack(k));
-                            if kslack.is_zero() {
-                                self.allow(k);
-                            }
-                        }
-                        if self.allowedge[k] {
+                        let k = tri(v, w);
+                        // `slack(k)`, from v's row of weights already read
+                        // (it would read w's row: a cache miss). An edge is
+                        // usable when tight: the slack of an edge between
+                        // two blossoms counts only its vertices' duals.
+                        let kslack = self.dualvar[v].add(self.dualvar[w]).sub(weight.add(weight));
+                        debug_assert_eq!(kslack, self.slack(k));
+                        if kslack.is_zero() {
+                            // The remote endpoint: 2k is the larger vertex.
+                            let p = if v > w { 2 * k + 1 } else { 2 * k };
                             let bw = self.inblossom[w];
                             let tree = self.treeof[self.inblossom[v]];
                             if self.label[bw] != 0 && self.ended[self.treeof[bw]] {
@@ -1059,7 +1036,6 @@ impl<W: Weight> State<W> {
                         break;
                     }
                     2 => {
-                        self.allow(deltaedge);
                         let (mut i, j) = self.edge(deltaedge);
                         if self.label[self.inblossom[i]] == 0 {
                             i = j;
@@ -1067,7 +1043,6 @@ impl<W: Weight> State<W> {
                         self.queue.push(i);
                     }
                     3 => {
-                        self.allow(deltaedge);
                         let (i, _) = self.edge(deltaedge);
                         self.queue.push(i);
                     }
