@@ -878,6 +878,16 @@ impl<W: Weight> State<W> {
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
+                        if augmented
+                            && self.dualvar[v].low().wrapping_add(self.dualvar[w].low())
+                                != weight.low().wrapping_mul(2)
+                        {
+                            // Only tight edges matter for the rest of an
+                            // augmented stage (no dual adjustment follows),
+                            // and the lowest limb of the slack shows most
+                            // edges are not.
+                            continue;
+                        }
                         let k = tri(v, w);
                         // `slack(k)`, from v's row of weights already read
                         // (it would read w's row: a cache miss). An edge is
