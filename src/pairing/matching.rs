@@ -59,6 +59,9 @@ impl<W: Weight> Matcher<W> {
             if self.st.w[i * n + j] != w {
                 self.st.w[i * n + j] = w;
                 self.st.w[j * n + i] = w;
+                let twice_low = w.low().wrapping_mul(2);
+                self.st.twice_low[i * n + j] = twice_low;
+                self.st.twice_low[j * n + i] = twice_low;
                 self.changed.push((i, j));
                 self.touched[i] = true;
                 self.touched[j] = true;
@@ -231,6 +234,11 @@ struct State<W: Weight> {
     /// Weights, row by row (both halves, so that the edges of one vertex
     /// are read in order: the search is bound by these reads).
     w: Vec<W>,
+    /// The lowest limb of twice each weight, laid out as `w`: the scan of
+    /// a stage that has augmented wants tight edges only, and most edges
+    /// show they are not from this limb alone, read at an eighth (or less)
+    /// of the bytes of the wide weights.
+    twice_low: Vec<u64>,
     /// Endpoints of each edge: (larger, smaller); endpoint 2k is the
     /// larger vertex, 2k + 1 the smaller.
     ends: Vec<(u32, u32)>,
@@ -287,6 +295,7 @@ impl<W: Weight> State<W> {
         State {
             nv,
             w: vec![W::zero(); nv * nv],
+            twice_low: vec![0; nv * nv],
             ends,
             alive: vec![true; nv],
             mate: vec![NONE; nv],
@@ -867,8 +876,19 @@ impl<W: Weight> State<W> {
                     if self.ended[self.treeof[self.inblossom[v]]] {
                         continue;
                     }
+                    let v_low = self.dualvar[v].low();
                     for w in 0..nv {
                         if w == v || !self.alive[w] {
+                            continue;
+                        }
+                        if augmented
+                            && v_low.wrapping_add(self.dualvar[w].low())
+                                != self.twice_low[v * nv + w]
+                        {
+                            // Only tight edges matter for the rest of an
+                            // augmented stage (no dual adjustment follows),
+                            // and the lowest limb of the slack shows most
+                            // edges are not.
                             continue;
                         }
                         let weight = self.weight(v, w);
@@ -876,16 +896,6 @@ impl<W: Weight> State<W> {
                             continue;
                         }
                         if self.inblossom[v] == self.inblossom[w] {
-                            continue;
-                        }
-                        if augmented
-                            && self.dualvar[v].low().wrapping_add(self.dualvar[w].low())
-                                != weight.low().wrapping_mul(2)
-                        {
-                            // Only tight edges matter for the rest of an
-                            // augmented stage (no dual adjustment follows),
-                            // and the lowest limb of the slack shows most
-                            // edges are not.
                             continue;
                         }
                         let k = tri(v, w);
