@@ -229,6 +229,13 @@ fn cover(changed: &[(usize, usize)], alive: &[bool]) -> Vec<usize> {
     out
 }
 
+/// The least-slack edge from a new blossom to each other S-blossom (NONE
+/// where there is none), with its slack.
+struct BestTo<W> {
+    edge: Vec<usize>,
+    slack: Vec<W>,
+}
+
 struct State<W: Weight> {
     nv: usize,
     /// Weights, row by row (both halves, so that the edges of one vertex
@@ -607,15 +614,20 @@ impl<W: Weight> State<W> {
             self.inblossom[leaf] = b;
         }
         // The least-slack edge from the new blossom to each other S-blossom:
-        // from a sub-blossom's own list, or from its vertices' edges.
-        let mut bestedgeto = vec![NONE; 2 * self.nv];
+        // from a sub-blossom's own list, or from its vertices' edges. The
+        // slack of each kept edge is kept beside it: computing it again
+        // would read the edge's ends and weight, cache misses both.
+        let mut best_to = BestTo {
+            edge: vec![NONE; 2 * self.nv],
+            slack: vec![W::zero(); 2 * self.nv],
+        };
         for &bv in &path {
             match self.blossombestedges[bv].take() {
                 Some(list) => {
                     for k in list {
                         let (i, j) = self.edge(k);
                         let far = if self.inblossom[j] == b { i } else { j };
-                        self.consider_best(b, far, k, &mut bestedgeto);
+                        self.consider_best(b, far, k, self.slack(k), &mut best_to);
                     }
                 }
                 None => {
@@ -624,13 +636,14 @@ impl<W: Weight> State<W> {
                             // Most vertices are not in an S-blossom: test
                             // that before reading the weight.
                             let bq = self.inblossom[q];
-                            if q != leaf
-                                && self.alive[q]
-                                && bq != b
-                                && self.label[bq] == 1
-                                && !self.weight(leaf, q).is_zero()
-                            {
-                                self.consider_best(b, q, tri(leaf, q), &mut bestedgeto);
+                            if q != leaf && self.alive[q] && bq != b && self.label[bq] == 1 {
+                                let weight = self.weight(leaf, q);
+                                if !weight.is_zero() {
+                                    let slack = self.dualvar[leaf]
+                                        .add(self.dualvar[q])
+                                        .sub(weight.add(weight));
+                                    self.consider_best(b, q, tri(leaf, q), slack, &mut best_to);
+                                }
                             }
                         }
                     }
@@ -638,31 +651,33 @@ impl<W: Weight> State<W> {
             }
             self.bestedge[bv] = NONE;
         }
-        let list: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
+        let mut list = Vec::new();
         let mut best = NONE;
-        for &k in &list {
-            if best == NONE || self.slack(k) < self.slack(best) {
+        for (bj, &k) in best_to.edge.iter().enumerate() {
+            if k == NONE {
+                continue;
+            }
+            list.push(k);
+            if best == NONE || best_to.slack[bj] < self.bestslack[b] {
                 best = k;
+                self.bestslack[b] = best_to.slack[bj];
             }
         }
         self.blossombestedges[b] = Some(list);
         self.bestedge[b] = best;
-        if best != NONE {
-            self.bestslack[b] = self.slack(best);
-        }
         self.blossomchilds[b] = path;
         self.blossomendps[b] = endps;
     }
 
-    /// Keeps edge `k` (from blossom `b` to vertex `far`) in `bestedgeto` if
-    /// `far` lies in another S-blossom and `k` has the least slack to it.
-    fn consider_best(&self, b: usize, far: usize, k: usize, bestedgeto: &mut [usize]) {
+    /// Keeps edge `k` (from blossom `b` to vertex `far`, of slack `slack`)
+    /// in `best_to` if `far` lies in another S-blossom and `k` has the least
+    /// slack to it.
+    fn consider_best(&self, b: usize, far: usize, k: usize, slack: W, best_to: &mut BestTo<W>) {
         let bj = self.inblossom[far];
-        if bj != b
-            && self.label[bj] == 1
-            && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
+        if bj != b && self.label[bj] == 1 && (best_to.edge[bj] == NONE || slack < best_to.slack[bj])
         {
-            bestedgeto[bj] = k;
+            best_to.edge[bj] = k;
+            best_to.slack[bj] = slack;
         }
     }
 
