@@ -906,11 +906,21 @@ impl<W: Weight> State<W> {
                             // edges are not.
                             continue;
                         }
-                        let weight = self.weight(v, w);
-                        if weight.is_zero() {
+                        let bw = self.inblossom[w];
+                        if bw == self.inblossom[v] {
                             continue;
                         }
-                        if self.inblossom[v] == self.inblossom[w] {
+                        if self.label[bw] == 2
+                            && self.label[w] != 0
+                            && v_low.wrapping_add(self.dualvar[w].low())
+                                != self.twice_low[v * nv + w]
+                        {
+                            // A loose edge to a labelled T-vertex is kept
+                            // for no dual adjustment.
+                            continue;
+                        }
+                        let weight = self.weight(v, w);
+                        if weight.is_zero() {
                             continue;
                         }
                         let k = tri(v, w);
