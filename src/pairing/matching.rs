@@ -59,6 +59,9 @@ impl<W: Weight> Matcher<W> {
             if self.st.w[i * n + j] != w {
                 self.st.w[i * n + j] = w;
                 self.st.w[j * n + i] = w;
+                let twice_low = w.low().wrapping_mul(2);
+                self.st.twice_low[i * n + j] = twice_low;
+                self.st.twice_low[j * n + i] = twice_low;
                 self.changed.push((i, j));
                 self.touched[i] = true;
                 self.touched[j] = true;
@@ -226,11 +229,23 @@ fn cover(changed: &[(usize, usize)], alive: &[bool]) -> Vec<usize> {
     out
 }
 
+/// The least-slack edge from a new blossom to each other S-blossom (NONE
+/// where there is none), with its slack.
+struct BestTo<W> {
+    edge: Vec<usize>,
+    slack: Vec<W>,
+}
+
 struct State<W: Weight> {
     nv: usize,
     /// Weights, row by row (both halves, so that the edges of one vertex
     /// are read in order: the search is bound by these reads).
     w: Vec<W>,
+    /// The lowest limb of twice each weight, laid out as `w`: the scan of
+    /// a stage that has augmented wants tight edges only, and most edges
+    /// show they are not from this limb alone, read at an eighth (or less)
+    /// of the bytes of the wide weights.
+    twice_low: Vec<u64>,
     /// Endpoints of each edge: (larger, smaller); endpoint 2k is the
     /// larger vertex, 2k + 1 the smaller.
     ends: Vec<(u32, u32)>,
@@ -251,10 +266,11 @@ struct State<W: Weight> {
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
-    allowedge: Vec<bool>,
-    /// The edges set in `allowedge`, to clear them without a sweep.
-    allowed: Vec<usize>,
     queue: Vec<usize>,
+    /// The root of the alternating tree of each labelled top-level blossom.
+    treeof: Vec<usize>,
+    /// Whether the tree of each root has augmented in this stage.
+    ended: Vec<bool>,
 }
 
 /// Maximum-weight matching of `nv` vertices over `edges` (i, j, weight),
@@ -286,6 +302,7 @@ impl<W: Weight> State<W> {
         State {
             nv,
             w: vec![W::zero(); nv * nv],
+            twice_low: vec![0; nv * nv],
             ends,
             alive: vec![true; nv],
             mate: vec![NONE; nv],
@@ -301,9 +318,9 @@ impl<W: Weight> State<W> {
             blossombestedges: vec![None; 2 * nv],
             unusedblossoms: (nv..2 * nv).collect(),
             dualvar: vec![W::zero(); 2 * nv],
-            allowedge: vec![false; ne],
-            allowed: Vec::new(),
             queue: Vec::new(),
+            treeof: vec![NONE; 2 * nv],
+            ended: vec![false; nv],
         }
     }
 
@@ -395,14 +412,6 @@ impl<W: Weight> State<W> {
             self.labelend[b] = NONE;
             self.dualvar[b] = W::zero();
             self.unusedblossoms.push(b);
-        }
-    }
-
-    /// Marks edge `k` tight (usable in the search) for this stage.
-    fn allow(&mut self, k: usize) {
-        if !self.allowedge[k] {
-            self.allowedge[k] = true;
-            self.allowed.push(k);
         }
     }
 
@@ -505,11 +514,18 @@ impl<W: Weight> State<W> {
     }
 
     fn assign_label(&mut self, w: usize, t: u8, p: usize) {
+        // The tree of the S-vertex at `p`, or a new tree rooted at `w`.
+        let tree = if p == NONE {
+            w
+        } else {
+            self.treeof[self.inblossom[self.ep(p)]]
+        };
         let mut w = w;
         let mut t = t;
         let mut p = p;
         loop {
             let b = self.inblossom[w];
+            self.treeof[b] = tree;
             self.label[w] = t;
             self.label[b] = t;
             self.labelend[w] = p;
@@ -589,6 +605,7 @@ impl<W: Weight> State<W> {
         }
         self.label[b] = 1;
         self.labelend[b] = self.labelend[bb];
+        self.treeof[b] = self.treeof[bb];
         self.dualvar[b] = W::zero();
         for leaf in self.leaves_of_path(&path) {
             if self.label[self.inblossom[leaf]] == 2 {
@@ -597,15 +614,20 @@ impl<W: Weight> State<W> {
             self.inblossom[leaf] = b;
         }
         // The least-slack edge from the new blossom to each other S-blossom:
-        // from a sub-blossom's own list, or from its vertices' edges.
-        let mut bestedgeto = vec![NONE; 2 * self.nv];
+        // from a sub-blossom's own list, or from its vertices' edges. The
+        // slack of each kept edge is kept beside it: computing it again
+        // would read the edge's ends and weight, cache misses both.
+        let mut best_to = BestTo {
+            edge: vec![NONE; 2 * self.nv],
+            slack: vec![W::zero(); 2 * self.nv],
+        };
         for &bv in &path {
             match self.blossombestedges[bv].take() {
                 Some(list) => {
                     for k in list {
                         let (i, j) = self.edge(k);
                         let far = if self.inblossom[j] == b { i } else { j };
-                        self.consider_best(b, far, k, &mut bestedgeto);
+                        self.consider_best(b, far, k, self.slack(k), &mut best_to);
                     }
                 }
                 None => {
@@ -614,13 +636,14 @@ impl<W: Weight> State<W> {
                             // Most vertices are not in an S-blossom: test
                             // that before reading the weight.
                             let bq = self.inblossom[q];
-                            if q != leaf
-                                && self.alive[q]
-                                && bq != b
-                                && self.label[bq] == 1
-                                && !self.weight(leaf, q).is_zero()
-                            {
-                                self.consider_best(b, q, tri(leaf, q), &mut bestedgeto);
+                            if q != leaf && self.alive[q] && bq != b && self.label[bq] == 1 {
+                                let weight = self.weight(leaf, q);
+                                if !weight.is_zero() {
+                                    let slack = self.dualvar[leaf]
+                                        .add(self.dualvar[q])
+                                        .sub(weight.add(weight));
+                                    self.consider_best(b, q, tri(leaf, q), slack, &mut best_to);
+                                }
                             }
                         }
                     }
@@ -628,31 +651,33 @@ impl<W: Weight> State<W> {
             }
             self.bestedge[bv] = NONE;
         }
-        let list: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
+        let mut list = Vec::new();
         let mut best = NONE;
-        for &k in &list {
-            if best == NONE || self.slack(k) < self.slack(best) {
+        for (bj, &k) in best_to.edge.iter().enumerate() {
+            if k == NONE {
+                continue;
+            }
+            list.push(k);
+            if best == NONE || best_to.slack[bj] < self.bestslack[b] {
                 best = k;
+                self.bestslack[b] = best_to.slack[bj];
             }
         }
         self.blossombestedges[b] = Some(list);
         self.bestedge[b] = best;
-        if best != NONE {
-            self.bestslack[b] = self.slack(best);
-        }
         self.blossomchilds[b] = path;
         self.blossomendps[b] = endps;
     }
 
-    /// Keeps edge `k` (from blossom `b` to vertex `far`) in `bestedgeto` if
-    /// `far` lies in another S-blossom and `k` has the least slack to it.
-    fn consider_best(&self, b: usize, far: usize, k: usize, bestedgeto: &mut [usize]) {
+    /// Keeps edge `k` (from blossom `b` to vertex `far`, of slack `slack`)
+    /// in `best_to` if `far` lies in another S-blossom and `k` has the least
+    /// slack to it.
+    fn consider_best(&self, b: usize, far: usize, k: usize, slack: W, best_to: &mut BestTo<W>) {
         let bj = self.inblossom[far];
-        if bj != b
-            && self.label[bj] == 1
-            && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
+        if bj != b && self.label[bj] == 1 && (best_to.edge[bj] == NONE || slack < best_to.slack[bj])
         {
-            bestedgeto[bj] = k;
+            best_to.edge[bj] = k;
+            best_to.slack[bj] = slack;
         }
     }
 
@@ -701,16 +726,15 @@ impl<W: Weight> State<W> {
                 let r = self.ep(e);
                 self.label[r] = 0;
                 self.assign_label(q, 2, p);
-                self.allow(endps[at(j - endptrick as isize)] / 2);
                 j += jstep;
                 p = endps[at(j - endptrick as isize)] ^ endptrick;
-                self.allow(p / 2);
                 j += jstep;
             }
             let bv = childs[at(j)];
             let q = self.ep(p ^ 1);
             self.label[q] = 2;
             self.label[bv] = 2;
+            self.treeof[bv] = self.treeof[b];
             self.labelend[q] = p;
             self.labelend[bv] = p;
             self.bestedge[bv] = NONE;
@@ -841,11 +865,8 @@ impl<W: Weight> State<W> {
             for b in nv..2 * nv {
                 self.blossombestedges[b] = None;
             }
-            for &k in &self.allowed {
-                self.allowedge[k] = false;
-            }
-            self.allowed.clear();
             self.queue.clear();
+            self.ended.fill(false);
             let mut roots = 0;
             for v in 0..nv {
                 if self.alive[v]
@@ -860,14 +881,42 @@ impl<W: Weight> State<W> {
             if roots == 0 {
                 break;
             }
+            // Augmentations along vertex-disjoint paths: once a tree has
+            // augmented, the stage goes on growing the others (over tight
+            // edges only; the ended trees' vertices are left alone) and ends
+            // when nothing is left to scan, before any dual adjustment.
             let mut augmented = false;
             loop {
                 while let Some(v) = self.queue.pop() {
-                    if augmented {
-                        break;
+                    if self.ended[self.treeof[self.inblossom[v]]] {
+                        continue;
                     }
+                    let v_low = self.dualvar[v].low();
                     for w in 0..nv {
                         if w == v || !self.alive[w] {
+                            continue;
+                        }
+                        if augmented
+                            && v_low.wrapping_add(self.dualvar[w].low())
+                                != self.twice_low[v * nv + w]
+                        {
+                            // Only tight edges matter for the rest of an
+                            // augmented stage (no dual adjustment follows),
+                            // and the lowest limb of the slack shows most
+                            // edges are not.
+                            continue;
+                        }
+                        let bw = self.inblossom[w];
+                        if bw == self.inblossom[v] {
+                            continue;
+                        }
+                        if self.label[bw] == 2
+                            && self.label[w] != 0
+                            && v_low.wrapping_add(self.dualvar[w].low())
+                                != self.twice_low[v * nv + w]
+                        {
+                            // A loose edge to a labelled T-vertex is kept
+                            // for no dual adjustment.
                             continue;
                         }
                         let weight = self.weight(v, w);
@@ -875,29 +924,28 @@ impl<W: Weight> State<W> {
                             continue;
                         }
                         let k = tri(v, w);
-                        // The remote endpoint: 2k is the larger vertex.
-                        let p = if v > w { 2 * k + 1 } else { 2 * k };
-                        if self.inblossom[v] == self.inblossom[w] {
-                            continue;
-                        }
-                        let mut kslack = W::zero();
-                        if !self.allowedge[k] {
-                            // `slack(k)`, from v's row of weights already
-                            // read (it would read w's row: a cache miss).
-                            kslack = self.dualvar[v].add(self.dualvar[w]).sub(weight.add(weight));
-                            debug_assert_eq!(kslack, self.slack(k));
-                            if kslack.is_zero() {
-                                self.allow(k);
-                            }
-                        }
-                        if self.allowedge[k] {
+                        // `slack(k)`, from v's row of weights already read
+                        // (it would read w's row: a cache miss). An edge is
+                        // usable when tight: the slack of an edge between
+                        // two blossoms counts only its vertices' duals.
+                        let kslack = self.dualvar[v].add(self.dualvar[w]).sub(weight.add(weight));
+                        debug_assert_eq!(kslack, self.slack(k));
+                        if kslack.is_zero() {
+                            // The remote endpoint: 2k is the larger vertex.
+                            let p = if v > w { 2 * k + 1 } else { 2 * k };
                             let bw = self.inblossom[w];
+                            let tree = self.treeof[self.inblossom[v]];
+                            if self.label[bw] != 0 && self.ended[self.treeof[bw]] {
+                                continue;
+                            }
                             if self.label[bw] == 0 && self.mate[self.blossombase[bw]] == NONE {
                                 // An exposed vertex whose dual is zero:
                                 // augment to it.
                                 self.label[bw] = 1;
                                 self.labelend[bw] = NONE;
+                                self.treeof[bw] = tree;
                                 self.augment_matching(k);
+                                self.ended[tree] = true;
                                 augmented = true;
                                 break;
                             } else if self.label[bw] == 0 {
@@ -907,7 +955,9 @@ impl<W: Weight> State<W> {
                                 if base != NONE {
                                     self.add_blossom(base, k);
                                 } else {
+                                    self.ended[self.treeof[bw]] = true;
                                     self.augment_matching(k);
+                                    self.ended[tree] = true;
                                     augmented = true;
                                     break;
                                 }
@@ -1031,7 +1081,6 @@ impl<W: Weight> State<W> {
                         break;
                     }
                     2 => {
-                        self.allow(deltaedge);
                         let (mut i, j) = self.edge(deltaedge);
                         if self.label[self.inblossom[i]] == 0 {
                             i = j;
@@ -1039,7 +1088,6 @@ impl<W: Weight> State<W> {
                         self.queue.push(i);
                     }
                     3 => {
-                        self.allow(deltaedge);
                         let (i, _) = self.edge(deltaedge);
                         self.queue.push(i);
                     }

@@ -29,6 +29,8 @@ pub trait Weight: Copy + Ord + Eq + std::fmt::Debug {
     fn is_zero(&self) -> bool;
     /// Whether the lowest bit is set.
     fn is_odd(&self) -> bool;
+    /// The lowest 64 bits.
+    fn low(&self) -> u64;
     /// Bits available.
     const BITS: u32;
 }
@@ -131,6 +133,10 @@ impl<const N: usize> Weight for Big<N> {
 
     fn is_odd(&self) -> bool {
         self.0[0] & 1 == 1
+    }
+
+    fn low(&self) -> u64 {
+        self.0[0]
     }
 }
 
