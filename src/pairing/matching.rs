@@ -427,8 +427,21 @@ impl<W: Weight> State<W> {
 
     fn slack(&self, k: usize) -> W {
         let (i, j) = self.edge(k);
-        let w = self.weight(i, j);
-        self.dualvar[i].add(self.dualvar[j]).sub(w.add(w))
+        self.slack_between(i, j, self.weight(i, j))
+    }
+
+    /// The slack of the edge {i, j} of weight `weight` (already read: a
+    /// scan has it from the row it reads): its ends' duals less twice it.
+    #[inline]
+    fn slack_between(&self, i: usize, j: usize, weight: W) -> W {
+        self.dualvar[i].add(self.dualvar[j]).sub(weight.add(weight))
+    }
+
+    /// Whether the lowest limbs alone show that edge {i, j} is not tight,
+    /// before the wide weight is read (see `twice_low`).
+    #[inline]
+    fn loose_by_low(&self, i: usize, j: usize) -> bool {
+        self.dualvar[i].low().wrapping_add(self.dualvar[j].low()) != self.twice_low[i * self.nv + j]
     }
 
     fn leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -640,9 +653,7 @@ impl<W: Weight> State<W> {
                             if q != leaf && self.alive[q] && bq != b && self.label[bq] == 1 {
                                 let weight = self.weight(leaf, q);
                                 if !weight.is_zero() {
-                                    let slack = self.dualvar[leaf]
-                                        .add(self.dualvar[q])
-                                        .sub(weight.add(weight));
+                                    let slack = self.slack_between(leaf, q, weight);
                                     self.consider_best(b, q, tri(leaf, q), slack, &mut best_to);
                                 }
                             }

@@ -48,15 +48,11 @@ impl<W: Weight> State<W> {
                     if self.ended[self.treeof[self.inblossom[v]]] {
                         continue;
                     }
-                    let v_low = self.dualvar[v].low();
                     for w in 0..nv {
                         if w == v || !self.alive[w] {
                             continue;
                         }
-                        if augmented
-                            && v_low.wrapping_add(self.dualvar[w].low())
-                                != self.twice_low[v * nv + w]
-                        {
+                        if augmented && self.loose_by_low(v, w) {
                             // Only tight edges matter for the rest of an
                             // augmented stage (no dual adjustment follows),
                             // and the lowest limb of the slack shows most
@@ -67,11 +63,7 @@ impl<W: Weight> State<W> {
                         if bw == self.inblossom[v] {
                             continue;
                         }
-                        if self.label[bw] == 2
-                            && self.label[w] != 0
-                            && v_low.wrapping_add(self.dualvar[w].low())
-                                != self.twice_low[v * nv + w]
-                        {
+                        if self.label[bw] == 2 && self.label[w] != 0 && self.loose_by_low(v, w) {
                             // A loose edge to a labelled T-vertex is kept
                             // for no dual adjustment.
                             continue;
@@ -85,12 +77,11 @@ impl<W: Weight> State<W> {
                         // (it would read w's row: a cache miss). An edge is
                         // usable when tight: the slack of an edge between
                         // two blossoms counts only its vertices' duals.
-                        let kslack = self.dualvar[v].add(self.dualvar[w]).sub(weight.add(weight));
+                        let kslack = self.slack_between(v, w, weight);
                         debug_assert_eq!(kslack, self.slack(k));
                         if kslack.is_zero() {
                             // The remote endpoint: 2k is the larger vertex.
                             let p = if v > w { 2 * k + 1 } else { 2 * k };
-                            let bw = self.inblossom[w];
                             let tree = self.treeof[self.inblossom[v]];
                             if self.label[bw] != 0 && self.ended[self.treeof[bw]] {
                                 continue;
@@ -107,7 +98,7 @@ impl<W: Weight> State<W> {
                                 break;
                             } else if self.label[bw] == 0 {
                                 self.assign_label(w, 2, p ^ 1);
-                            } else if self.label[self.inblossom[w]] == 1 {
+                            } else if self.label[bw] == 1 {
                                 let base = self.scan_blossom(v, w);
                                 if base != NONE {
                                     self.add_blossom(base, k);
@@ -122,7 +113,7 @@ impl<W: Weight> State<W> {
                                 self.label[w] = 2;
                                 self.labelend[w] = p ^ 1;
                             }
-                        } else if self.label[self.inblossom[w]] == 1 {
+                        } else if self.label[bw] == 1 {
                             let b = self.inblossom[v];
                             if self.bestedge[b] == NONE || kslack < self.bestslack[b] {
                                 self.bestedge[b] = k;
