@@ -95,18 +95,12 @@ pub fn draw(scene: &Scene) -> Picture {
     let mut pixels = parts.frames[usize::from(scene.viewer == Color::Black)].clone();
     let side = SQUARE as usize;
     for square in Square::ALL {
-        let piece = scene.board.piece_at(square);
-        let marked = scene.marked.contains(&square);
-        let check = scene.check == Some(square);
-        if piece.is_none() && !marked && !check {
+        let tile = tile_at(scene, square);
+        if tile == tile_of(None, ground(square, false, false)) {
             // The frame shows the bare square.
             continue;
         }
-        let ground = ground(square, marked, check);
-        let tile = match piece {
-            Some(piece) => &parts.pieces[piece_index(piece)][ground],
-            None => &parts.grounds[ground],
-        };
+        let tile = tile_pixels(parts, tile);
         let (x, y) = origin(square, scene.viewer);
         for (row, line) in tile.chunks_exact(side).enumerate() {
             let start = (y as usize + row) * SIZE as usize + x as usize;
@@ -131,14 +125,7 @@ pub fn png(scene: &Scene) -> Vec<u8> {
         let (x, y) = origin(square, scene.viewer);
         let column = (x - MARGIN) / SQUARE;
         let row = (y - MARGIN) / SQUARE;
-        tiles[(row * 8 + column) as usize] = tile_of(
-            scene.board.piece_at(square),
-            ground(
-                square,
-                scene.marked.contains(&square),
-                scene.check == Some(square),
-            ),
-        );
+        tiles[(row * 8 + column) as usize] = tile_at(scene, square);
     }
     let mut stream = Stream::new(width + 1);
     for (y, framed) in coding.frames[viewer].iter().enumerate() {
@@ -179,6 +166,19 @@ fn tile_of(piece: Option<Piece>, ground: usize) -> usize {
     }
 }
 
+/// The number of the tile `square` shows in `scene`.
+fn tile_at(scene: &Scene, square: Square) -> usize {
+    tile_of(
+        scene.board.piece_at(square),
+        ground(
+            square,
+            scene.marked.contains(&square),
+            scene.check == Some(square),
+        ),
+    )
+}
+
+/// The palette indices of tile number `tile`, row by row.
 fn tile_pixels(parts: &Parts, tile: usize) -> &[u8] {
     match parts.pieces.get(tile / GROUNDS) {
         Some(grounds) => &grounds[tile % GROUNDS],
