@@ -13,7 +13,15 @@
 //! A mail is marked sent right after the transport accepted it. A crash in
 //! between (a few milliseconds) sends that one mail again after the restart,
 //! with the same Message-ID: SMTP cannot tell a sender whether a mail
-//! whose acceptance it did not record was accepted (RFC 1047).
+//! whose acceptance it did not record was accepted (RFC 1047). A transport
+//! that replaces its own copy of a mail sent again (the directory of `.eml`
+//! files) is confirmed a batch at a time instead: the batch is made durable
+//! on a thread of its own while the next batch is written, then marked
+//! sent; a crash sends at most those two batches again, over themselves.
+//!
+//! The sender also copies SQLite's write-ahead log into the database after
+//! each batch it marks (a checkpoint), so that the inbound commits need
+//! not.
 
 use std::collections::HashMap;
 use std::fs::{self, File, TryLockError};
@@ -71,9 +79,17 @@ pub trait MailSender {
         false
     }
 
-    /// Makes every mail sent so far durable; called before a batch of them
-    /// is marked sent.
-    fn flush(&mut self) -> Result<(), SendError> {
+    /// Starts making every mail sent so far durable, in the background
+    /// where the transport can, so that the next batch is written
+    /// meanwhile; [`MailSender::finish_flush`] waits for it. A batch is
+    /// marked sent only once its flush finished.
+    fn start_flush(&mut self) -> Result<(), SendError> {
+        Ok(())
+    }
+
+    /// Waits for the flush [`MailSender::start_flush`] started: the mails
+    /// sent before it are durable once this returns `Ok`.
+    fn finish_flush(&mut self) -> Result<(), SendError> {
         Ok(())
     }
 }
@@ -85,6 +101,8 @@ pub struct FileSender {
     dir: PathBuf,
     /// Files written but not yet synced to disk.
     unsynced: Vec<PathBuf>,
+    /// The flush under way on its own thread, if one was started.
+    flushing: Option<std::thread::JoinHandle<io::Result<()>>>,
 }
 
 impl FileSender {
@@ -93,6 +111,7 @@ impl FileSender {
         Ok(FileSender {
             dir: dir.to_path_buf(),
             unsynced: Vec::new(),
+            flushing: None,
         })
     }
 
@@ -121,14 +140,26 @@ impl MailSender for FileSender {
         true
     }
 
-    /// Makes the files written since the last flush durable, with their
-    /// directory entries.
-    fn flush(&mut self) -> Result<(), SendError> {
+    /// Starts making the files written since the last flush durable, with
+    /// their directory entries, on a thread of its own: the disk flushes
+    /// one batch while the next is written. At most one flush runs.
+    fn start_flush(&mut self) -> Result<(), SendError> {
+        self.finish_flush()?;
         if !self.unsynced.is_empty() {
-            sync_written(&self.dir, &self.unsynced)?;
-            self.unsynced.clear();
+            let dir = self.dir.clone();
+            let files = std::mem::take(&mut self.unsynced);
+            self.flushing = Some(std::thread::spawn(move || sync_written(&dir, &files)));
         }
         Ok(())
+    }
+
+    fn finish_flush(&mut self) -> Result<(), SendError> {
+        match self.flushing.take() {
+            None => Ok(()),
+            Some(flush) => Ok(flush
+                .join()
+                .map_err(|_| io::Error::other("the thread flushing the outbox panicked"))??),
+        }
     }
 }
 
@@ -255,17 +286,23 @@ impl Outbox {
             }
         }
         let mut sent = 0;
+        // Sent by a transport that is flushing them (see below), not yet
+        // marked sent.
+        let mut flushing: Vec<i64> = Vec::new();
         loop {
-            let held = self.refused.len() as u32;
-            let batch: Vec<_> = mailbox::unsent(store.conn(), 100 + held)?
+            let held = (self.refused.len() + flushing.len()) as u32;
+            let batch: Vec<_> = mailbox::unsent(store.conn(), SEND_BATCH + held)?
                 .into_iter()
                 .filter(|mail| {
-                    self.refused
-                        .get(&mail.id)
-                        .is_none_or(|(until, _)| *until <= Instant::now())
+                    !flushing.contains(&mail.id)
+                        && self
+                            .refused
+                            .get(&mail.id)
+                            .is_none_or(|(until, _)| *until <= Instant::now())
                 })
                 .collect();
             if batch.is_empty() {
+                self.mark_flushed(store, &mut flushing, now)?;
                 return Ok(sent);
             }
             // Where a resend is harmless, a batch is made durable and marked
@@ -322,16 +359,50 @@ impl Outbox {
                             );
                         }
                     }
-                    Err(error) => return Err(error),
+                    Err(error) => {
+                        // The batch flushing meanwhile was accepted: it is
+                        // marked before the failure is reported.
+                        self.mark_flushed(store, &mut flushing, now)?;
+                        return Err(error);
+                    }
                 }
             }
+            if !batched {
+                // Marked one by one above; the log is copied here too.
+                store.checkpoint()?;
+            }
+            // The batch before this one was flushing while this one was
+            // written: marked sent once it is durable, then this one starts.
+            self.mark_flushed(store, &mut flushing, now)?;
             if !accepted.is_empty() {
-                self.sender.flush()?;
-                mailbox::mark_all_sent(store, &accepted, now)?;
+                self.sender.start_flush()?;
+                flushing = accepted;
             }
         }
     }
+
+    /// Waits for the transport's flush of `flushing`, then marks those
+    /// mails sent and copies the log into the database: here, on the
+    /// sender's thread, rather than in the commit of an inbound batch.
+    fn mark_flushed(
+        &mut self,
+        store: &Store,
+        flushing: &mut Vec<i64>,
+        now: OffsetDateTime,
+    ) -> Result<(), SendError> {
+        if flushing.is_empty() {
+            return Ok(());
+        }
+        self.sender.finish_flush()?;
+        mailbox::mark_all_sent(store, flushing, now)?;
+        flushing.clear();
+        store.checkpoint()?;
+        Ok(())
+    }
 }
+
+/// Mails sent between two flushes of a transport that confirms in batches.
+const SEND_BATCH: u32 = 100;
 
 /// The sender loop of `pbem serve`: drains the outbox whenever `stop` is
 /// woken and every [`CHECK_INTERVAL`]; after a failure waits with backoff
@@ -427,6 +498,98 @@ mod tests {
             .into_iter()
             .map(|mail| mail.id)
             .collect()
+    }
+
+    /// A file outbox that fails for good (as a full disk would) on the
+    /// mail `fail_on`, once.
+    struct FailingOnce {
+        files: FileSender,
+        fail_on: Option<i64>,
+    }
+
+    impl MailSender for FailingOnce {
+        fn send(&mut self, id: i64, to: &[String], message: &[u8]) -> Result<(), SendError> {
+            if self.fail_on == Some(id) {
+                self.fail_on = None;
+                return Err(SendError::Io(io::Error::other("no space left")));
+            }
+            self.files.send(id, to, message)
+        }
+        fn resend_is_harmless(&self) -> bool {
+            true
+        }
+        fn start_flush(&mut self) -> Result<(), SendError> {
+            self.files.start_flush()
+        }
+        fn finish_flush(&mut self) -> Result<(), SendError> {
+            self.files.finish_flush()
+        }
+    }
+
+    /// A store in a file, with `mails` queued messages of 4 KB each.
+    fn file_outbox_with(mails: usize) -> (Store, tempfile::TempDir) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(&dir.path().join("pbem.sqlite3")).expect("store");
+        let now = datetime!(2026-03-01 12:00 UTC);
+        let tx = store.transaction().expect("transaction");
+        for i in 0..mails {
+            let message = format!("Subject: {i}\r\n\r\n{}", "x".repeat(4000));
+            mailbox::enqueue(
+                &tx,
+                &format!("<m{i}@x>"),
+                &["a@b.c".into()],
+                message.as_bytes(),
+                None,
+                now,
+            )
+            .expect("enqueue");
+        }
+        tx.commit().expect("commit");
+        (store, dir)
+    }
+
+    #[test]
+    fn a_file_outbox_sends_batch_after_batch_marks_all_and_checkpoints() {
+        let (store, dir) = file_outbox_with(250);
+        let database = dir.path().join("pbem.sqlite3");
+        // Nothing copied from the log yet: the inbound commits leave it.
+        let before = fs::metadata(&database).expect("database").len();
+        let files = FileSender::new(&dir.path().join("out")).expect("outbox dir");
+        let mut outbox = Outbox::new(Box::new(files), &database);
+        let now = datetime!(2026-03-01 12:01 UTC);
+        assert_eq!(outbox.drain(&store, now).expect("drain"), 250);
+        assert!(unsent(&store).is_empty());
+        for id in 1..=250i64 {
+            let path = dir.path().join("out").join(format!("{id:010}.eml"));
+            let text = fs::read_to_string(&path).expect("every mail written");
+            assert!(text.starts_with(&format!("Subject: {}", id - 1)), "{id}");
+        }
+        // The sender copied the log into the database file.
+        let after = fs::metadata(&database).expect("database").len();
+        assert!(after >= before + 250 * 4000, "{before} -> {after}");
+    }
+
+    #[test]
+    fn a_failure_still_marks_the_batch_that_was_flushing() {
+        let (store, dir) = file_outbox_with(150);
+        let files = FileSender::new(&dir.path().join("out")).expect("outbox dir");
+        let failing = FailingOnce {
+            files,
+            fail_on: Some(120),
+        };
+        let mut outbox = Outbox::new(Box::new(failing), &dir.path().join("pbem.sqlite3"));
+        let now = datetime!(2026-03-01 12:01 UTC);
+        assert!(matches!(outbox.drain(&store, now), Err(SendError::Io(_))));
+        // The first batch (1-100) was durable and is marked; 101-119 were
+        // written but not flushed, so they stay queued with 120-150.
+        let queued: Vec<i64> = mailbox::unsent(store.conn(), 1000)
+            .expect("unsent")
+            .into_iter()
+            .map(|mail| mail.id)
+            .collect();
+        assert_eq!(queued, (101..=150).collect::<Vec<i64>>());
+        assert_eq!(outbox.drain(&store, now).expect("drain"), 50);
+        assert!(unsent(&store).is_empty());
     }
 
     #[test]

@@ -144,6 +144,10 @@ fn write_turn(path: Option<PathBuf>) -> Arc<Mutex<()>> {
     turn
 }
 
+/// Pages (4 KiB each) the write-ahead log grows to before a commit copies
+/// it into the database itself, when no sender checkpoints meanwhile.
+const WAL_BACKSTOP_PAGES: u32 = 16_384;
+
 impl Store {
     /// Opens (creating if needed) the database file and migrates it. A new
     /// file is readable by its owner only (see [`private_file`]).
@@ -172,6 +176,12 @@ impl Store {
         // holds the pages one savepoint changes, and the few sorts pbem asks
         // for are of one variant's ratings at most.
         conn.pragma_update(None, "temp_store", "MEMORY")?;
+        // A commit copies the log into the database only past this many
+        // pages: the outbox sender checkpoints after every batch it marks
+        // sent (see [`Store::checkpoint`]), on its own thread and outside
+        // the write turn, so the inbound commits need not. This is the
+        // bound for when nothing is being sent.
+        conn.pragma_update(None, "wal_autocheckpoint", WAL_BACKSTOP_PAGES)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         let write_turn = write_turn(path);
@@ -180,6 +190,15 @@ impl Store {
             Migrations::from_slice(MIGRATIONS).to_latest(&mut conn)?;
         }
         Ok(Store { conn, write_turn })
+    }
+
+    /// Copies what the write-ahead log holds into the database file as far
+    /// as the other connections' reads allow, without waiting for them or
+    /// for a writer (a passive checkpoint). Called outside a transaction.
+    pub fn checkpoint(&self) -> Result<(), StoreError> {
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))?;
+        Ok(())
     }
 
     /// The connection, for reads outside a transaction.
