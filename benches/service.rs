@@ -228,6 +228,8 @@ struct Burst {
     elapsed: Duration,
     /// Processor time of the process (both threads, user and system).
     cpu: Option<Duration>,
+    /// Processor time of the thread that handled the inbound mail.
+    inbound_cpu: Option<Duration>,
     pass: Pass,
     /// Resident memory when the burst began, in KiB.
     start_kib: Option<u64>,
@@ -248,6 +250,7 @@ fn run_burst(server: &mut Server, mails: &[Vec<u8>]) -> Burst {
     reset_peak_memory();
     let start_kib = memory_kib("VmRSS");
     let cpu_before = cpu_time();
+    let inbound_before = thread_cpu_time();
     let start = Instant::now();
     let pass = server
         .process_waiting(Clock::System, &AtomicBool::new(false))
@@ -255,6 +258,9 @@ fn run_burst(server: &mut Server, mails: &[Vec<u8>]) -> Burst {
     let elapsed = start.elapsed();
     let cpu = cpu_time()
         .zip(cpu_before)
+        .map(|(after, before)| after - before);
+    let inbound_cpu = thread_cpu_time()
+        .zip(inbound_before)
         .map(|(after, before)| after - before);
     let peak_kib = memory_kib("VmHWM");
     // Every mail applied, two board mails each, all sent: no refusals.
@@ -265,6 +271,7 @@ fn run_burst(server: &mut Server, mails: &[Vec<u8>]) -> Burst {
     Burst {
         elapsed,
         cpu,
+        inbound_cpu,
         pass,
         start_kib,
         peak_kib,
@@ -386,7 +393,17 @@ fn settle_disk() {
 /// threads), on Linux: fields 14 and 15 of `/proc/self/stat`, in ticks of
 /// 10 ms.
 fn cpu_time() -> Option<Duration> {
-    let stat = fs::read_to_string("/proc/self/stat").ok()?;
+    cpu_time_of("/proc/self/stat")
+}
+
+/// The processor time of the calling thread (the one that handles the
+/// inbound mail in a pass), as [`cpu_time`] reads it.
+fn thread_cpu_time() -> Option<Duration> {
+    cpu_time_of("/proc/thread-self/stat")
+}
+
+fn cpu_time_of(path: &str) -> Option<Duration> {
+    let stat = fs::read_to_string(path).ok()?;
     // The fields after the command name, which is in parentheses.
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
     let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
@@ -505,6 +522,12 @@ fn main() {
             cpu.as_secs_f64() * 1e6 / mails as f64,
             2.0 * mails as f64 / cpu.as_secs_f64()
         );
+        if let Some(inbound) = result.inbound_cpu {
+            println!(
+                "of which the inbound thread (mail to outbox): {inbound:.2?}; the sender and its flushes (outbox to files): {:.2?}",
+                cpu.saturating_sub(inbound)
+            );
+        }
     }
     println!(
         "a board mail: {:.1} KB queued (message and picture description), {:.1} KB sent (the .eml)",

@@ -41,6 +41,35 @@ pub enum AddressError {
 /// brackets allowed), normalized: the domain lowercased.
 pub fn normalize(text: &str) -> Result<String, AddressError> {
     let trimmed = text.trim();
+    if let Some(known) = ACCEPTED.with_borrow(|accepted| accepted.get(trimmed).cloned()) {
+        return Ok(known);
+    }
+    let normalized = normalize_trimmed(trimmed)?;
+    ACCEPTED.with_borrow_mut(|accepted| {
+        if accepted.len() >= REMEMBERED_ADDRESSES {
+            accepted.clear();
+        }
+        accepted.insert(trimmed.to_string(), normalized.clone());
+    });
+    Ok(normalized)
+}
+
+/// Addresses a thread remembers having accepted (at most about 0.5 MB).
+const REMEMBERED_ADDRESSES: usize = 2048;
+
+thread_local! {
+    /// Addresses accepted on this thread, with their normal form. The same
+    /// addresses come again and again (a mail's sender, its recipients, the
+    /// server's own), and lettre's parser, which each must pass, is most
+    /// of the cost. Only accepted ones are kept, and the whole is emptied
+    /// when full, so a flood of new addresses costs neither memory nor
+    /// more time than without it.
+    static ACCEPTED: std::cell::RefCell<std::collections::HashMap<String, String>> =
+        std::cell::RefCell::default();
+}
+
+/// [`normalize`] of a text without surrounding white space.
+fn normalize_trimmed(trimmed: &str) -> Result<String, AddressError> {
     let bare = trimmed
         .strip_prefix('<')
         .and_then(|t| t.strip_suffix('>'))
@@ -111,6 +140,31 @@ fn shorten(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_remembered_address_is_the_one_normalize_would_make() {
+        for text in [
+            "Bob@Example.ORG",
+            " <Bob@Example.ORG> ",
+            "a!#$%&*/=?^`{|}~@x.example",
+        ] {
+            let first = normalize(text).expect("accepted");
+            assert_eq!(normalize(text).expect("remembered"), first);
+            assert_eq!(normalize_trimmed(text.trim()).expect("again"), first);
+        }
+        // Refusals are never remembered as accepted.
+        for _ in 0..2 {
+            assert!(normalize("a@[1.2.3.4]").is_err());
+        }
+    }
+
+    #[test]
+    fn a_flood_of_new_addresses_is_not_all_remembered() {
+        for i in 0..3 * REMEMBERED_ADDRESSES {
+            normalize(&format!("player{i}@example.org")).expect("accepted");
+        }
+        assert!(ACCEPTED.with_borrow(|accepted| accepted.len()) <= REMEMBERED_ADDRESSES);
+    }
 
     #[test]
     fn addresses_lettre_cannot_use_are_refused() {
