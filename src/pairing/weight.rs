@@ -23,6 +23,9 @@ pub trait Weight: Copy + Ord + Eq + std::fmt::Debug {
     fn shl(self, bits: u32) -> Self;
     /// Shift right by one bit.
     fn half(self) -> Self;
+    /// Wrapping sum with `v` shifted left by `bit` (bits shifted out are
+    /// lost).
+    fn add_shifted(self, v: u64, bit: u32) -> Self;
     /// Bitwise or with a small value.
     fn or_u64(self, v: u64) -> Self;
     /// Whether this is zero.
@@ -109,6 +112,27 @@ impl<const N: usize> Weight for Big<N> {
         Big(r)
     }
 
+    fn add_shifted(self, v: u64, bit: u32) -> Self {
+        let (limb, rest) = ((bit / 64) as usize, bit % 64);
+        let mut r = self.0;
+        if limb >= N {
+            return self;
+        }
+        let (sum, carried) = r[limb].overflowing_add(v << rest);
+        r[limb] = sum;
+        // What is shifted past the limb (below 2^63), plus the carry.
+        let mut carry = if rest == 0 { 0 } else { v >> (64 - rest) } + u64::from(carried);
+        for slot in r.iter_mut().skip(limb + 1) {
+            if carry == 0 {
+                break;
+            }
+            let (sum, carried) = slot.overflowing_add(carry);
+            *slot = sum;
+            carry = u64::from(carried);
+        }
+        Big(r)
+    }
+
     fn half(self) -> Self {
         let mut r = [0; N];
         for (i, slot) in r.iter_mut().enumerate() {
@@ -157,5 +181,13 @@ mod tests {
         // A negative addend wraps back.
         let neg = Big::<2>::zero().sub(Big::from_u64(5));
         assert_eq!(Big::<2>::from_u64(7).add(neg), Big::from_u64(2));
+        // A shifted addend across a limb boundary, and its carry.
+        assert_eq!(Big::<2>::zero().add_shifted(3, 63).0, [1 << 63, 1]);
+        assert_eq!(
+            Big::<3>([u64::MAX, u64::MAX, 0]).add_shifted(1, 0).0,
+            [0, 0, 1]
+        );
+        assert_eq!(Big::<2>::from_u64(1).add_shifted(5, 64).0, [1, 5]);
+        assert_eq!(Big::<2>::from_u64(1).add_shifted(5, 128).0, [1, 0]);
     }
 }
