@@ -68,8 +68,8 @@ impl<W: Weight> State<W> {
                             // for no dual adjustment.
                             continue;
                         }
-                        let weight = self.weight(v, w);
-                        if weight.is_zero() {
+                        let twice = self.twice(v, w);
+                        if twice.is_zero() {
                             continue;
                         }
                         let k = tri(v, w);
@@ -77,7 +77,7 @@ impl<W: Weight> State<W> {
                         // (it would read w's row: a cache miss). An edge is
                         // usable when tight: the slack of an edge between
                         // two blossoms counts only its vertices' duals.
-                        let kslack = self.slack_between(v, w, weight);
+                        let kslack = self.slack_between(v, w, twice);
                         debug_assert_eq!(kslack, self.slack(k));
                         if kslack.is_zero() {
                             // The remote endpoint: 2k is the larger vertex.
