@@ -74,13 +74,13 @@ impl<const N: usize> Weight for Big<N> {
     }
 
     fn add(self, o: Self) -> Self {
+        // carrying_add and borrowing_sub compile to one add-with-carry
+        // (subtract-with-borrow) chain; the scan of the matching is made
+        // of these sums.
         let mut r = [0; N];
         let mut carry = false;
         for (i, slot) in r.iter_mut().enumerate() {
-            let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
-            let (s2, c2) = s1.overflowing_add(u64::from(carry));
-            *slot = s2;
-            carry = c1 || c2;
+            (*slot, carry) = self.0[i].carrying_add(o.0[i], carry);
         }
         Big(r)
     }
@@ -89,10 +89,7 @@ impl<const N: usize> Weight for Big<N> {
         let mut r = [0; N];
         let mut borrow = false;
         for (i, slot) in r.iter_mut().enumerate() {
-            let (s1, b1) = self.0[i].overflowing_sub(o.0[i]);
-            let (s2, b2) = s1.overflowing_sub(u64::from(borrow));
-            *slot = s2;
-            borrow = b1 || b2;
+            (*slot, borrow) = self.0[i].borrowing_sub(o.0[i], borrow);
         }
         Big(r)
     }
