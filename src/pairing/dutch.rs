@@ -328,12 +328,12 @@ impl<W: Weight> Fields<W> {
     }
 
     fn add(&mut self, v: u64) {
-        self.w = self.w.add_shifted(v, self.at);
+        self.w.add_shifted(v, self.at);
     }
 
     /// Adds bit `bit` of the current field.
     fn add_bit(&mut self, bit: u32) {
-        self.w = self.w.add_shifted(1, self.at + bit);
+        self.w.add_shifted(1, self.at + bit);
     }
 }
 

@@ -23,9 +23,9 @@ pub trait Weight: Copy + Ord + Eq + std::fmt::Debug {
     fn shl(self, bits: u32) -> Self;
     /// Shift right by one bit.
     fn half(self) -> Self;
-    /// Wrapping sum with `v` shifted left by `bit` (bits shifted out are
-    /// lost).
-    fn add_shifted(self, v: u64, bit: u32) -> Self;
+    /// Adds `v` shifted left by `bit`, in place (wrapping; bits shifted
+    /// out are lost).
+    fn add_shifted(&mut self, v: u64, bit: u32);
     /// Bitwise or with a small value.
     fn or_u64(self, v: u64) -> Self;
     /// Whether this is zero.
@@ -109,11 +109,11 @@ impl<const N: usize> Weight for Big<N> {
         Big(r)
     }
 
-    fn add_shifted(self, v: u64, bit: u32) -> Self {
+    fn add_shifted(&mut self, v: u64, bit: u32) {
         let (limb, rest) = ((bit / 64) as usize, bit % 64);
-        let mut r = self.0;
+        let r = &mut self.0;
         if limb >= N {
-            return self;
+            return;
         }
         let (sum, carried) = r[limb].overflowing_add(v << rest);
         r[limb] = sum;
@@ -127,7 +127,6 @@ impl<const N: usize> Weight for Big<N> {
             *slot = sum;
             carry = u64::from(carried);
         }
-        Big(r)
     }
 
     fn half(self) -> Self {
