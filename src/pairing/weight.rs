@@ -178,12 +178,13 @@ mod tests {
         let neg = Big::<2>::zero().sub(Big::from_u64(5));
         assert_eq!(Big::<2>::from_u64(7).add(neg), Big::from_u64(2));
         // A shifted addend across a limb boundary, and its carry.
-        assert_eq!(Big::<2>::zero().add_shifted(3, 63).0, [1 << 63, 1]);
-        assert_eq!(
-            Big::<3>([u64::MAX, u64::MAX, 0]).add_shifted(1, 0).0,
-            [0, 0, 1]
-        );
-        assert_eq!(Big::<2>::from_u64(1).add_shifted(5, 64).0, [1, 5]);
-        assert_eq!(Big::<2>::from_u64(1).add_shifted(5, 128).0, [1, 0]);
+        let shifted = |mut x: Big<3>, v: u64, bit: u32| {
+            x.add_shifted(v, bit);
+            x.0
+        };
+        assert_eq!(shifted(Big::zero(), 3, 63), [1 << 63, 1, 0]);
+        assert_eq!(shifted(Big([u64::MAX, u64::MAX, 0]), 1, 0), [0, 0, 1]);
+        assert_eq!(shifted(Big::from_u64(1), 5, 64), [1, 5, 0]);
+        assert_eq!(shifted(Big::from_u64(1), 5, 192), [1, 0, 0]);
     }
 }
