@@ -253,6 +253,11 @@ struct State<W: Weight> {
     /// larger vertex, 2k + 1 the smaller.
     ends: Vec<(u32, u32)>,
     alive: Vec<bool>,
+    /// The vertices in play lie in this range, set as a search starts: the
+    /// Dutch engine takes pairs out of play from the top of its order
+    /// down, so the row scans step over the finalised pairs before the
+    /// first one in play without testing them.
+    in_play: std::ops::Range<usize>,
     mate: Vec<usize>,
     label: Vec<u8>,
     labelend: Vec<usize>,
@@ -308,6 +313,7 @@ impl<W: Weight> State<W> {
             twice_low: vec![0; nv * nv],
             ends,
             alive: vec![true; nv],
+            in_play: 0..nv,
             mate: vec![NONE; nv],
             label: vec![0; 2 * nv],
             labelend: vec![NONE; 2 * nv],
@@ -648,7 +654,7 @@ impl<W: Weight> State<W> {
                 }
                 None => {
                     for leaf in self.leaves_of(bv) {
-                        for q in 0..self.nv {
+                        for q in self.in_play.clone() {
                             // Most vertices are not in an S-blossom: test
                             // that before reading the weight.
                             let bq = self.inblossom[q];
