@@ -86,7 +86,9 @@ pub(crate) fn compute(s: &T) -> Result<RawPairs, PairingError> {
         129..=192 => run::<Big<3>>(s, sorted),
         193..=256 => run::<Big<4>>(s, sorted),
         257..=384 => run::<Big<6>>(s, sorted),
-        385..=576 => run::<Big<9>>(s, sorted),
+        385..=448 => run::<Big<7>>(s, sorted),
+        449..=512 => run::<Big<8>>(s, sorted),
+        513..=576 => run::<Big<9>>(s, sorted),
         577..=768 => run::<Big<12>>(s, sorted),
         769..=1024 => run::<Big<16>>(s, sorted),
         1025..=1536 => run::<Big<24>>(s, sorted),
@@ -148,7 +150,10 @@ struct Ctx<'a> {
     forbidden: Vec<Vec<bool>>,
     sgb: u32,
     sgs: u32,
-    shifts: HashMap<u32, u32>,
+    /// The bit of each player's score group in a score field, by id.
+    group_shift: Vec<u32>,
+    /// The bits of an edge weight below its most significant field.
+    edge_bits: u32,
     bye_score: u32,
     single_df_bye: bool,
     unplayed_ranks: HashMap<usize, u64>,
@@ -209,42 +214,46 @@ impl<'a> Ctx<'a> {
         self.eligible[id] && self.score[id] <= self.bye_score
     }
 
-    fn bit<W: Weight>(&self, score: u32) -> W {
-        W::from_u64(1).shl(self.shifts[&score])
-    }
-
-    /// The weight of the edge between `h` (higher) and `l` (lower).
+    /// The weight of the edge between `h` (higher) and `l` (lower): its
+    /// fields from the most significant down (see [`Fields`]).
     fn edge<W: Weight>(&self, h: usize, l: usize, in_cur: bool, in_next: bool) -> W {
         if !self.compatible(h, l) {
             return W::zero();
         }
         let (sgb, sgs) = (self.sgb, self.sgs);
         let (sh, sl) = (self.score[h], self.score[l]);
-        let mut r =
-            W::from_u64(1 + u64::from(!self.bye_candidate(h)) + u64::from(!self.bye_candidate(l)));
-        r = r.shl(sgb).or_u64(u64::from(in_cur));
-        r = r.shl(sgs);
+        let (gh, gl) = (self.group_shift[h], self.group_shift[l]);
+        let mut f = Fields {
+            w: W::zero(),
+            at: self.edge_bits,
+        };
+        f.add(1 + u64::from(!self.bye_candidate(h)) + u64::from(!self.bye_candidate(l)));
+        f.next(sgb);
+        f.add(u64::from(in_cur));
+        f.next(sgs);
         if in_cur {
-            r = r.add(self.bit(sh));
+            f.add_bit(gh);
         }
-        r = r.shl(sgb).or_u64(u64::from(in_next));
-        r = r.shl(sgs);
+        f.next(sgb);
+        f.add(u64::from(in_next));
+        f.next(sgs);
         if in_next {
-            r = r.add(self.bit(sh));
+            f.add_bit(gh);
         }
-        r = r.shl(sgb).shl(sgb);
+        f.next(2 * sgb);
         if self.single_df_bye {
             if sh == self.bye_score {
-                r = r.or_u64(self.unplayed_ranks[&self.p(h).played_games]);
+                f.add(self.unplayed_ranks[&self.p(h).played_games]);
             }
             if sl == self.bye_score {
-                r = r.add(W::from_u64(self.unplayed_ranks[&self.p(l).played_games]));
+                f.add(self.unplayed_ranks[&self.p(l).played_games]);
             }
         }
         // Colour preferences: "player" is the lower, "opponent" the higher.
         let (pl, op) = (self.p(l), self.p(h));
         let m = in_cur;
-        r = r.shl(sgb).or_u64(u64::from(
+        f.next(sgb);
+        f.add(u64::from(
             m && (!pl.absolute_imbalance() || !op.absolute_imbalance() || pl.pref != op.pref),
         ));
         let c12 = !pl.absolute_pref()
@@ -256,49 +265,75 @@ impl<'a> Ctx<'a> {
                 let x = if pl.imbalance > op.imbalance { op } else { pl };
                 x.repeated != pl.pref.map(Colour::invert)
             };
-        r = r.shl(sgb).or_u64(u64::from(m && c12));
-        r = r
-            .shl(sgb)
-            .or_u64(u64::from(m && prefs_compatible(pl.pref, op.pref)));
+        f.next(sgb);
+        f.add(u64::from(m && c12));
+        f.next(sgb);
+        f.add(u64::from(m && prefs_compatible(pl.pref, op.pref)));
         let c13 = (!pl.strong && !pl.absolute_pref())
             || (!op.strong && !op.absolute_pref())
             || (pl.absolute_pref() && op.absolute_pref())
             || pl.pref != op.pref;
-        r = r.shl(sgb).or_u64(u64::from(m && c13));
+        f.next(sgb);
+        f.add(u64::from(m && c13));
         let pr = self.s.played_rounds;
         for back in [1usize, 2] {
             if pr >= back {
-                r = r.shl(sgb);
+                f.next(sgb);
                 if in_cur {
-                    r = r.or_u64(u64::from(self.float(l, back) == Float::Down));
-                    r = r.add(W::from_u64(u64::from(
-                        sh <= sl && self.float(h, back) == Float::Down,
-                    )));
+                    f.add(u64::from(self.float(l, back) == Float::Down));
+                    f.add(u64::from(sh <= sl && self.float(h, back) == Float::Down));
                 }
-                r = r.shl(sgb);
+                f.next(sgb);
                 if in_cur {
-                    r = r.or_u64(u64::from(!(sh > sl && self.float(l, back) == Float::Up)));
+                    f.add(u64::from(!(sh > sl && self.float(l, back) == Float::Up)));
                 }
             }
         }
         for back in [1usize, 2] {
             if pr >= back {
-                r = r.shl(sgs);
+                f.next(sgs);
                 if in_cur {
                     if self.float(l, back) == Float::Down {
-                        r = r.add(self.bit(sl));
+                        f.add_bit(gl);
                     }
                     if self.float(h, back) == Float::Down {
-                        r = r.add(self.bit(sh));
+                        f.add_bit(gh);
                     }
                 }
-                r = r.shl(sgs);
+                f.next(sgs);
                 if in_cur && !(self.float(l, back) == Float::Up && sh > sl) {
-                    r = r.add(self.bit(sh));
+                    f.add_bit(gh);
                 }
             }
         }
-        r.shl(sgb).shl(sgb).shl(sgb).shl(1)
+        f.next(3 * sgb + 1);
+        debug_assert_eq!(f.at, 0, "the fields fill the edge's bits");
+        f.w
+    }
+}
+
+/// An edge weight written field by field from the most significant down:
+/// `at` is the lowest bit of the current field, and each value is added
+/// there (a field may take the sum of two values, as in bbpPairings'
+/// encoding), so no wide shift is made.
+struct Fields<W> {
+    w: W,
+    at: u32,
+}
+
+impl<W: Weight> Fields<W> {
+    /// Moves to the next field, `width` bits wide.
+    fn next(&mut self, width: u32) {
+        self.at -= width;
+    }
+
+    fn add(&mut self, v: u64) {
+        self.w.add_shifted(v, self.at);
+    }
+
+    /// Adds bit `bit` of the current field.
+    fn add_bit(&mut self, bit: u32) {
+        self.w.add_shifted(1, self.at + bit);
     }
 }
 
@@ -333,13 +368,22 @@ fn run<W: Weight>(s: &T, sorted: Vec<usize>) -> Result<RawPairs, PairingError> {
         floats[p.id] = [Ctx::compute_float(s, p, 1), Ctx::compute_float(s, p, 2)];
         eligible[p.id] = s.eligible_for_bye(p);
     }
+    let mut group_shift = vec![0; s.players.len()];
+    for &id in &sorted {
+        group_shift[id] = shifts[&score[id]];
+    }
+    let pr = s.played_rounds;
+    let floats_bits = |back: usize| if pr >= back { 2 * sgb + 2 * sgs } else { 0 };
+    let edge_bits =
+        2 * sgb + 2 * sgs + 2 * sgb + 4 * sgb + floats_bits(1) + floats_bits(2) + 3 * sgb + 1;
     let mut c = Ctx {
         s,
         sorted,
         forbidden,
         sgb,
         sgs,
-        shifts,
+        group_shift,
+        edge_bits,
         bye_score: 0,
         single_df_bye: false,
         unplayed_ranks: HashMap::new(),
@@ -361,7 +405,7 @@ fn run<W: Weight>(s: &T, sorted: Vec<usize>) -> Result<RawPairs, PairingError> {
                         W::from_u64(1 + u64::from(!c.eligible[p]) + u64::from(!c.eligible[o]));
                     w = w
                         .shl(sgs)
-                        .or_u64(u64::from(c.shifts[&c.score[p]] + c.shifts[&c.score[o]]));
+                        .or_u64(u64::from(c.group_shift[p] + c.group_shift[o]));
                     w.shl(sgb).or_u64(u64::from(c.score[p] >= top))
                 } else {
                     W::zero()

@@ -53,16 +53,18 @@ impl<W: Weight> Matcher<W> {
         }
     }
 
-    /// Sets the weight of edge {i, j} (i != j); zero removes it.
+    /// Sets the weight of edge {i, j} (i != j); zero removes it. Twice a
+    /// weight must fit in `W` (the slacks are sums of duals and twice the
+    /// weights).
     pub fn set(&mut self, i: usize, j: usize, w: W) {
         if i != j {
             let n = self.st.nv;
-            if self.st.w[i * n + j] != w {
-                self.st.w[i * n + j] = w;
-                self.st.w[j * n + i] = w;
-                let twice_low = w.low().wrapping_mul(2);
-                self.st.twice_low[i * n + j] = twice_low;
-                self.st.twice_low[j * n + i] = twice_low;
+            let twice = w.add(w);
+            if self.st.twice[i * n + j] != twice {
+                self.st.twice[i * n + j] = twice;
+                self.st.twice[j * n + i] = twice;
+                self.st.twice_low[i * n + j] = twice.low();
+                self.st.twice_low[j * n + i] = twice.low();
                 self.changed.push((i, j));
                 self.touched[i] = true;
                 self.touched[j] = true;
@@ -75,7 +77,7 @@ impl<W: Weight> Matcher<W> {
         if i == j {
             W::zero()
         } else {
-            self.st.weight(i, j)
+            self.st.twice(i, j).half()
         }
     }
 
@@ -135,11 +137,10 @@ impl<W: Weight> Matcher<W> {
                 if q == p || !st.alive[q] {
                     continue;
                 }
-                let w = st.weight(p, q);
-                if w.is_zero() {
+                let w2 = st.twice(p, q);
+                if w2.is_zero() {
                     continue;
                 }
-                let w2 = w.add(w);
                 if w2 > st.dualvar[q] {
                     u = u.max(w2.sub(st.dualvar[q]));
                 }
@@ -239,10 +240,11 @@ struct BestTo<W> {
 
 struct State<W: Weight> {
     nv: usize,
-    /// Weights, row by row (both halves, so that the edges of one vertex
-    /// are read in order: the search is bound by these reads).
-    w: Vec<W>,
-    /// The lowest limb of twice each weight, laid out as `w`: the scan of
+    /// Twice the weights, row by row (both halves, so that the edges of
+    /// one vertex are read in order: the search is bound by these reads).
+    /// Twice, because every use of a weight (slacks, duals) doubles it.
+    twice: Vec<W>,
+    /// The lowest limb of twice each weight, laid out as `twice`: the scan of
     /// a stage that has augmented wants tight edges only, and most edges
     /// show they are not from this limb alone, read at an eighth (or less)
     /// of the bytes of the wide weights.
@@ -251,6 +253,11 @@ struct State<W: Weight> {
     /// larger vertex, 2k + 1 the smaller.
     ends: Vec<(u32, u32)>,
     alive: Vec<bool>,
+    /// The vertices in play lie in this range, set as a search starts: the
+    /// Dutch engine takes pairs out of play from the top of its order
+    /// down, so the row scans step over the finalised pairs before the
+    /// first one in play without testing them.
+    in_play: std::ops::Range<usize>,
     mate: Vec<usize>,
     label: Vec<u8>,
     labelend: Vec<usize>,
@@ -302,10 +309,11 @@ impl<W: Weight> State<W> {
         }
         State {
             nv,
-            w: vec![W::zero(); nv * nv],
+            twice: vec![W::zero(); nv * nv],
             twice_low: vec![0; nv * nv],
             ends,
             alive: vec![true; nv],
+            in_play: 0..nv,
             mate: vec![NONE; nv],
             label: vec![0; 2 * nv],
             labelend: vec![NONE; 2 * nv],
@@ -328,14 +336,14 @@ impl<W: Weight> State<W> {
     /// A cold start over the vertices in play.
     fn reset(&mut self) {
         let nv = self.nv;
-        let mut maxweight = W::zero();
+        let mut maxtwice = W::zero();
         for i in 0..nv {
             if !self.alive[i] {
                 continue;
             }
             for j in 0..i {
                 if self.alive[j] {
-                    maxweight = maxweight.max(self.weight(i, j));
+                    maxtwice = maxtwice.max(self.twice(i, j));
                 }
             }
         }
@@ -344,7 +352,7 @@ impl<W: Weight> State<W> {
                 self.mate[v] = NONE;
             }
             self.inblossom[v] = v;
-            self.dualvar[v] = maxweight;
+            self.dualvar[v] = maxtwice.half();
         }
         for b in 0..2 * nv {
             self.blossomparent[b] = NONE;
@@ -416,8 +424,9 @@ impl<W: Weight> State<W> {
         }
     }
 
-    fn weight(&self, i: usize, j: usize) -> W {
-        self.w[i * self.nv + j]
+    /// Twice the weight of edge {i, j}.
+    fn twice(&self, i: usize, j: usize) -> W {
+        self.twice[i * self.nv + j]
     }
 
     fn edge(&self, k: usize) -> (usize, usize) {
@@ -427,14 +436,14 @@ impl<W: Weight> State<W> {
 
     fn slack(&self, k: usize) -> W {
         let (i, j) = self.edge(k);
-        self.slack_between(i, j, self.weight(i, j))
+        self.slack_between(i, j, self.twice(i, j))
     }
 
-    /// The slack of the edge {i, j} of weight `weight` (already read: a
-    /// scan has it from the row it reads): its ends' duals less twice it.
+    /// The slack of the edge {i, j} of twice the weight `twice` (already
+    /// read: a scan has it from the row it reads): its ends' duals less it.
     #[inline]
-    fn slack_between(&self, i: usize, j: usize, weight: W) -> W {
-        self.dualvar[i].add(self.dualvar[j]).sub(weight.add(weight))
+    fn slack_between(&self, i: usize, j: usize, twice: W) -> W {
+        self.dualvar[i].add(self.dualvar[j]).sub(twice)
     }
 
     /// Whether the lowest limbs alone show that edge {i, j} is not tight,
@@ -485,8 +494,8 @@ impl<W: Weight> State<W> {
                 if !self.alive[j] {
                     continue;
                 }
-                let w = self.weight(i, j);
-                if w.is_zero() {
+                let twice = self.twice(i, j);
+                if twice.is_zero() {
                     continue;
                 }
                 let mut duals = self.dualvar[i].add(self.dualvar[j]);
@@ -498,7 +507,6 @@ impl<W: Weight> State<W> {
                 {
                     duals = duals.add(self.dualvar[*b]).add(self.dualvar[*b]);
                 }
-                let twice = w.add(w);
                 if duals < twice || (partner(i) == Some(j) && duals != twice) {
                     return false;
                 }
@@ -646,14 +654,14 @@ impl<W: Weight> State<W> {
                 }
                 None => {
                     for leaf in self.leaves_of(bv) {
-                        for q in 0..self.nv {
+                        for q in self.in_play.clone() {
                             // Most vertices are not in an S-blossom: test
                             // that before reading the weight.
                             let bq = self.inblossom[q];
                             if q != leaf && self.alive[q] && bq != b && self.label[bq] == 1 {
-                                let weight = self.weight(leaf, q);
-                                if !weight.is_zero() {
-                                    let slack = self.slack_between(leaf, q, weight);
+                                let twice = self.twice(leaf, q);
+                                if !twice.is_zero() {
+                                    let slack = self.slack_between(leaf, q, twice);
                                     self.consider_best(b, q, tri(leaf, q), slack, &mut best_to);
                                 }
                             }

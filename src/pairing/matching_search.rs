@@ -12,6 +12,9 @@ impl<W: Weight> State<W> {
     /// the state is then a maximum-weight matching of its weights.
     pub(super) fn run(&mut self) {
         let nv = self.nv;
+        let first = self.alive.iter().position(|&a| a).unwrap_or(nv);
+        let end = self.alive.iter().rposition(|&a| a).map_or(first, |v| v + 1);
+        self.in_play = first..end;
         // Each stage matches or settles at least one root: an exposed vertex
         // whose dual is still positive. (From a cold start every vertex is a
         // root with the same dual; from a warm start only the vertices whose
@@ -48,7 +51,7 @@ impl<W: Weight> State<W> {
                     if self.ended[self.treeof[self.inblossom[v]]] {
                         continue;
                     }
-                    for w in 0..nv {
+                    for w in self.in_play.clone() {
                         if w == v || !self.alive[w] {
                             continue;
                         }
@@ -68,8 +71,8 @@ impl<W: Weight> State<W> {
                             // for no dual adjustment.
                             continue;
                         }
-                        let weight = self.weight(v, w);
-                        if weight.is_zero() {
+                        let twice = self.twice(v, w);
+                        if twice.is_zero() {
                             continue;
                         }
                         let k = tri(v, w);
@@ -77,7 +80,7 @@ impl<W: Weight> State<W> {
                         // (it would read w's row: a cache miss). An edge is
                         // usable when tight: the slack of an edge between
                         // two blossoms counts only its vertices' duals.
-                        let kslack = self.slack_between(v, w, weight);
+                        let kslack = self.slack_between(v, w, twice);
                         debug_assert_eq!(kslack, self.slack(k));
                         if kslack.is_zero() {
                             // The remote endpoint: 2k is the larger vertex.

@@ -23,6 +23,9 @@ pub trait Weight: Copy + Ord + Eq + std::fmt::Debug {
     fn shl(self, bits: u32) -> Self;
     /// Shift right by one bit.
     fn half(self) -> Self;
+    /// Adds `v` shifted left by `bit`, in place (wrapping; bits shifted
+    /// out are lost).
+    fn add_shifted(&mut self, v: u64, bit: u32);
     /// Bitwise or with a small value.
     fn or_u64(self, v: u64) -> Self;
     /// Whether this is zero.
@@ -71,13 +74,13 @@ impl<const N: usize> Weight for Big<N> {
     }
 
     fn add(self, o: Self) -> Self {
+        // carrying_add and borrowing_sub compile to one add-with-carry
+        // (subtract-with-borrow) chain; the scan of the matching is made
+        // of these sums.
         let mut r = [0; N];
         let mut carry = false;
         for (i, slot) in r.iter_mut().enumerate() {
-            let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
-            let (s2, c2) = s1.overflowing_add(u64::from(carry));
-            *slot = s2;
-            carry = c1 || c2;
+            (*slot, carry) = self.0[i].carrying_add(o.0[i], carry);
         }
         Big(r)
     }
@@ -86,10 +89,7 @@ impl<const N: usize> Weight for Big<N> {
         let mut r = [0; N];
         let mut borrow = false;
         for (i, slot) in r.iter_mut().enumerate() {
-            let (s1, b1) = self.0[i].overflowing_sub(o.0[i]);
-            let (s2, b2) = s1.overflowing_sub(u64::from(borrow));
-            *slot = s2;
-            borrow = b1 || b2;
+            (*slot, borrow) = self.0[i].borrowing_sub(o.0[i], borrow);
         }
         Big(r)
     }
@@ -107,6 +107,26 @@ impl<const N: usize> Weight for Big<N> {
             r[i] = v;
         }
         Big(r)
+    }
+
+    fn add_shifted(&mut self, v: u64, bit: u32) {
+        let (limb, rest) = ((bit / 64) as usize, bit % 64);
+        let r = &mut self.0;
+        if limb >= N {
+            return;
+        }
+        let (sum, carried) = r[limb].overflowing_add(v << rest);
+        r[limb] = sum;
+        // What is shifted past the limb (below 2^63), plus the carry.
+        let mut carry = if rest == 0 { 0 } else { v >> (64 - rest) } + u64::from(carried);
+        for slot in r.iter_mut().skip(limb + 1) {
+            if carry == 0 {
+                break;
+            }
+            let (sum, carried) = slot.overflowing_add(carry);
+            *slot = sum;
+            carry = u64::from(carried);
+        }
     }
 
     fn half(self) -> Self {
@@ -157,5 +177,14 @@ mod tests {
         // A negative addend wraps back.
         let neg = Big::<2>::zero().sub(Big::from_u64(5));
         assert_eq!(Big::<2>::from_u64(7).add(neg), Big::from_u64(2));
+        // A shifted addend across a limb boundary, and its carry.
+        let shifted = |mut x: Big<3>, v: u64, bit: u32| {
+            x.add_shifted(v, bit);
+            x.0
+        };
+        assert_eq!(shifted(Big::zero(), 3, 63), [1 << 63, 1, 0]);
+        assert_eq!(shifted(Big([u64::MAX, u64::MAX, 0]), 1, 0), [0, 0, 1]);
+        assert_eq!(shifted(Big::from_u64(1), 5, 64), [1, 5, 0]);
+        assert_eq!(shifted(Big::from_u64(1), 5, 192), [1, 0, 0]);
     }
 }
