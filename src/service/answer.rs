@@ -408,6 +408,18 @@ pub(super) fn thread(
     Ok(())
 }
 
+/// Takes back [`record_sent`]'s record of a mail that was not sent after
+/// all (it could not be built).
+pub(super) fn forget_sent(conn: &Connection, message_id: &str) -> Result<(), ServiceError> {
+    sent::forget(conn, stored_message_id(message_id))?;
+    Ok(())
+}
+
+/// A Message-ID as the record of sent mail keeps it: without brackets.
+fn stored_message_id(message_id: &str) -> &str {
+    message_id.trim().trim_matches(['<', '>'])
+}
+
 /// Records a mail that carries a reply token: the board, player and
 /// position it shows, and its lines.
 pub(super) fn record_sent(
@@ -427,7 +439,7 @@ pub(super) fn record_sent(
         return Ok(());
     };
     let record = SentMail {
-        message_id: message_id.trim().trim_matches(['<', '>']).to_string(),
+        message_id: stored_message_id(message_id).to_string(),
         board,
         player: Some(player),
         turn_seq: sent::turns_played(conn, board)? + 1,

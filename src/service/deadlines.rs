@@ -11,7 +11,8 @@ use time::OffsetDateTime;
 use super::board_mail::{self, Occasion};
 use super::ending::{Ending, end_game};
 use super::passwords::PasswordCheck;
-use super::{Ctx, Service, ServiceConfig, ServiceError, queue_all};
+use super::queue::{Replies, queue_all};
+use super::{Ctx, Service, ServiceConfig, ServiceError};
 use crate::mail::inbound::Inbound;
 use crate::mail::token::TokenKey;
 use crate::render::templates::Templates;
@@ -142,7 +143,7 @@ impl Service {
         let pending = ctx.pending.take();
         ctx.out.extend(pending);
         let mails = std::mem::take(&mut ctx.out);
-        queue_all(&tx, &self.config, &self.key, mails, now)?;
+        queue_all(&tx, &self.config, &self.key, mails, now, &mut Replies::Now)?;
         tx.commit()?;
         Ok(report)
     }
@@ -233,7 +234,7 @@ impl Service {
             mails.push(mail);
         }
         let count = mails.len();
-        queue_all(&tx, &self.config, &self.key, mails, now)?;
+        queue_all(&tx, &self.config, &self.key, mails, now, &mut Replies::Now)?;
         tx.commit()?;
         Ok(count)
     }

@@ -21,6 +21,7 @@ mod passwords;
 mod play;
 mod preferences;
 mod prune;
+mod queue;
 mod ratings;
 pub(crate) use ratings::variant_sections;
 mod reading;
@@ -40,6 +41,7 @@ use crate::mail::token::TokenKey;
 use crate::render::templates::{TemplateError, Templates};
 use crate::store::players::{self, Player, PlayerId};
 use crate::store::{self, CachedStatements, Store, StoreError, boards, mailbox};
+use queue::{Replies, queue_all};
 
 pub use deadlines::SweepReport;
 pub use passwords::PasswordCheck;
@@ -112,6 +114,8 @@ pub enum ServiceError {
     CorruptGame { board: u32, reason: String },
     #[error("no randomness for the reply-token secret: {0}")]
     Random(String),
+    #[error("{0}")]
+    Builder(String),
     #[error(
         "the configured token secret is too weak: give 64 random hex digits (openssl rand -hex 32), or a text of at least 32 characters of which at least 10 differ"
     )]
@@ -260,9 +264,22 @@ impl Service {
         now: OffsetDateTime,
     ) -> Result<Vec<Handled>, ServiceError> {
         self.check_passwords_ahead(&mails, now)?;
+        let server = self.config.address.clone();
+        queue::with_builder(&server, |beside| {
+            self.handle_in_transaction(&mails, now, beside)
+        })
+    }
+
+    /// The mails in one transaction, their replies built `beside`.
+    fn handle_in_transaction(
+        &mut self,
+        mails: &[Inbound],
+        now: OffsetDateTime,
+        beside: &mut queue::Beside,
+    ) -> Result<Vec<Handled>, ServiceError> {
         let tx = self.store.transaction()?;
         let mut handled = Vec::with_capacity(mails.len());
-        for mail in &mails {
+        for mail in mails {
             let parts = (
                 &self.config,
                 &self.templates,
@@ -273,13 +290,15 @@ impl Service {
             // mail takes back its effects alone, and the mail is recorded
             // as processed (it would fail again on every try).
             tx.execute_cached("SAVEPOINT mail", [])?;
-            match handle_in(parts, &tx, mail, now) {
+            let mark = beside.mark();
+            match handle_in(parts, &tx, mail, now, &mut Replies::Beside(beside)) {
                 Ok(result) => {
                     tx.execute_cached("RELEASE mail", [])?;
                     handled.push(result);
                 }
                 Err(error) if error.is_about_one_mail() => {
                     tx.execute_batch("ROLLBACK TO mail; RELEASE mail")?;
+                    beside.take_back(mark);
                     tracing::error!(
                         message_id = %mail.message_id,
                         from = mail.from.as_deref().unwrap_or(""),
@@ -299,11 +318,13 @@ impl Service {
                     } else {
                         Handled::Processed { replies: 1 }
                     });
-                    queue_all(&tx, &self.config, &self.key, answer, now)?;
+                    let replies = &mut Replies::Beside(beside);
+                    queue_all(&tx, &self.config, &self.key, answer, now, replies)?;
                 }
                 Err(error) => return Err(error),
             }
         }
+        beside.finish(&tx)?;
         tx.commit()?;
         Ok(handled)
     }
@@ -366,6 +387,7 @@ fn handle_in(
     tx: &Connection,
     mail: &Inbound,
     now: OffsetDateTime,
+    queue: &mut Replies<'_>,
 ) -> Result<Handled, ServiceError> {
     if mailbox::is_processed(tx, &mail.message_id, sender_key(mail))? {
         return Ok(Handled::Duplicate);
@@ -433,7 +455,7 @@ fn handle_in(
     }
     let replies = ctx.out.len();
     let outgoing = std::mem::take(&mut ctx.out);
-    queue_all(tx, config, key, outgoing, now)?;
+    queue_all(tx, config, key, outgoing, now, queue)?;
     mailbox::mark_processed(tx, &mail.message_id, &sender, now)?;
     Ok(Handled::Processed { replies })
 }
@@ -482,47 +504,6 @@ fn failure_answer(
 /// is another mail).
 fn sender_key(mail: &Inbound) -> &str {
     mail.from.as_deref().unwrap_or("")
-}
-
-/// Builds each reply and puts it in the outbox; a mail a player may
-/// reply to (it carries a reply token) is recorded with the position it
-/// shows and its lines (see [`answer::record_sent`]).
-fn queue_all(
-    conn: &Connection,
-    config: &ServiceConfig,
-    key: &TokenKey,
-    mails: Vec<Outgoing>,
-    now: OffsetDateTime,
-) -> Result<(), ServiceError> {
-    for mail in mails {
-        // A player without a confirmed address gets no mail.
-        if mail.to.iter().all(String::is_empty) {
-            continue;
-        }
-        let message_id = outgoing::new_message_id(&config.address);
-        // A reply pbem cannot build (no recipient it can write to) is
-        // logged and left out; the mail's other effects stand.
-        match outgoing::build(&config.address, &mail, &message_id, now) {
-            Ok(built) => {
-                let to = outgoing::deliverable(&mail.to);
-                mailbox::enqueue(
-                    conn,
-                    &message_id,
-                    &to,
-                    &built.message,
-                    built.pictures.as_deref(),
-                    now,
-                )?;
-                answer::record_sent(conn, config, key, &mail, &message_id, now)?;
-            }
-            Err(error) => tracing::warn!(
-                to = %mail.to.join(", "),
-                subject = %mail.subject,
-                "a reply is not sent: {error}"
-            ),
-        }
-    }
-    Ok(())
 }
 
 /// The reply-token key kept in the database, created on first use.

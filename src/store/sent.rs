@@ -42,6 +42,12 @@ pub fn record(
     Ok(())
 }
 
+/// Deletes the record of the mail `message_id` (as [`record`] stored it).
+pub fn forget(conn: &Connection, message_id: &str) -> Result<(), StoreError> {
+    conn.execute_cached("DELETE FROM sent_mails WHERE message_id = ?1", [message_id])?;
+    Ok(())
+}
+
 /// A `sent_mails` row selected as `message_id, board, player_id, turn_seq, lines`.
 fn sent_mail(row: &rusqlite::Row<'_>) -> rusqlite::Result<SentMail> {
     Ok(SentMail {
