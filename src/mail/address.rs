@@ -54,6 +54,12 @@ pub fn normalize(text: &str) -> Result<String, AddressError> {
     Ok(normalized)
 }
 
+/// [`normalize`] of an address seen once (a reply-token address is new in
+/// every mail), which remembering would only push the others out for.
+pub fn normalize_once(text: &str) -> Result<String, AddressError> {
+    normalize_trimmed(text.trim())
+}
+
 /// Addresses a thread remembers having accepted (at most about 0.5 MB).
 const REMEMBERED_ADDRESSES: usize = 2048;
 

@@ -178,7 +178,10 @@ pub fn build(
         ))
         .header(header::To::from(to));
     if let Some(reply_to) = &mail.reply_to {
-        builder = builder.reply_to(mailbox(reply_to)?);
+        let address: Address = address::normalize_once(reply_to)?
+            .parse()
+            .expect("a normalized address is an address for lettre");
+        builder = builder.reply_to(Mailbox::new(None, address));
     }
     if let Some(in_reply_to) = mail.in_reply_to.as_deref().and_then(referable) {
         builder = builder.in_reply_to(in_reply_to);

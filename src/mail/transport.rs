@@ -19,9 +19,9 @@
 //! on a thread of its own while the next batch is written, then marked
 //! sent; a crash sends at most those two batches again, over themselves.
 //!
-//! The sender also copies SQLite's write-ahead log into the database after
-//! each batch it marks (a checkpoint), so that the inbound commits need
-//! not.
+//! The sender also copies SQLite's write-ahead log into the database every
+//! few batches it marks and at the end of each drain (a checkpoint), so
+//! that the inbound commits need not.
 
 use std::collections::HashMap;
 use std::fs::{self, File, TryLockError};
@@ -242,6 +242,9 @@ pub struct Outbox {
     lock_path: PathBuf,
     /// Mails the server refused, held back until their next try.
     refused: HashMap<i64, (Instant, Backoff)>,
+    /// Batches marked sent since the write-ahead log was last copied into
+    /// the database.
+    marked_since_checkpoint: u32,
 }
 
 impl Outbox {
@@ -253,6 +256,7 @@ impl Outbox {
             sender,
             lock_path: lock_path.into(),
             refused: HashMap::new(),
+            marked_since_checkpoint: 0,
         }
     }
 
@@ -303,6 +307,9 @@ impl Outbox {
                 .collect();
             if batch.is_empty() {
                 self.mark_flushed(store, &mut flushing, now)?;
+                if self.marked_since_checkpoint > 0 {
+                    self.checkpoint(store)?;
+                }
                 return Ok(sent);
             }
             // Where a resend is harmless, a batch is made durable and marked
@@ -368,8 +375,8 @@ impl Outbox {
                 }
             }
             if !batched {
-                // Marked one by one above; the log is copied here too.
-                store.checkpoint()?;
+                // Marked one by one above.
+                self.marked(store)?;
             }
             // The batch before this one was flushing while this one was
             // written: marked sent once it is durable, then this one starts.
@@ -382,7 +389,7 @@ impl Outbox {
     }
 
     /// Waits for the transport's flush of `flushing`, then marks those
-    /// mails sent and copies the log into the database: here, on the
+    /// mails sent. The log is copied into the database here, on the
     /// sender's thread, rather than in the commit of an inbound batch.
     fn mark_flushed(
         &mut self,
@@ -396,13 +403,32 @@ impl Outbox {
         self.sender.finish_flush()?;
         mailbox::mark_all_sent(store, flushing, now)?;
         flushing.clear();
+        self.marked(store)
+    }
+
+    /// Counts a batch marked sent, and copies the log into the database
+    /// every [`CHECKPOINT_EVERY`] batches: a page the batches between
+    /// wrote again and again is copied once.
+    fn marked(&mut self, store: &Store) -> Result<(), SendError> {
+        self.marked_since_checkpoint += 1;
+        if self.marked_since_checkpoint >= CHECKPOINT_EVERY {
+            self.checkpoint(store)?;
+        }
+        Ok(())
+    }
+
+    fn checkpoint(&mut self, store: &Store) -> Result<(), SendError> {
         store.checkpoint()?;
+        self.marked_since_checkpoint = 0;
         Ok(())
     }
 }
 
 /// Mails sent between two flushes of a transport that confirms in batches.
 const SEND_BATCH: u32 = 100;
+/// Batches marked sent between two copies of the write-ahead log into the
+/// database (and at the end of every drain).
+const CHECKPOINT_EVERY: u32 = 4;
 
 /// The sender loop of `pbem serve`: drains the outbox whenever `stop` is
 /// woken and every [`CHECK_INTERVAL`]; after a failure waits with backoff

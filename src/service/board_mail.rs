@@ -134,11 +134,10 @@ struct SharedView {
     away: Vec<String>,
 }
 
-/// A board mail for one reader: the shared part and what is theirs.
+/// What is one reader's own in a board mail; its templates see it over
+/// the shared part ([`BoardFacts::shared`]).
 #[derive(Serialize)]
-struct BoardView<'a> {
-    #[serde(flatten)]
-    shared: &'a SharedView,
+struct BoardView {
     new: bool,
     nag: Option<String>,
     board_art: String,
@@ -169,6 +168,9 @@ pub struct BoardFacts {
     pub white: Player,
     pub black: Player,
     view: SharedView,
+    /// `view` as the templates read it, converted once for all the board's
+    /// mails (each reader's text and HTML).
+    shared: minijinja::Value,
     /// What the board picture shows (from White's side), worked out once.
     scene: RefCell<Option<Scene>>,
 }
@@ -331,6 +333,7 @@ impl BoardFacts {
         Ok(BoardFacts {
             white,
             black,
+            shared: minijinja::Value::from(minijinja::value::Serde(&view)),
             view,
             scene: RefCell::new(None),
         })
@@ -404,7 +407,6 @@ pub fn render_shown(
         BoardChoice::Ascii | BoardChoice::Html => BoardStyle::Full,
     };
     let mut view = BoardView {
-        shared: &facts.view,
         new: *heading == Heading::New,
         nag: match heading {
             Heading::Nag(text) => Some(text.clone()),
@@ -419,7 +421,11 @@ pub fn render_shown(
         },
         picture: None,
     };
-    let rendered = ctx.templates.render("board.txt", &view)?;
+    // The reader's own part first, then the shared part.
+    let context = |view: &BoardView| {
+        minijinja::context! { ..minijinja::Value::from(minijinja::value::Serde(view)), ..facts.shared.clone() }
+    };
+    let rendered = ctx.templates.render("board.txt", context(&view))?;
     let html = if choice == BoardChoice::Html {
         let cid = format!(
             "board-{}-{}-{}@{}",
@@ -442,7 +448,7 @@ pub fn render_shown(
                 }
             ),
         });
-        let body = ctx.templates.render_html("board.html", &view)?;
+        let body = ctx.templates.render_html("board.html", context(&view))?;
         Some(Html {
             body,
             images: vec![Inline {
