@@ -524,7 +524,7 @@ fn main() {
         );
         if let Some(inbound) = result.inbound_cpu {
             println!(
-                "of which the inbound thread (mail to outbox): {inbound:.2?}; the sender and its flushes (outbox to files): {:.2?}",
+                "of which the inbound thread (mail to outbox): {inbound:.2?}; the other threads (reply builder, outbox sender, flushes): {:.2?}",
                 cpu.saturating_sub(inbound)
             );
         }
