@@ -148,7 +148,17 @@ impl MailSender for FileSender {
         if !self.unsynced.is_empty() {
             let dir = self.dir.clone();
             let files = std::mem::take(&mut self.unsynced);
-            self.flushing = Some(std::thread::spawn(move || sync_written(&dir, &files)));
+            let flush = std::thread::Builder::new()
+                .name("pbem-flush".to_string())
+                .spawn({
+                    let (dir, files) = (dir.clone(), files.clone());
+                    move || sync_written(&dir, &files)
+                });
+            match flush {
+                Ok(flush) => self.flushing = Some(flush),
+                // No thread to be had: flushed here, in turn.
+                Err(_) => sync_written(&dir, &files)?,
+            }
         }
         Ok(())
     }

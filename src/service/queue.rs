@@ -136,13 +136,21 @@ pub(super) struct Beside {
     built: mpsc::Receiver<Result<Built, BuildError>>,
     /// The replies given to the builder, in order; it answers in order.
     waiting: Vec<Waiting>,
+    /// Where there is no builder thread (the system would not start one),
+    /// the replies are built here, at once, and their results kept.
+    server: ServerAddress,
+    built_here: std::collections::VecDeque<Result<Built, BuildError>>,
+    here: bool,
 }
 
 impl Beside {
     fn push(&mut self, mail: Outgoing, message_id: String, to: Vec<String>, now: OffsetDateTime) {
         self.waiting
             .push(Waiting::new(&mail, message_id.clone(), to, now));
-        if let Some(jobs) = &self.jobs {
+        if self.here {
+            let built = outgoing::build(&self.server, &mail, &message_id, now);
+            self.built_here.push_back(built);
+        } else if let Some(jobs) = &self.jobs {
             // A builder that stopped (it panicked) shows in `finish`.
             let _ = jobs.send((mail, message_id, now));
         }
@@ -167,9 +175,12 @@ impl Beside {
     pub(super) fn finish(&mut self, conn: &Connection) -> Result<(), ServiceError> {
         self.jobs = None;
         for reply in std::mem::take(&mut self.waiting) {
-            let built = self.built.recv().map_err(|_| {
-                ServiceError::Builder("the thread building the replies stopped".to_string())
-            })?;
+            let built = match self.built_here.pop_front() {
+                Some(built) => built,
+                None => self.built.recv().map_err(|_| {
+                    ServiceError::Builder("the thread building the replies stopped".to_string())
+                })?,
+            };
             if !reply.taken_back {
                 reply.place(conn, built)?;
             }
@@ -180,25 +191,36 @@ impl Beside {
 
 /// Runs `work` with a builder thread beside it; the replies `work` gives
 /// it are queued by [`Beside::finish`], which `work` calls before it
-/// commits. Replies not finished when `work` returns are dropped.
+/// commits. Replies not finished when `work` returns are dropped. Where
+/// the system will not start a thread, the replies are built at once.
 pub(super) fn with_builder<R>(server: &ServerAddress, work: impl FnOnce(&mut Beside) -> R) -> R {
     let (jobs, received) = mpsc::channel::<Job>();
     let (answer, built) = mpsc::channel();
     std::thread::scope(|scope| {
-        scope.spawn(move || {
-            for (mail, message_id, now) in received {
-                if answer
-                    .send(outgoing::build(server, &mail, &message_id, now))
-                    .is_err()
-                {
-                    return;
+        let builder = std::thread::Builder::new()
+            .name("pbem-build".to_string())
+            .spawn_scoped(scope, move || {
+                for (mail, message_id, now) in received {
+                    if answer
+                        .send(outgoing::build(server, &mail, &message_id, now))
+                        .is_err()
+                    {
+                        return;
+                    }
                 }
-            }
-        });
+            });
+        if let Err(error) = &builder {
+            tracing::warn!(
+                "no thread to build the replies beside ({error}); they are built in turn"
+            );
+        }
         let mut beside = Beside {
             jobs: Some(jobs),
             built,
             waiting: Vec::new(),
+            server: server.clone(),
+            built_here: std::collections::VecDeque::new(),
+            here: builder.is_err(),
         };
         // The builder stops when `beside`, and with it the sending end of
         // its jobs, is dropped; the scope then waits for it.
@@ -236,8 +258,10 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn replies_built_beside_are_queued_in_order_without_those_taken_back() {
+    /// Gives `beside` the replies of three mails, the second taken back,
+    /// the third with a reply that cannot be built and one to nobody, and
+    /// finishes: the subjects queued.
+    fn queue_three_mails(beside: &mut Beside) -> Vec<String> {
         let store = Store::open_in_memory().expect("store");
         let config = ServiceConfig::default();
         let key = TokenKey::generate().expect("key");
@@ -246,28 +270,47 @@ mod tests {
         let queue = |mails: Vec<Outgoing>, beside: &mut Beside| {
             queue_all(&tx, &config, &key, mails, now, &mut Replies::Beside(beside)).expect("queued")
         };
-        with_builder(&config.address, |beside| {
-            queue(vec![reply("first"), reply("second")], beside);
-            // A mail whose handling is taken back after its replies went to
-            // the builder.
-            tx.execute_batch("SAVEPOINT mail").expect("savepoint");
-            let mark = beside.mark();
-            queue(vec![reply("taken back")], beside);
-            tx.execute_batch("ROLLBACK TO mail; RELEASE mail")
-                .expect("rollback");
-            beside.take_back(mark);
-            // One that cannot be built (its Reply-To is no address), one to
-            // nobody pbem can write to, and a last good one.
-            let mut broken = reply("broken");
-            broken.reply_to = Some("not an address".to_string());
-            let mut nobody = reply("nobody");
-            nobody.to = vec!["@".to_string()];
-            queue(vec![broken, nobody, reply("last")], beside);
-            // Nothing is queued before the builder is finished with.
-            assert!(queued_subjects(&tx).is_empty());
-            beside.finish(&tx).expect("finished");
-        });
-        assert_eq!(queued_subjects(&tx), ["first", "second", "last"]);
+        queue(vec![reply("first"), reply("second")], beside);
+        // A mail whose handling is taken back after its replies went to the
+        // builder.
+        tx.execute_batch("SAVEPOINT mail").expect("savepoint");
+        let mark = beside.mark();
+        queue(vec![reply("taken back")], beside);
+        tx.execute_batch("ROLLBACK TO mail; RELEASE mail")
+            .expect("rollback");
+        beside.take_back(mark);
+        // One that cannot be built (its Reply-To is no address), one to
+        // nobody pbem can write to, and a last good one.
+        let mut broken = reply("broken");
+        broken.reply_to = Some("not an address".to_string());
+        let mut nobody = reply("nobody");
+        nobody.to = vec!["@".to_string()];
+        queue(vec![broken, nobody, reply("last")], beside);
+        // Nothing is queued before the builder is finished with.
+        assert!(queued_subjects(&tx).is_empty());
+        beside.finish(&tx).expect("finished");
+        queued_subjects(&tx)
+    }
+
+    #[test]
+    fn replies_built_beside_are_queued_in_order_without_those_taken_back() {
+        let server = ServiceConfig::default().address;
+        let queued = with_builder(&server, queue_three_mails);
+        assert_eq!(queued, ["first", "second", "last"]);
+    }
+
+    #[test]
+    fn without_a_builder_thread_the_replies_are_built_in_turn_alike() {
+        let (_, built) = mpsc::channel();
+        let mut here = Beside {
+            jobs: None,
+            built,
+            waiting: Vec::new(),
+            server: ServiceConfig::default().address,
+            built_here: std::collections::VecDeque::new(),
+            here: true,
+        };
+        assert_eq!(queue_three_mails(&mut here), ["first", "second", "last"]);
     }
 
     #[test]
