@@ -25,9 +25,10 @@ fn tri(i: usize, j: usize) -> usize {
 /// Dense symmetric edge weights over `n` vertices, edited between matchings,
 /// with the solver's state kept from one matching to the next: the changed
 /// edges are covered by vertices (greedily; the engine mostly re-weighs the
-/// edges of one vertex, so the cover is small), those vertices and their
-/// partners are exposed, the blossoms around them dissolved, their duals
-/// raised until every edge is feasible again, and the search resumes from
+/// edges of one vertex, so the cover is small), the blossoms around those
+/// vertices and their partners dissolved, their duals set to the least that
+/// makes every edge feasible again, those whose matched edge is then no
+/// longer tight exposed with their partners, and the search resumes from
 /// there (about O(n^2) per covering vertex instead of O(n^3) from scratch).
 pub struct Matcher<W: Weight> {
     st: State<W>,
@@ -125,13 +126,6 @@ impl<W: Weight> Matcher<W> {
             }
         }
         for &p in &dirty {
-            if st.mate[p] != NONE {
-                let m = st.ep(st.mate[p]);
-                st.mate[m] = NONE;
-                st.mate[p] = NONE;
-            }
-        }
-        for &p in &dirty {
             let mut u = W::zero();
             for q in 0..nv {
                 if q == p || !st.alive[q] {
@@ -146,6 +140,18 @@ impl<W: Weight> Matcher<W> {
                 }
             }
             st.dualvar[p] = u;
+            // A pair whose edge is still tight with the least dual that
+            // covers p's edges stays (its ends are no roots: fewer stages);
+            // else both ends are exposed and searched again. A later
+            // covering vertex raised past its partner's edge undoes it.
+            if st.mate[p] != NONE {
+                let m = st.ep(st.mate[p]);
+                let w2 = st.twice(p, m);
+                if w2.is_zero() || u.add(st.dualvar[m]) != w2 {
+                    st.mate[m] = NONE;
+                    st.mate[p] = NONE;
+                }
+            }
         }
         // Exposed vertices with a positive dual are the roots of the
         // search; they share one parity so that the slack between two
