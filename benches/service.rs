@@ -7,10 +7,11 @@
 //! each mail's turn, its two board mails and its Message-ID committed with
 //! its batch in one SQLite transaction (WAL, `synchronous=FULL`, as
 //! [`pbem::store::Store`] sets it), then the batch moved to `cur/`; then the
-//! outbox drained into `.eml` files a hundred at a time, each hundred made
+//! outbox drained into `.eml` files two hundred at a time, each batch made
 //! durable on a thread of its own while the next is written, then marked
 //! sent, and the write-ahead log copied into the database by that sender
-//! thread. It is one long pass,
+//! thread; the replies' MIME put together on a thread beside the inbound
+//! one. It is one long pass,
 //! not a loop criterion could repeat, so it is timed directly and reported
 //! at the end of `cargo bench`.
 //!

@@ -434,8 +434,9 @@ impl Outbox {
     }
 }
 
-/// Mails sent between two flushes of a transport that confirms in batches.
-const SEND_BATCH: u32 = 100;
+/// Mails sent between two flushes of a transport that confirms in batches
+/// (a crash sends at most twice this many again, each over itself).
+const SEND_BATCH: u32 = 200;
 /// Batches marked sent between two copies of the write-ahead log into the
 /// database (and at the end of every drain).
 const CHECKPOINT_EVERY: u32 = 4;
@@ -586,44 +587,49 @@ mod tests {
 
     #[test]
     fn a_file_outbox_sends_batch_after_batch_marks_all_and_checkpoints() {
-        let (store, dir) = file_outbox_with(250);
+        let mails = 2 * SEND_BATCH as usize + 50;
+        let (store, dir) = file_outbox_with(mails);
         let database = dir.path().join("pbem.sqlite3");
         // Nothing copied from the log yet: the inbound commits leave it.
         let before = fs::metadata(&database).expect("database").len();
         let files = FileSender::new(&dir.path().join("out")).expect("outbox dir");
         let mut outbox = Outbox::new(Box::new(files), &database);
         let now = datetime!(2026-03-01 12:01 UTC);
-        assert_eq!(outbox.drain(&store, now).expect("drain"), 250);
+        assert_eq!(outbox.drain(&store, now).expect("drain"), mails);
         assert!(unsent(&store).is_empty());
-        for id in 1..=250i64 {
+        for id in 1..=mails as i64 {
             let path = dir.path().join("out").join(format!("{id:010}.eml"));
             let text = fs::read_to_string(&path).expect("every mail written");
             assert!(text.starts_with(&format!("Subject: {}", id - 1)), "{id}");
         }
         // The sender copied the log into the database file.
         let after = fs::metadata(&database).expect("database").len();
-        assert!(after >= before + 250 * 4000, "{before} -> {after}");
+        assert!(after >= before + mails as u64 * 4000, "{before} -> {after}");
     }
 
     #[test]
     fn a_failure_still_marks_the_batch_that_was_flushing() {
-        let (store, dir) = file_outbox_with(150);
+        let batch = SEND_BATCH as usize;
+        let (store, dir) = file_outbox_with(batch + 50);
         let files = FileSender::new(&dir.path().join("out")).expect("outbox dir");
         let failing = FailingOnce {
             files,
-            fail_on: Some(120),
+            fail_on: Some(SEND_BATCH as i64 + 20),
         };
         let mut outbox = Outbox::new(Box::new(failing), &dir.path().join("pbem.sqlite3"));
         let now = datetime!(2026-03-01 12:01 UTC);
         assert!(matches!(outbox.drain(&store, now), Err(SendError::Io(_))));
-        // The first batch (1-100) was durable and is marked; 101-119 were
-        // written but not flushed, so they stay queued with 120-150.
+        // The first batch was durable and is marked; the next 19 were
+        // written but not flushed, so they stay queued with the rest.
         let queued: Vec<i64> = mailbox::unsent(store.conn(), 1000)
             .expect("unsent")
             .into_iter()
             .map(|mail| mail.id)
             .collect();
-        assert_eq!(queued, (101..=150).collect::<Vec<i64>>());
+        assert_eq!(
+            queued,
+            (batch as i64 + 1..=batch as i64 + 50).collect::<Vec<i64>>()
+        );
         assert_eq!(outbox.drain(&store, now).expect("drain"), 50);
         assert!(unsent(&store).is_empty());
     }
