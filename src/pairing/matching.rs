@@ -298,6 +298,8 @@ struct State<W: Weight> {
     /// a new blossom's 2n slacks (128 KB for 1,000 players) would otherwise
     /// be mapped and zeroed afresh for every blossom.
     best_to: BestTo<W>,
+    /// Scratch of `add_blossom`: the vertices of the other S-blossoms.
+    in_s: Vec<usize>,
 }
 
 /// Maximum-weight matching of `nv` vertices over `edges` (i, j, weight),
@@ -353,6 +355,7 @@ impl<W: Weight> State<W> {
                 edge: vec![NONE; 2 * nv],
                 slack: vec![W::zero(); 2 * nv],
             },
+            in_s: Vec::with_capacity(nv),
         }
     }
 
@@ -666,6 +669,19 @@ impl<W: Weight> State<W> {
         // slack of each kept edge is kept beside it: computing it again
         // would read the edge's ends and weight, cache misses both.
         let mut best_to = std::mem::take(&mut self.best_to);
+        // The vertices of the other S-blossoms, in order, gathered once for
+        // the rows of the sub-blossoms without a list: most vertices are in
+        // none, and each row then reads the weights of these alone.
+        let mut in_s = std::mem::take(&mut self.in_s);
+        in_s.clear();
+        if path.iter().any(|&bv| self.blossombestedges[bv].is_none()) {
+            for q in self.in_play.clone() {
+                let bq = self.inblossom[q];
+                if self.alive[q] && bq != b && self.label[bq] == 1 {
+                    in_s.push(q);
+                }
+            }
+        }
         for &bv in &path {
             match self.blossombestedges[bv].take() {
                 Some(list) => {
@@ -677,16 +693,11 @@ impl<W: Weight> State<W> {
                 }
                 None => {
                     for leaf in self.leaves_of(bv) {
-                        for q in self.in_play.clone() {
-                            // Most vertices are not in an S-blossom: test
-                            // that before reading the weight.
-                            let bq = self.inblossom[q];
-                            if q != leaf && self.alive[q] && bq != b && self.label[bq] == 1 {
-                                let twice = self.twice(leaf, q);
-                                if !twice.is_zero() {
-                                    let slack = self.slack_between(leaf, q, twice);
-                                    self.consider_best(b, q, tri(leaf, q), slack, &mut best_to);
-                                }
+                        for &q in &in_s {
+                            let twice = self.twice(leaf, q);
+                            if !twice.is_zero() {
+                                let slack = self.slack_between(leaf, q, twice);
+                                self.consider_best(b, q, tri(leaf, q), slack, &mut best_to);
                             }
                         }
                     }
@@ -708,6 +719,7 @@ impl<W: Weight> State<W> {
             }
         }
         self.best_to = best_to;
+        self.in_s = in_s;
         self.blossombestedges[b] = Some(list);
         self.bestedge[b] = best;
         self.blossomchilds[b] = path;
