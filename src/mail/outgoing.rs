@@ -152,20 +152,21 @@ pub fn build(
     message_id: &str,
     date: OffsetDateTime,
 ) -> Result<Built, BuildError> {
-    let mailbox = |text: &str| -> Result<Mailbox, BuildError> {
-        // A normalized address is one lettre parses as a mailbox (checked
-        // by `normalize`); parsing it again as a bare address is cheaper.
-        let address: Address = address::normalize(text)?
-            .parse()
-            .expect("a normalized address is an address for lettre");
-        Ok(Mailbox::new(None, address))
-    };
+    let mailbox =
+        |normalized: Result<String, address::AddressError>| -> Result<Mailbox, BuildError> {
+            // A normalized address is one lettre parses as a mailbox (checked
+            // by `normalize`); parsing it again as a bare address is cheaper.
+            let address: Address = normalized?
+                .parse()
+                .expect("a normalized address is an address for lettre");
+            Ok(Mailbox::new(None, address))
+        };
     // One To header built at once: adding recipients one by one makes
     // lettre copy the list each time (quadratic in the recipients). A
     // recipient pbem cannot write to is left out and logged.
     let mut to = Mailboxes::new();
     for recipient in &mail.to {
-        match mailbox(recipient) {
+        match mailbox(address::normalize(recipient)) {
             Ok(mailbox) => to.push(mailbox),
             Err(error) => tracing::warn!(%error, "a recipient is left out of a reply"),
         }
@@ -174,7 +175,7 @@ pub fn build(
         return Err(BuildError::NoRecipient);
     }
     let mut builder = Message::builder()
-        .from(mailbox(&server.to_string())?)
+        .from(mailbox(address::normalize(&server.to_string()))?)
         .subject(mail.subject.clone())
         .message_id(Some(message_id.to_string()))
         .date(SystemTime::from(date))
@@ -184,10 +185,7 @@ pub fn build(
         ))
         .header(header::To::from(to));
     if let Some(reply_to) = &mail.reply_to {
-        let address: Address = address::normalize_once(reply_to)?
-            .parse()
-            .expect("a normalized address is an address for lettre");
-        builder = builder.reply_to(Mailbox::new(None, address));
+        builder = builder.reply_to(mailbox(address::normalize_once(reply_to))?);
     }
     if let Some(in_reply_to) = mail.in_reply_to.as_deref().and_then(referable) {
         builder = builder.in_reply_to(in_reply_to);

@@ -146,19 +146,16 @@ impl MailSender for FileSender {
     fn start_flush(&mut self) -> Result<(), SendError> {
         self.finish_flush()?;
         if !self.unsynced.is_empty() {
-            let dir = self.dir.clone();
-            let files = std::mem::take(&mut self.unsynced);
+            let (dir, files) = (self.dir.clone(), self.unsynced.clone());
             let flush = std::thread::Builder::new()
                 .name("pbem-flush".to_string())
-                .spawn({
-                    let (dir, files) = (dir.clone(), files.clone());
-                    move || sync_written(&dir, &files)
-                });
+                .spawn(move || sync_written(&dir, &files));
             match flush {
                 Ok(flush) => self.flushing = Some(flush),
                 // No thread to be had: flushed here, in turn.
-                Err(_) => sync_written(&dir, &files)?,
+                Err(_) => sync_written(&self.dir, &self.unsynced)?,
             }
+            self.unsynced.clear();
         }
         Ok(())
     }

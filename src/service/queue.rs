@@ -66,8 +66,8 @@ pub(super) fn queue_all(
     Ok(())
 }
 
-/// A reply pbem cannot build (no recipient it can write to) is logged and
-/// left out; the mail's other effects stand.
+/// A reply pbem cannot build (no recipient it can write to, an address
+/// lettre refuses) is logged and left out; the mail's other effects stand.
 fn not_sent(to: &[String], subject: &str, error: &BuildError) {
     tracing::warn!(
         to = %to.join(", "),
@@ -131,28 +131,30 @@ type Job = (Outgoing, String, OffsetDateTime);
 
 /// The handle on the builder thread of [`with_builder`].
 pub(super) struct Beside {
-    /// `None` once [`Beside::finish`] told the builder no more comes.
+    /// The builder's jobs: `None` where there is no builder thread (the
+    /// system would not start one), and once [`Beside::finish`] told the
+    /// builder no more comes.
     jobs: Option<mpsc::Sender<Job>>,
     built: mpsc::Receiver<Result<Built, BuildError>>,
     /// The replies given to the builder, in order; it answers in order.
     waiting: Vec<Waiting>,
-    /// Where there is no builder thread (the system would not start one),
-    /// the replies are built here, at once, and their results kept.
+    /// Without a builder thread, the replies are built here, at once, and
+    /// their results kept.
     server: ServerAddress,
     built_here: std::collections::VecDeque<Result<Built, BuildError>>,
-    here: bool,
 }
 
 impl Beside {
     fn push(&mut self, mail: Outgoing, message_id: String, to: Vec<String>, now: OffsetDateTime) {
         self.waiting
             .push(Waiting::new(&mail, message_id.clone(), to, now));
-        if self.here {
-            let built = outgoing::build(&self.server, &mail, &message_id, now);
-            self.built_here.push_back(built);
-        } else if let Some(jobs) = &self.jobs {
+        match &self.jobs {
             // A builder that stopped (it panicked) shows in `finish`.
-            let _ = jobs.send((mail, message_id, now));
+            Some(jobs) => drop(jobs.send((mail, message_id, now))),
+            None => {
+                let built = outgoing::build(&self.server, &mail, &message_id, now);
+                self.built_here.push_back(built);
+            }
         }
     }
 
@@ -215,12 +217,11 @@ pub(super) fn with_builder<R>(server: &ServerAddress, work: impl FnOnce(&mut Bes
             );
         }
         let mut beside = Beside {
-            jobs: Some(jobs),
+            jobs: builder.is_ok().then_some(jobs),
             built,
             waiting: Vec::new(),
             server: server.clone(),
             built_here: std::collections::VecDeque::new(),
-            here: builder.is_err(),
         };
         // The builder stops when `beside`, and with it the sending end of
         // its jobs, is dropped; the scope then waits for it.
@@ -308,7 +309,6 @@ mod tests {
             waiting: Vec::new(),
             server: ServiceConfig::default().address,
             built_here: std::collections::VecDeque::new(),
-            here: true,
         };
         assert_eq!(queue_three_mails(&mut here), ["first", "second", "last"]);
     }

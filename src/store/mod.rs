@@ -177,10 +177,10 @@ impl Store {
         // for are of one variant's ratings at most.
         conn.pragma_update(None, "temp_store", "MEMORY")?;
         // A commit copies the log into the database only past this many
-        // pages: the outbox sender checkpoints after every batch it marks
-        // sent (see [`Store::checkpoint`]), on its own thread and outside
-        // the write turn, so the inbound commits need not. This is the
-        // bound for when nothing is being sent.
+        // pages: the outbox sender checkpoints every few batches it marks
+        // sent and after each drain (see [`Store::checkpoint`]), on its own
+        // thread and outside the write turn, so the inbound commits need
+        // not. This is the bound for when nothing is being sent.
         conn.pragma_update(None, "wal_autocheckpoint", WAL_BACKSTOP_PAGES)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
