@@ -164,6 +164,12 @@ impl Config {
             if let Some(count) = limits.mails_per_hour {
                 config.service.mails_per_hour = count;
             }
+            if let Some(count) = limits.mails_per_player_per_hour {
+                config.service.mails_per_player_per_hour = count;
+            }
+            if let Some(sent) = limits.sent {
+                sent.apply(&mut config.service.sent);
+            }
             if let Some(length) = limits.min_password_length {
                 if length < 1 {
                     return Err("limits.min_password_length must be at least 1".into());
@@ -535,7 +541,46 @@ struct LimitsSection {
     mails_per_sender_per_hour: Option<u32>,
     mails_per_domain_per_hour: Option<u32>,
     mails_per_hour: Option<u32>,
+    mails_per_player_per_hour: Option<u32>,
     min_password_length: Option<usize>,
+    sent: Option<SentSection>,
+}
+
+/// `[limits.sent]`: the ceilings on the mail pbem sends
+/// (`service::charge`), each per clock hour and per day.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SentSection {
+    player_per_hour: Option<u32>,
+    player_per_day: Option<u32>,
+    address_per_hour: Option<u32>,
+    address_per_day: Option<u32>,
+    domain_per_hour: Option<u32>,
+    domain_per_day: Option<u32>,
+    stranger_per_hour: Option<u32>,
+    stranger_per_day: Option<u32>,
+    total_per_hour: Option<u32>,
+    total_per_day: Option<u32>,
+}
+
+impl SentSection {
+    fn apply(self, sent: &mut crate::service::charge::SentCeilings) {
+        let pairs = [
+            (&mut sent.player, self.player_per_hour, self.player_per_day),
+            (&mut sent.address, self.address_per_hour, self.address_per_day),
+            (&mut sent.domain, self.domain_per_hour, self.domain_per_day),
+            (&mut sent.stranger, self.stranger_per_hour, self.stranger_per_day),
+            (&mut sent.total, self.total_per_hour, self.total_per_day),
+        ];
+        for (ceiling, hour, day) in pairs {
+            if let Some(hour) = hour {
+                ceiling.hour = hour;
+            }
+            if let Some(day) = day {
+                ceiling.day = day;
+            }
+        }
+    }
 }
 
 #[cfg(test)]

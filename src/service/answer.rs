@@ -153,7 +153,7 @@ pub(super) fn finish(
                 ctx.out.push(mail);
             }
         }
-        let written = board_mail::blank_passwords(&outcome.written);
+        let written = ctx.shown_line(&outcome.written);
         let label = if written.is_empty() {
             format!("{}.", index + 1)
         } else {
@@ -161,7 +161,7 @@ pub(super) fn finish(
         };
         match &outcome.refusal {
             Some(refusal) => {
-                results.push(format!("{label} refused: {}", refusal.message));
+                results.push(format!("{label} refused: {}", ctx.shown_refusal(&refusal.message)));
                 refusals.push(refusal.clone());
             }
             None => results.push(format!("{label} done.")),
@@ -227,7 +227,7 @@ fn merged(
     if outcomes.len() == 1
         && let Some(refusal) = &outcomes[0].refusal
     {
-        body.push_str(&refusal.message);
+        body.push_str(&ctx.shown_refusal(&refusal.message));
         body.push('\n');
     } else if !outcomes.is_empty() {
         body.push_str(&format!(
@@ -285,9 +285,14 @@ fn merged(
         }
     }
     if !refusals.is_empty() {
-        body.push_str("\nYour mail, with passwords blanked:\n");
-        for line in board_mail::quote_blanked(ctx) {
-            body.push_str(&format!("> {line}\n"));
+        let quoted = board_mail::quote_blanked(ctx);
+        if quoted.is_empty() {
+            body.push_str(&format!("\n{}\n", board_mail::NOT_QUOTED));
+        } else {
+            body.push_str("\nYour mail, with passwords blanked:\n");
+            for line in quoted {
+                body.push_str(&format!("> {line}\n"));
+            }
         }
     }
     let subject = match (boards.as_slice(), subject) {

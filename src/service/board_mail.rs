@@ -658,6 +658,7 @@ struct ErrorView {
     variant: &'static str,
     board_text: String,
     quoted: Vec<String>,
+    not_quoted: &'static str,
 }
 
 /// The error reply for a refused command.
@@ -675,11 +676,12 @@ pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceE
     let rendered = ctx.templates.render(
         "error.txt",
         ErrorView {
-            error: refusal.message.clone(),
+            error: ctx.shown_refusal(&refusal.message),
             board: shown.as_ref().map(|(number, _)| *number),
             variant,
             board_text: shown.map(|(_, body)| body).unwrap_or_default(),
             quoted: quote_blanked(ctx),
+            not_quoted: NOT_QUOTED,
         },
     )?;
     Ok(Outgoing {
@@ -723,6 +725,9 @@ pub fn board_for_sender(
 /// blanked: the words in a password position of a command line (written
 /// right or misspelled), and any word that is a password the mail gave.
 pub fn quote_blanked(ctx: &Ctx<'_>) -> Vec<String> {
+    if !ctx.trusted {
+        return Vec::new();
+    }
     let lines = ctx.mail.command_lines();
     let subject = ctx.mail.subject.as_str();
     let passwords: Vec<String> = std::iter::once(subject)
@@ -758,6 +763,10 @@ pub fn quote_blanked(ctx: &Ctx<'_>) -> Vec<String> {
     quoted.extend(lines.iter().take(60).map(|line| blank(line)));
     quoted
 }
+
+/// What an answer says instead of quoting the mail to a sender that is
+/// not trusted (`Ctx::trusted`).
+pub const NOT_QUOTED: &str = "Your mail is not quoted back: pbem quotes a mail only to a registered address of the player it proves.";
 
 /// Blanks the words that hold passwords in a command line, whether or not
 /// the line parsed.

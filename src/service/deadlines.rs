@@ -11,6 +11,7 @@ use time::OffsetDateTime;
 use super::board_mail::{self, Occasion};
 use super::ending::{Ending, end_game};
 use super::passwords::PasswordCheck;
+use super::charge::{self, Payer};
 use super::queue::{Replies, queue_all};
 use super::{Ctx, Service, ServiceConfig, ServiceError};
 use crate::mail::inbound::Inbound;
@@ -143,6 +144,7 @@ impl Service {
         let pending = ctx.pending.take();
         ctx.out.extend(pending);
         let mails = std::mem::take(&mut ctx.out);
+        charge::record(&tx, &Payer::Pbem, &mails, now)?;
         queue_all(&tx, &self.config, &self.key, mails, now, &mut Replies::Now)?;
         tx.commit()?;
         Ok(report)
@@ -234,6 +236,7 @@ impl Service {
             mails.push(mail);
         }
         let count = mails.len();
+        charge::record(&tx, &Payer::Pbem, &mails, now)?;
         queue_all(&tx, &self.config, &self.key, mails, now, &mut Replies::Now)?;
         tx.commit()?;
         Ok(count)
@@ -286,6 +289,7 @@ fn system_ctx<'a>(
         login_outcomes: Vec::new(),
         pending: std::cell::RefCell::new(Vec::new()),
         after_turn: std::cell::RefCell::new(None),
+        trusted: true,
     }
 }
 

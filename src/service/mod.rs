@@ -12,6 +12,7 @@
 mod account;
 mod answer;
 mod board_mail;
+pub mod charge;
 mod confirm;
 mod deadlines;
 mod dialogue;
@@ -41,6 +42,7 @@ use crate::mail::token::TokenKey;
 use crate::render::templates::{TemplateError, Templates};
 use crate::store::players::{self, Player, PlayerId};
 use crate::store::{self, CachedStatements, Store, StoreError, boards, mailbox};
+use charge::Payer;
 use queue::{Replies, queue_all};
 
 pub use deadlines::SweepReport;
@@ -61,6 +63,12 @@ pub struct ServiceConfig {
     pub mails_per_domain_per_hour: u32,
     /// Mails from anybody per (clock) hour, the same way.
     pub mails_per_hour: u32,
+    /// Mails that prove one player (by password or reply token) per clock
+    /// hour: over the sender's ceiling, such a mail is charged to its
+    /// player's own budget instead, which has this ceiling.
+    pub mails_per_player_per_hour: u32,
+    /// The ceilings on the mail pbem sends (see `charge`).
+    pub sent: charge::SentCeilings,
     /// The shortest password `signup` and `password` accept.
     pub min_password_length: usize,
     /// The authserv-id of the operator's mail server, whose
@@ -89,6 +97,8 @@ impl Default for ServiceConfig {
             mails_per_sender_per_hour: 120,
             mails_per_domain_per_hour: 1_000,
             mails_per_hour: 10_000,
+            mails_per_player_per_hour: 120,
+            sent: charge::SentCeilings::default(),
             min_password_length: 8,
             trusted_authserv_id: None,
             templates_dir: None,
@@ -423,10 +433,27 @@ fn handle_in(
         login_outcomes: Vec::new(),
         pending: RefCell::new(Vec::new()),
         after_turn: RefCell::new(None),
+        trusted: false,
     };
-    if let Some(over) = over
-        && !ctx.proves_player()?
-    {
+    let payer = match ctx.proven_player()? {
+        Some(player) => Payer::Player(player),
+        None => Payer::Address(sender.clone()),
+    };
+    ctx.trusted = match (&payer, players::address_owner(tx, &sender)?) {
+        (Payer::Player(proven), Some(owner)) => *proven == owner,
+        (Payer::Address(_), Some(_)) => true,
+        (Payer::Pbem, _) | (_, None) => false,
+    };
+    // A mail that proves its player is charged to the player's own budget:
+    // a password or token moves the charge, it never lifts the ceiling.
+    let player_over = match &payer {
+        Payer::Player(player) => {
+            let key = format!("in:player:{}", player.0);
+            store::limits::count_mail(tx, &key, now)? >= config.mails_per_player_per_hour
+        }
+        _ => false,
+    };
+    if let (Some(over), Payer::Address(_)) = (over, &payer) {
         // Over a ceiling, only a mail that proves its player is acted on:
         // a flood, forged or not, never locks a player out of a game.
         tracing::info!(message_id = %mail.message_id, from = %sender, ?over, "mail over a rate ceiling is not answered");
@@ -436,13 +463,52 @@ fn handle_in(
                 config.mails_per_sender_per_hour
             ))?;
         }
+    } else if player_over {
+        tracing::info!(message_id = %mail.message_id, from = %sender, "mail over its player's hourly ceiling is not acted on");
+        if ctx.trusted && charge::may_tell(tx, &payer, now)? {
+            ctx.short_error(&format!(
+                "Your player sent more than {} mails within an hour. Further mails are not acted on until the hour has passed.",
+                config.mails_per_player_per_hour
+            ))?;
+        }
     } else if mail.size > config.max_mail_bytes {
         ctx.short_error(&format!(
             "Your mail is {} bytes long; pbem reads mails of up to {} bytes. Please send your commands in a shorter, plain-text mail.",
             mail.size, config.max_mail_bytes
         ))?;
     } else {
+        // The commands in a savepoint of their own: replies that would pass
+        // a ceiling take the whole mail back (see `charge`).
+        tx.execute_cached("SAVEPOINT commands", [])?;
         ctx.run_mail()?;
+        if !ctx.trusted {
+            let answers = std::mem::take(&mut ctx.out);
+            ctx.out = small_answers(&ctx, answers)?;
+        }
+        match charge::check(tx, &config.sent, &payer, &ctx.out, now)? {
+            None => {
+                tx.execute_cached("RELEASE commands", [])?;
+            }
+            Some(passed) => {
+                tx.execute_batch("ROLLBACK TO commands; RELEASE commands")?;
+                ctx.out.clear();
+                tracing::info!(
+                    message_id = %mail.message_id,
+                    from = %sender,
+                    ?passed,
+                    "a mail whose replies would pass a ceiling is taken back"
+                );
+                if ctx.trusted && charge::may_tell(tx, &payer, now)? {
+                    ctx.short_error(&format!(
+                        "Nothing of your mail was done: its answers would pass the ceiling of {} mails per {} that pbem sends for {}. Send it again after {}.",
+                        passed.ceiling,
+                        passed.per,
+                        passed.whose,
+                        store::time_text(passed.until(now))
+                    ))?;
+                }
+            }
+        }
     }
     // Outside the commands' savepoints: a refused command still counts
     // as a failed login.
@@ -453,6 +519,7 @@ fn handle_in(
             store::limits::login_failed(tx, &userid, now)?;
         }
     }
+    charge::record(tx, &payer, &ctx.out, now)?;
     let replies = ctx.out.len();
     let outgoing = std::mem::take(&mut ctx.out);
     queue_all(tx, config, key, outgoing, now, queue)?;
@@ -561,6 +628,11 @@ struct Ctx<'a> {
     /// turns and game from here instead of reading and replaying them
     /// again (only its row is read again, which the turn changed).
     after_turn: RefCell<Option<board_mail::Loaded>>,
+    /// Whether the sender is a confirmed address of the player the mail
+    /// proves (or, proving none, of some player): only then does its
+    /// answer quote the mail and carry pictures and files. Any other
+    /// sender may be forged, so its answers stay small (`small_answers`).
+    trusted: bool,
 }
 
 impl Ctx<'_> {
@@ -739,15 +811,15 @@ impl Ctx<'_> {
             && player.owns_address(self.sender)
     }
 
-    /// Whether the mail proves its player: a reply token from the player's
-    /// own address, or a command with a right password (checked only for
-    /// userids whose logins are not paused, and at most
+    /// The player the mail proves: a reply token from the player's own
+    /// address, or else the first command with a right password (checked
+    /// only for userids whose logins are not paused, and at most
     /// [`LOGINS_PER_MAIL`] of them).
-    fn proves_player(&mut self) -> Result<bool, ServiceError> {
+    fn proven_player(&mut self) -> Result<Option<PlayerId>, ServiceError> {
         if let Some(Ok((_, id))) = self.reply_token() {
             let player = players::by_id(self.conn, id)?;
             if player.owns_address(self.sender) {
-                return Ok(true);
+                return Ok(Some(player.id));
             }
         }
         let subject = strip_reply_prefixes(&self.mail.subject);
@@ -770,10 +842,43 @@ impl Ctx<'_> {
             if let Some(player) = players::by_userid(self.conn, userid)?
                 && self.passwords.verify(&player, password)
             {
-                return Ok(true);
+                return Ok(Some(player.id));
             }
         }
-        Ok(false)
+        Ok(None)
+    }
+
+    /// A command line as the sender's answer names it: with its passwords
+    /// blanked to a trusted sender; to any other only its leading command
+    /// words and numbers (`move 101`), so that no text of the mail reaches
+    /// an address that may be forged.
+    fn shown_line(&self, written: &str) -> String {
+        let blanked = board_mail::blank_passwords(written);
+        if self.trusted {
+            return blanked;
+        }
+        blanked
+            .split_whitespace()
+            .take_while(|word| {
+                command::is_command_word(word)
+                    || word.parse::<crate::rules::Variant>().is_ok()
+                    || word.trim_start_matches('#').parse::<u32>().is_ok()
+            })
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// What a refusal says to the sender: the whole message to a trusted
+    /// sender, to any other its first [`UNTRUSTED_REFUSAL_CHARS`]
+    /// characters (a refusal may name words of the mail).
+    fn shown_refusal(&self, message: &str) -> String {
+        if self.trusted || message.chars().count() <= UNTRUSTED_REFUSAL_CHARS {
+            return message.to_string();
+        }
+        let mut shown: String = message.chars().take(UNTRUSTED_REFUSAL_CHARS).collect();
+        shown.push_str("...");
+        shown
     }
 
     /// A short error, without quoting (size and rate limits).
@@ -814,6 +919,39 @@ impl Ctx<'_> {
             ..Outgoing::default()
         })
     }
+}
+
+/// The most characters of a refusal shown to a sender that is not trusted.
+const UNTRUSTED_REFUSAL_CHARS: usize = 200;
+
+/// The largest answer an untrusted sender gets, in bytes of text.
+pub const SMALL_ANSWER_BYTES: usize = 16 * 1024;
+
+/// The answers of a mail whose sender is not trusted (see `Ctx::trusted`):
+/// text only (no pictures, no files), and one larger than
+/// [`SMALL_ANSWER_BYTES`] becomes a short notice saying how to get it. The
+/// sender may be forged, and pbem must not be a way to send a stranger
+/// large mail.
+fn small_answers(ctx: &Ctx<'_>, mails: Vec<Outgoing>) -> Result<Vec<Outgoing>, ServiceError> {
+    let mut small = Vec::with_capacity(mails.len());
+    for mut mail in mails {
+        if !mail.to.iter().any(|to| to.eq_ignore_ascii_case(ctx.sender)) {
+            small.push(mail);
+            continue;
+        }
+        mail.html = None;
+        mail.attachments.clear();
+        if mail.body.len() > SMALL_ANSWER_BYTES {
+            let text = format!(
+                "The answer to your mail is {} KB long. pbem sends answers that large only to a player's registered address: send the command from your registered address (with your password, or in a reply to a mail pbem sent you).",
+                mail.body.len() / 1024
+            );
+            let subject = mail.subject.clone();
+            mail = ctx.notice(mail.to, &subject, &text)?;
+        }
+        small.push(mail);
+    }
+    Ok(small)
 }
 
 /// `Re: Chess2 Board 101 bob` -> `Chess2 Board 101 bob`.

@@ -33,8 +33,9 @@ pub const SENT_KEPT: Duration = Duration::days(7);
 pub const FINISHED_BOARD_KEPT: Duration = Duration::days(30);
 /// How long failed logins are remembered after the last one.
 const FAILURES_KEPT: Duration = Duration::days(1);
-/// How long the mail counts of past hours are kept.
-const COUNTS_KEPT: Duration = Duration::hours(2);
+/// How long the mail counts of past hours are kept: a day's ceilings
+/// (`service::charge`) read the last 24 clock hours.
+const COUNTS_KEPT: Duration = Duration::hours(26);
 
 /// What one pruning removed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

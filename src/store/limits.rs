@@ -1,6 +1,7 @@
 //! What the rate ceilings and the password throttle remember: mails per
-//! clock hour (from everybody and per sender domain), and failed password
-//! logins per userid as written.
+//! clock hour (inbound from everybody and per sender domain; outbound per
+//! payer, see `service::charge`), and failed password logins per userid as
+//! written.
 
 use rusqlite::{Connection, OptionalExtension, params};
 use time::OffsetDateTime;
@@ -39,6 +40,36 @@ pub fn count_mail(conn: &Connection, key: &str, now: OffsetDateTime) -> Result<u
         params![key, hour],
     )?;
     Ok(before)
+}
+
+/// Counts `mails` more under `key` in the clock hour of `now`.
+pub fn add_mails(
+    conn: &Connection,
+    key: &str,
+    mails: u32,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "INSERT INTO mail_counts (key, hour, count) VALUES (?1, ?2, ?3)
+         ON CONFLICT (key, hour) DO UPDATE SET count = count + excluded.count",
+        params![key, hour(now), mails],
+    )?;
+    Ok(())
+}
+
+/// The mails counted under `key` in the clock hours from the one of
+/// `since` to now.
+pub fn mails_since(
+    conn: &Connection,
+    key: &str,
+    since: OffsetDateTime,
+) -> Result<u32, StoreError> {
+    let total: i64 = conn.query_row_cached(
+        "SELECT COALESCE(SUM(count), 0) FROM mail_counts WHERE key = ?1 AND hour >= ?2",
+        params![key, hour(since)],
+        |row| row.get(0),
+    )?;
+    Ok(u32::try_from(total).unwrap_or(u32::MAX))
 }
 
 /// Failed password logins under `userid` so far, and when the last was.

@@ -1,0 +1,338 @@
+//! Who pays for the mail pbem sends, and the ceilings on it.
+//!
+//! Every mail pbem sends because of an inbound mail is charged to whoever
+//! caused it ([`Payer`]): the player a right password or a reply token from
+//! the player's own address proves, or else the sender address (and its
+//! domain). A password moves the charge to the player's own budget; it
+//! never lifts a ceiling. Every mail also counts toward the total, and a
+//! mail to an address that is no player's confirmed address counts against
+//! that address as a recipient ([`SentCeilings::stranger`]), so that a
+//! stranger, named in a command or forged as the sender, gets only a few
+//! mails whoever pays for them.
+//!
+//! Each ceiling holds per clock hour and per day (the last 24 clock
+//! hours). A mail whose replies would pass one is taken back whole: none of
+//! its commands acts, and its sender gets one short notice an hour saying
+//! so (see `handle_in`). The deadline sweep's mails are charged to pbem
+//! itself: they count toward the total but are never held back, since
+//! they only follow from what players started.
+
+use rusqlite::Connection;
+use time::{Duration, OffsetDateTime};
+
+use super::ServiceError;
+use crate::mail::outgoing::{self, Outgoing};
+use crate::store::limits::{self, domain_key};
+use crate::store::players::{self, PlayerId};
+
+/// A ceiling: the most mails per clock hour and per day.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ceiling {
+    pub hour: u32,
+    pub day: u32,
+}
+
+/// The ceilings on the mail pbem sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SentCeilings {
+    /// Caused by one player (proven by password or reply token).
+    pub player: Ceiling,
+    /// Caused by one sender address that proves no player.
+    pub address: Ceiling,
+    /// Caused by the senders of one domain that prove no player.
+    pub domain: Ceiling,
+    /// Sent to one address that is no player's confirmed address.
+    pub stranger: Ceiling,
+    /// Everything pbem sends.
+    pub total: Ceiling,
+}
+
+impl Default for SentCeilings {
+    fn default() -> SentCeilings {
+        SentCeilings {
+            // A director starting a 200-player Swiss mails about 400.
+            player: Ceiling {
+                hour: 1_000,
+                day: 5_000,
+            },
+            address: Ceiling { hour: 30, day: 100 },
+            domain: Ceiling {
+                hour: 1_000,
+                day: 5_000,
+            },
+            stranger: Ceiling { hour: 5, day: 10 },
+            total: Ceiling {
+                hour: 20_000,
+                day: 200_000,
+            },
+        }
+    }
+}
+
+/// Whoever caused a mail's replies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Payer {
+    Player(PlayerId),
+    /// A sender address that proves no player.
+    Address(String),
+    /// pbem itself (the deadline sweep and the digest).
+    Pbem,
+}
+
+/// A ceiling the replies would pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Passed {
+    /// Whose ceiling, for the notice ("your", "your domain's", ...).
+    pub whose: &'static str,
+    pub per: &'static str,
+    pub ceiling: u32,
+}
+
+impl Passed {
+    /// When the window of this ceiling has room again, at the latest.
+    pub fn until(&self, now: OffsetDateTime) -> OffsetDateTime {
+        let window = if self.per == "hour" {
+            Duration::hours(1)
+        } else {
+            Duration::days(1)
+        };
+        now.checked_add(window).unwrap_or(now)
+    }
+}
+
+/// The counting keys of a payer and of a recipient.
+fn payer_key(payer: &Payer) -> Option<String> {
+    match payer {
+        Payer::Player(id) => Some(format!("sent:player:{}", id.0)),
+        Payer::Address(address) => Some(format!("sent:address:{}", address.to_ascii_lowercase())),
+        Payer::Pbem => None,
+    }
+}
+
+fn domain_of(payer: &Payer) -> Option<String> {
+    match payer {
+        Payer::Address(address) => Some(format!("sent:domain:{}", domain_key(address))),
+        Payer::Player(_) | Payer::Pbem => None,
+    }
+}
+
+const TOTAL_KEY: &str = "sent:*";
+
+fn stranger_key(address: &str) -> String {
+    format!("sent:to:{}", address.to_ascii_lowercase())
+}
+
+/// The deliveries of `mails`: one per recipient pbem can write to.
+fn recipients(mails: &[Outgoing]) -> Vec<String> {
+    mails
+        .iter()
+        .flat_map(|mail| outgoing::deliverable(&mail.to))
+        .collect()
+}
+
+/// The recipients of `mails` that are no player's confirmed address, with
+/// the deliveries to each.
+fn strangers(conn: &Connection, mails: &[Outgoing]) -> Result<Vec<(String, u32)>, ServiceError> {
+    let mut strangers: Vec<(String, u32)> = Vec::new();
+    for address in recipients(mails) {
+        if players::address_owner(conn, &address)?.is_some() {
+            continue;
+        }
+        match strangers
+            .iter_mut()
+            .find(|(a, _)| a.eq_ignore_ascii_case(&address))
+        {
+            Some((_, count)) => *count = count.saturating_add(1),
+            None => strangers.push((address, 1)),
+        }
+    }
+    Ok(strangers)
+}
+
+/// Whether `more` mails under `key` would pass `ceiling`.
+fn passes(
+    conn: &Connection,
+    key: &str,
+    ceiling: Ceiling,
+    more: u32,
+    now: OffsetDateTime,
+) -> Result<Option<(&'static str, u32)>, ServiceError> {
+    let hour = limits::mails_since(conn, key, now)?;
+    if hour.saturating_add(more) > ceiling.hour {
+        return Ok(Some(("hour", ceiling.hour)));
+    }
+    let day = limits::mails_since(conn, key, now - Duration::hours(23))?;
+    if day.saturating_add(more) > ceiling.day {
+        return Ok(Some(("day", ceiling.day)));
+    }
+    Ok(None)
+}
+
+/// The first ceiling that `mails`, charged to `payer`, would pass.
+pub(super) fn check(
+    conn: &Connection,
+    ceilings: &SentCeilings,
+    payer: &Payer,
+    mails: &[Outgoing],
+    now: OffsetDateTime,
+) -> Result<Option<Passed>, ServiceError> {
+    let count = u32::try_from(recipients(mails).len()).unwrap_or(u32::MAX);
+    if count == 0 || *payer == Payer::Pbem {
+        return Ok(None);
+    }
+    let passed = |whose: &'static str, (per, ceiling): (&'static str, u32)| Passed {
+        whose,
+        per,
+        ceiling,
+    };
+    let own = match payer {
+        Payer::Player(_) => ceilings.player,
+        _ => ceilings.address,
+    };
+    if let Some(key) = payer_key(payer)
+        && let Some(over) = passes(conn, &key, own, count, now)?
+    {
+        return Ok(Some(passed("you", over)));
+    }
+    if let Some(key) = domain_of(payer)
+        && let Some(over) = passes(conn, &key, ceilings.domain, count, now)?
+    {
+        return Ok(Some(passed("the senders of your domain", over)));
+    }
+    for (address, more) in strangers(conn, mails)? {
+        if let Some(over) = passes(conn, &stranger_key(&address), ceilings.stranger, more, now)? {
+            return Ok(Some(passed("an address that is no player's", over)));
+        }
+    }
+    if let Some(over) = passes(conn, TOTAL_KEY, ceilings.total, count, now)? {
+        return Ok(Some(passed("pbem in all", over)));
+    }
+    Ok(None)
+}
+
+/// Charges `mails` to `payer` (and to their stranger recipients and the
+/// total).
+pub(super) fn record(
+    conn: &Connection,
+    payer: &Payer,
+    mails: &[Outgoing],
+    now: OffsetDateTime,
+) -> Result<(), ServiceError> {
+    let count = u32::try_from(recipients(mails).len()).unwrap_or(u32::MAX);
+    if count == 0 {
+        return Ok(());
+    }
+    for key in payer_key(payer)
+        .into_iter()
+        .chain(domain_of(payer))
+        .chain(std::iter::once(TOTAL_KEY.to_string()))
+    {
+        limits::add_mails(conn, &key, count, now)?;
+    }
+    for (address, more) in strangers(conn, mails)? {
+        limits::add_mails(conn, &stranger_key(&address), more, now)?;
+    }
+    Ok(())
+}
+
+/// Whether the over-ceiling notice may go to `payer` now: one an hour.
+pub(super) fn may_tell(
+    conn: &Connection,
+    payer: &Payer,
+    now: OffsetDateTime,
+) -> Result<bool, ServiceError> {
+    let Some(key) = payer_key(payer) else {
+        return Ok(false);
+    };
+    let key = format!("told:{key}");
+    let told = limits::mails_since(conn, &key, now)?;
+    if told > 0 {
+        return Ok(false);
+    }
+    limits::add_mails(conn, &key, 1, now)?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+    use time::macros::datetime;
+
+    fn mail_to(to: &str) -> Outgoing {
+        Outgoing {
+            to: vec![to.to_string()],
+            subject: "s".into(),
+            body: "b".into(),
+            ..Outgoing::default()
+        }
+    }
+
+    #[test]
+    fn a_payer_is_held_to_its_hour_and_its_day() {
+        let store = Store::open_in_memory().expect("store");
+        let conn = store.conn();
+        let ceilings = SentCeilings {
+            address: Ceiling { hour: 3, day: 5 },
+            stranger: Ceiling {
+                hour: 100,
+                day: 100,
+            },
+            ..SentCeilings::default()
+        };
+        let payer = Payer::Address("x@example.net".into());
+        let two = [mail_to("a@example.net"), mail_to("b@example.net")];
+        let start = datetime!(2026-03-01 12:10 UTC);
+        assert_eq!(check(conn, &ceilings, &payer, &two, start).expect("check"), None);
+        record(conn, &payer, &two, start).expect("record");
+        let over = check(conn, &ceilings, &payer, &two, start).expect("check");
+        assert_eq!(over.map(|p| p.per), Some("hour"), "2 + 2 passes 3 an hour");
+        let later = start + Duration::hours(1);
+        assert_eq!(check(conn, &ceilings, &payer, &two, later).expect("check"), None);
+        record(conn, &payer, &two, later).expect("record");
+        let after = later + Duration::hours(1);
+        let over = check(conn, &ceilings, &payer, &two, after).expect("check");
+        assert_eq!(over.map(|p| p.per), Some("day"), "4 + 2 passes 5 a day");
+        let next_day = start + Duration::hours(24);
+        assert_eq!(
+            check(conn, &ceilings, &payer, &two, next_day).expect("check"),
+            None,
+            "the first hour has left the day's window"
+        );
+    }
+
+    #[test]
+    fn a_stranger_gets_few_mails_whoever_pays() {
+        let store = Store::open_in_memory().expect("store");
+        let conn = store.conn();
+        let ceilings = SentCeilings::default();
+        let now = datetime!(2026-03-01 12:10 UTC);
+        let victim = [mail_to("victim@example.net")];
+        for n in 0..ceilings.stranger.hour {
+            let payer = Payer::Player(PlayerId(i64::from(n) + 1));
+            assert_eq!(check(conn, &ceilings, &payer, &victim, now).expect("check"), None);
+            record(conn, &payer, &victim, now).expect("record");
+        }
+        let payer = Payer::Player(PlayerId(99));
+        let over = check(conn, &ceilings, &payer, &victim, now).expect("check");
+        assert_eq!(over.map(|p| p.whose), Some("an address that is no player's"));
+    }
+
+    #[test]
+    fn pbem_itself_is_counted_but_never_held_back() {
+        let store = Store::open_in_memory().expect("store");
+        let conn = store.conn();
+        let ceilings = SentCeilings {
+            total: Ceiling { hour: 1, day: 1 },
+            ..SentCeilings::default()
+        };
+        let now = datetime!(2026-03-01 12:10 UTC);
+        let mails = [mail_to("a@example.net"), mail_to("b@example.net")];
+        assert_eq!(check(conn, &ceilings, &Payer::Pbem, &mails, now).expect("check"), None);
+        record(conn, &Payer::Pbem, &mails, now).expect("record");
+        assert_eq!(limits::mails_since(conn, TOTAL_KEY, now).expect("count"), 2);
+        let payer = Payer::Address("x@example.net".into());
+        let over = check(conn, &ceilings, &payer, &mails[..1], now).expect("check");
+        assert_eq!(over.map(|p| p.whose), Some("pbem in all"));
+    }
+}
