@@ -567,9 +567,17 @@ impl SentSection {
     fn apply(self, sent: &mut crate::service::charge::SentCeilings) {
         let pairs = [
             (&mut sent.player, self.player_per_hour, self.player_per_day),
-            (&mut sent.address, self.address_per_hour, self.address_per_day),
+            (
+                &mut sent.address,
+                self.address_per_hour,
+                self.address_per_day,
+            ),
             (&mut sent.domain, self.domain_per_hour, self.domain_per_day),
-            (&mut sent.stranger, self.stranger_per_hour, self.stranger_per_day),
+            (
+                &mut sent.stranger,
+                self.stranger_per_hour,
+                self.stranger_per_day,
+            ),
             (&mut sent.total, self.total_per_hour, self.total_per_day),
         ];
         for (ceiling, hour, day) in pairs {

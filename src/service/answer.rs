@@ -161,7 +161,10 @@ pub(super) fn finish(
         };
         match &outcome.refusal {
             Some(refusal) => {
-                results.push(format!("{label} refused: {}", ctx.shown_refusal(&refusal.message)));
+                results.push(format!(
+                    "{label} refused: {}",
+                    ctx.shown_refusal(&refusal.message)
+                ));
                 refusals.push(refusal.clone());
             }
             None => results.push(format!("{label} done.")),

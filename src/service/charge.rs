@@ -283,12 +283,18 @@ mod tests {
         let payer = Payer::Address("x@example.net".into());
         let two = [mail_to("a@example.net"), mail_to("b@example.net")];
         let start = datetime!(2026-03-01 12:10 UTC);
-        assert_eq!(check(conn, &ceilings, &payer, &two, start).expect("check"), None);
+        assert_eq!(
+            check(conn, &ceilings, &payer, &two, start).expect("check"),
+            None
+        );
         record(conn, &payer, &two, start).expect("record");
         let over = check(conn, &ceilings, &payer, &two, start).expect("check");
         assert_eq!(over.map(|p| p.per), Some("hour"), "2 + 2 passes 3 an hour");
         let later = start + Duration::hours(1);
-        assert_eq!(check(conn, &ceilings, &payer, &two, later).expect("check"), None);
+        assert_eq!(
+            check(conn, &ceilings, &payer, &two, later).expect("check"),
+            None
+        );
         record(conn, &payer, &two, later).expect("record");
         let after = later + Duration::hours(1);
         let over = check(conn, &ceilings, &payer, &two, after).expect("check");
@@ -310,12 +316,18 @@ mod tests {
         let victim = [mail_to("victim@example.net")];
         for n in 0..ceilings.stranger.hour {
             let payer = Payer::Player(PlayerId(i64::from(n) + 1));
-            assert_eq!(check(conn, &ceilings, &payer, &victim, now).expect("check"), None);
+            assert_eq!(
+                check(conn, &ceilings, &payer, &victim, now).expect("check"),
+                None
+            );
             record(conn, &payer, &victim, now).expect("record");
         }
         let payer = Payer::Player(PlayerId(99));
         let over = check(conn, &ceilings, &payer, &victim, now).expect("check");
-        assert_eq!(over.map(|p| p.whose), Some("an address that is no player's"));
+        assert_eq!(
+            over.map(|p| p.whose),
+            Some("an address that is no player's")
+        );
     }
 
     #[test]
@@ -328,7 +340,10 @@ mod tests {
         };
         let now = datetime!(2026-03-01 12:10 UTC);
         let mails = [mail_to("a@example.net"), mail_to("b@example.net")];
-        assert_eq!(check(conn, &ceilings, &Payer::Pbem, &mails, now).expect("check"), None);
+        assert_eq!(
+            check(conn, &ceilings, &Payer::Pbem, &mails, now).expect("check"),
+            None
+        );
         record(conn, &Payer::Pbem, &mails, now).expect("record");
         assert_eq!(limits::mails_since(conn, TOTAL_KEY, now).expect("count"), 2);
         let payer = Payer::Address("x@example.net".into());

@@ -9,9 +9,9 @@ use shakmaty::Color;
 use time::OffsetDateTime;
 
 use super::board_mail::{self, Occasion};
+use super::charge::{self, Payer};
 use super::ending::{Ending, end_game};
 use super::passwords::PasswordCheck;
-use super::charge::{self, Payer};
 use super::queue::{Replies, queue_all};
 use super::{Ctx, Service, ServiceConfig, ServiceError};
 use crate::mail::inbound::Inbound;

@@ -59,11 +59,7 @@ pub fn add_mails(
 
 /// The mails counted under `key` in the clock hours from the one of
 /// `since` to now.
-pub fn mails_since(
-    conn: &Connection,
-    key: &str,
-    since: OffsetDateTime,
-) -> Result<u32, StoreError> {
+pub fn mails_since(conn: &Connection, key: &str, since: OffsetDateTime) -> Result<u32, StoreError> {
     let total: i64 = conn.query_row_cached(
         "SELECT COALESCE(SUM(count), 0) FROM mail_counts WHERE key = ?1 AND hour >= ?2",
         params![key, hour(since)],
