@@ -18,7 +18,11 @@ const STRANGER: &str = "x@evil.example";
 /// signed up already.
 fn sign_up(h: &mut Harness, players: &[&str]) {
     for player in players {
-        if count(h, &format!("SELECT COUNT(*) FROM players WHERE userid = '{player}'")) == 0 {
+        if count(
+            h,
+            &format!("SELECT COUNT(*) FROM players WHERE userid = '{player}'"),
+        ) == 0
+        {
             h.signup(player, &address(player));
         }
     }
@@ -96,11 +100,19 @@ fn a_strangers_wrong_passwords_never_lock_the_director_out_of_the_event() {
             "start",
             &format!("tournament start spring alice guess{n}"),
         );
-        assert!(flat(&guess[0].body).contains("wrong userid or password"), "{}", guess[0].body);
+        assert!(
+            flat(&guess[0].body).contains("wrong userid or password"),
+            "{}",
+            guess[0].body
+        );
     }
     for day in 1..=3 {
         h.now += Duration::days(1);
-        h.send(STRANGER, "start", &format!("tournament start spring alice day{day}"));
+        h.send(
+            STRANGER,
+            "start",
+            &format!("tournament start spring alice day{day}"),
+        );
         let settings = h.send(ALICE, "settings", "settings alice alice-pw");
         assert!(
             !flat(&settings[0].body).contains("too many wrong passwords"),
@@ -145,7 +157,11 @@ fn a_reply_token_of_a_tournament_mail_speaks_only_from_the_players_address() {
     );
     assert_eq!(status(&h, "spring"), "open");
     // Bob's notice speaks for bob, who directs nothing.
-    let bobs = h.send(&address("bob"), "show", "tournament leave spring bob bob-pw");
+    let bobs = h.send(
+        &address("bob"),
+        "show",
+        "tournament leave spring bob bob-pw",
+    );
     let refused = h.reply(&bobs[0], &address("bob"), "tournament start spring");
     assert!(
         flat(&refused[0].body).contains("bob is not the director"),
@@ -185,7 +201,11 @@ fn broadcast_is_for_live_events_once_per_mail_and_three_times_a_day() {
         );
         assert_eq!(sent.len(), 4, "{sent:#?}");
     }
-    let fourth = h.send(ALICE, "news", "tournament broadcast spring alice alice-pw four");
+    let fourth = h.send(
+        ALICE,
+        "news",
+        "tournament broadcast spring alice alice-pw four",
+    );
     assert_eq!(fourth.len(), 1, "{fourth:#?}");
     assert!(
         flat(&fourth[0].body).contains("at most 3 broadcasts a day"),
@@ -193,7 +213,11 @@ fn broadcast_is_for_live_events_once_per_mail_and_three_times_a_day() {
         fourth[0].body
     );
     h.now += Duration::days(1);
-    let next_day = h.send(ALICE, "news", "tournament broadcast spring alice alice-pw five");
+    let next_day = h.send(
+        ALICE,
+        "news",
+        "tournament broadcast spring alice alice-pw five",
+    );
     assert_eq!(next_day.len(), 4, "{next_day:#?}");
     // A finished event takes none.
     let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
@@ -203,7 +227,11 @@ fn broadcast_is_for_live_events_once_per_mail_and_three_times_a_day() {
     )
     .expect("finished");
     h.now += Duration::days(1);
-    let finished = h.send(ALICE, "news", "tournament broadcast spring alice alice-pw late");
+    let finished = h.send(
+        ALICE,
+        "news",
+        "tournament broadcast spring alice alice-pw late",
+    );
     assert_eq!(finished.len(), 1, "{finished:#?}");
     assert!(
         flat(&finished[0].body).contains("is finished"),
@@ -228,13 +256,20 @@ fn invitations_mail_each_player_once_and_fifty_per_mail_at_most() {
     let to_bob = mails.iter().filter(|m| m.to == address("bob")).count();
     assert_eq!(to_bob, 1, "{mails:#?}");
     // Inviting bob again later mails him no more.
-    let again = h.send(ALICE, "invite", "tournament invite spring alice alice-pw bob");
+    let again = h.send(
+        ALICE,
+        "invite",
+        "tournament invite spring alice alice-pw bob",
+    );
     assert_eq!(again.len(), 1, "{again:#?}");
     // Invitations count across the lines of a mail: 3 lines of 20 names.
     let lines: Vec<String> = (0..3)
         .map(|line| {
             let names: Vec<String> = (0..20).map(|n| format!("p{line}x{n}")).collect();
-            format!("tournament invite spring alice alice-pw {}", names.join(" "))
+            format!(
+                "tournament invite spring alice alice-pw {}",
+                names.join(" ")
+            )
         })
         .collect();
     let mails = h.send(ALICE, "invite", &lines.join("\n"));
@@ -255,7 +290,11 @@ fn a_director_has_at_most_five_events_that_are_not_finished() {
             "new",
             &format!("tournament create alice alice-pw e{n} chess"),
         );
-        assert!(created[0].subject.ends_with("created"), "{}", created[0].body);
+        assert!(
+            created[0].subject.ends_with("created"),
+            "{}",
+            created[0].body
+        );
     }
     let sixth = h.send(ALICE, "new", "tournament create alice alice-pw e5 chess");
     assert!(
@@ -312,13 +351,7 @@ fn tournaments_lists_every_live_event_before_the_newest_finished_ones() {
 #[test]
 fn a_swiss_that_cannot_pair_its_next_round_ends_with_the_rounds_played() {
     let mut h = Harness::new();
-    event(
-        &mut h,
-        "td",
-        "sw",
-        "--swiss=3",
-        &["s1", "s2", "s3", "s4"],
-    );
+    event(&mut h, "td", "sw", "--swiss=3", &["s1", "s2", "s3", "s4"]);
     let started = h.send(&address("td"), "start", "tournament start sw td td-pw");
     let notice = started
         .iter()
@@ -342,7 +375,10 @@ fn a_swiss_that_cannot_pair_its_next_round_ends_with_the_rounds_played() {
             "withdraw",
             &format!("tournament withdraw sw td td-pw {player}"),
         );
-        assert!(flat(&to(&w, &address("td")).body).contains("is withdrawn"), "{w:#?}");
+        assert!(
+            flat(&to(&w, &address("td")).body).contains("is withdrawn"),
+            "{w:#?}"
+        );
     }
     let _ = board;
     let (board, _, black) = &games[1];
@@ -382,8 +418,15 @@ fn rating_and_invite_answer_alike_for_unknown_userids() {
         known[0].body.replace("bob", "X"),
         unknown[0].body.replace("bxb", "X"),
     );
-    assert_eq!(known[0].subject.replace("bob", "X"), unknown[0].subject.replace("bxb", "X"));
-    h.send(ALICE, "new", "tournament create alice alice-pw spring chess");
+    assert_eq!(
+        known[0].subject.replace("bob", "X"),
+        unknown[0].subject.replace("bxb", "X")
+    );
+    h.send(
+        ALICE,
+        "new",
+        "tournament create alice alice-pw spring chess",
+    );
     let known = h.send(ALICE, "i", "tournament invite spring alice alice-pw bob");
     let unknown = h.send(ALICE, "i", "tournament invite spring alice alice-pw bxb");
     let answer = |mails: &[Sent], name: &str| to(mails, ALICE).body.replace(name, "X");
@@ -408,14 +451,22 @@ fn a_large_view_goes_to_a_proven_players_address_or_becomes_a_short_notice() {
     let forged = h.send(ALICE, "pgn", "tournament pgn big");
     assert_eq!(forged.len(), 1, "{forged:#?}");
     assert!(forged[0].body.len() < 2_000, "{}", forged[0].body);
-    assert!(flat(&forged[0].body).contains("tournament pgn big <userid> <password>"), "{}", forged[0].body);
+    assert!(
+        flat(&forged[0].body).contains("tournament pgn big <userid> <password>"),
+        "{}",
+        forged[0].body
+    );
     let stranger = h.send(STRANGER, "pgn", "tournament pgn big");
     assert!(stranger[0].body.len() < 2_000, "{}", stranger[0].body);
     // A player's password: the file goes to that player's own address.
     let by_password = h.send(STRANGER, "pgn", "tournament pgn big p1 p1-pw");
     let file = to(&by_password, &address("p1"));
     assert!(file.body.len() > 16 * 1024, "{}", file.body.len());
-    assert!(flat(&file.body).contains("[Event \"big\"]"), "{}", &file.body[..500]);
+    assert!(
+        flat(&file.body).contains("[Event \"big\"]"),
+        "{}",
+        &file.body[..500]
+    );
     let answer = to(&by_password, STRANGER);
     assert!(answer.body.len() < 2_000, "{}", answer.body);
     // A reply to a tournament mail proves its player too.
@@ -430,5 +481,9 @@ fn a_large_view_goes_to_a_proven_players_address_or_becomes_a_short_notice() {
     assert!(file.body.len() > 16 * 1024, "{}", file.body.len());
     // A small view is answered as before.
     let show = h.send(STRANGER, "show", "tournament standings big");
-    assert!(flat(&show[0].body).contains("Standings: big"), "{}", show[0].body);
+    assert!(
+        flat(&show[0].body).contains("Standings: big"),
+        "{}",
+        show[0].body
+    );
 }

@@ -633,9 +633,13 @@ mod tests {
         else {
             panic!("create");
         };
-        assert_eq!((c.speaker, c.name.as_str(), c.double), (Speaker::Token, "spring", true));
-        let Tournament::Adjudicate { director, board, .. } =
-            parsed("tournament adjudicate spring 101 1-0 a rook up").unwrap()
+        assert_eq!(
+            (c.speaker, c.name.as_str(), c.double),
+            (Speaker::Token, "spring", true)
+        );
+        let Tournament::Adjudicate {
+            director, board, ..
+        } = parsed("tournament adjudicate spring 101 1-0 a rook up").unwrap()
         else {
             panic!("adjudicate");
         };

@@ -126,7 +126,8 @@ mod tests {
         let store = Store::open_in_memory().expect("store");
         let conn = store.conn();
         let start = datetime!(2026-03-01 12:00 UTC);
-        let paused = |more| paused_until(conn, "alice", "x@evil.example", more, start).expect("read");
+        let paused =
+            |more| paused_until(conn, "alice", "x@evil.example", more, start).expect("read");
         for _ in 0..FREE_FAILURES - 1 {
             limits::login_failed(conn, "alice", ELSEWHERE, start).expect("failed");
         }

@@ -165,7 +165,12 @@ pub(super) fn leave(
         ));
     }
     let text = format!("{} left \"{name}\".", player.userid);
-    Ok(vec![answer(ctx, player.id, &subject(&event, "left"), &text)?])
+    Ok(vec![answer(
+        ctx,
+        player.id,
+        &subject(&event, "left"),
+        &text,
+    )?])
 }
 
 /// Invites the players `names` names. Whether a userid names a player is
@@ -204,7 +209,10 @@ pub(super) fn invite(
             None,
         ));
     }
-    let most = event.settings.max_entrants.saturating_mul(INVITES_PER_PLACE);
+    let most = event
+        .settings
+        .max_entrants
+        .saturating_mul(INVITES_PER_PLACE);
     let held = store::invitations(ctx.conn, event.id)?;
     if u64::from(held) + new.len() as u64 > u64::from(most) {
         return Err(refuse(

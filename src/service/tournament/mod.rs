@@ -17,8 +17,8 @@ use super::{Ctx, Failure, ServiceError, refuse};
 use crate::command::{
     CreateTournament, EventFilter, Ruling, Speaker, Tournament, View, Withdrawal,
 };
-use crate::mail::token::NOT_A_BOARD;
 use crate::mail::outgoing::Outgoing;
+use crate::mail::token::NOT_A_BOARD;
 use crate::render::templates::{MAX_LINE, wrap_long_lines};
 use crate::rules::Variant;
 use crate::store::boards::{self, BoardOptions};

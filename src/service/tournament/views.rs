@@ -100,7 +100,10 @@ pub(super) fn show(
         "The {what} of \"{name}\" ({size} KiB) went to the registered address of {}.",
         reader.userid
     );
-    Ok(vec![mail, ctx.notice_to_sender(&subject(event, what), &text)?])
+    Ok(vec![
+        mail,
+        ctx.notice_to_sender(&subject(event, what), &text)?,
+    ])
 }
 
 /// The word of a view's command.
