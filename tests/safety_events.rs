@@ -156,6 +156,29 @@ fn a_reply_token_of_a_tournament_mail_speaks_only_from_the_players_address() {
         forged[0].body
     );
     assert_eq!(status(&h, "spring"), "open");
+    // The director's reply: words after the event name that are not her
+    // userid and password are the broadcast's text.
+    let news = h.reply(
+        &spring,
+        ALICE,
+        "tournament broadcast spring Good luck everyone",
+    );
+    assert!(
+        flat(&to(&news, &address("bob")).body)
+            .contains("alice writes to the players of \"spring\": Good luck everyone"),
+        "{news:#?}"
+    );
+    // Her userid and password in a reply still read as such, never as text.
+    let news = h.reply(
+        &spring,
+        ALICE,
+        "tournament broadcast spring alice alice-pw Round one",
+    );
+    let bob = flat(&to(&news, &address("bob")).body);
+    assert!(
+        bob.contains("spring\": Round one") && !bob.contains("alice-pw"),
+        "{bob}"
+    );
     // Bob's notice speaks for bob, who directs nothing.
     let bobs = h.send(
         &address("bob"),
