@@ -302,19 +302,29 @@ fn password_guessing_pauses_logins_but_not_the_owners_replies_and_tells_nothing(
         unknown[0].body,
         wrong[0].body
     );
-    for n in 0..5 {
+    for n in 0..8 {
         h.send("x@evil.example", "g", &format!("draw 101 alice guess{n}"));
     }
-    let paused = h.send(ALICE, "t", "move 101 alice alice-pw e4");
-    assert!(
-        paused[0].body.contains("too many wrong passwords"),
-        "{}",
-        paused[0].body
-    );
-    // The owner's reply to a board mail still plays.
+    // Logins from strangers pause, even with the right password, and
+    // from any other stranger's address too.
+    for stranger in ["x@evil.example", "y@other.example"] {
+        let paused = h.send(stranger, "t", "move 101 alice alice-pw e4");
+        assert!(
+            paused[0].body.contains("too many wrong passwords"),
+            "{}",
+            paused[0].body
+        );
+    }
+    assert_eq!(count(&h, "SELECT COUNT(*) FROM turns"), 0);
+    // The owner's reply to a board mail still plays, and so does the
+    // owner's password from the owner's own address (issue 24).
     let played = h.reply(to(&board, ALICE), ALICE, "e4");
     assert_eq!(played.len(), 2, "{played:#?}");
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM turns"), 1);
+    let played = h.send(BOB, "t", "move 101 bob bob-pw e5");
+    assert_eq!(played.len(), 2, "{played:#?}");
+    let played = h.send(ALICE, "t", "move 101 alice alice-pw Nf3");
+    assert_eq!(played.len(), 2, "{played:#?}");
+    assert_eq!(count(&h, "SELECT COUNT(*) FROM turns"), 3);
 }
 
 #[test]

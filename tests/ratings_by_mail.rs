@@ -294,13 +294,14 @@ fn standings_and_a_players_ratings_by_mail() {
         );
     }
     assert!(body.lines().all(|l| l.len() <= 76), "{body}");
-    let refused = h.send(BOB, "me", "rating nobody");
+    // An unknown userid is answered like a player without rated games
+    // (issue 24: the answer never tells whether a userid exists).
+    let unknown = h.send(BOB, "me", "rating nobody");
     assert!(
-        to(&refused, BOB)
-            .body
-            .contains("there is no player \"nobody\""),
+        to(&unknown, BOB).body.contains("Ratings of nobody")
+            && to(&unknown, BOB).body.contains("No rated games yet"),
         "{}",
-        to(&refused, BOB).body
+        to(&unknown, BOB).body
     );
 
     // Half a year later, everybody is inactive.

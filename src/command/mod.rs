@@ -25,8 +25,8 @@ pub use board::{
 pub use info::{Games, GamesFilter, HelpTopic, Show};
 pub use preferences::{Change, SetPreference};
 pub use tournament::{
-    Create as CreateTournament, EventFilter, MAX_BROADCAST_CHARS, Ruling, Tournament, View,
-    Withdrawal,
+    Create as CreateTournament, EventFilter, MAX_BROADCAST_CHARS, MAX_INVITES, Ruling, Tournament,
+    View, Withdrawal,
 };
 
 /// Who speaks for a player: a password in the command, or the reply token

@@ -1,6 +1,14 @@
 //! Tournament commands: `tournament create|enter|leave|invite|start|
 //! withdraw|adjudicate|broadcast|show|standings|crosstable|pgn|trf` and
 //! `tournaments [open|running|finished]`.
+//!
+//! In a reply to a mail pbem sent a player, every one of them may leave out
+//! the userid and password (`tournament start spring`): the reply token
+//! speaks for the player ([`Speaker::Token`]). Where the words after the
+//! event name do not tell the two forms apart (`invite`, `broadcast`),
+//! the parser reads a userid and a password, and the service reads them
+//! as names or text instead when the mail is a reply of another player
+//! (see `service::tournament`).
 
 use time::macros::format_description;
 
@@ -120,6 +128,10 @@ pub enum Tournament {
     View {
         name: String,
         view: View,
+        /// Who asks: a large view goes only to a proven player's own
+        /// address. `Token` when the line names nobody (the mail's reply
+        /// token may prove its player).
+        speaker: Speaker,
     },
     List(EventFilter),
 }
@@ -134,12 +146,13 @@ impl Tournament {
             | Tournament::Withdraw { director, .. }
             | Tournament::Adjudicate { director, .. }
             | Tournament::Broadcast { director, .. } => Some(director),
-            Tournament::View { .. } | Tournament::List(_) => None,
+            Tournament::View { speaker, .. } => Some(speaker),
+            Tournament::List(_) => None,
         }
     }
 }
 
-const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS] [--round-days=N] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N]";
+const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS] [--round-days=N] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] (in a reply to a mail of pbem's, without userid and password)";
 const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
 const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
 const START: &str = "tournament start <name> <td> <password>";
@@ -148,7 +161,7 @@ const WITHDRAW: &str =
 const ADJUDICATE: &str =
     "tournament adjudicate <name> <td> <password> <board> <1-0|0-1|1/2-1/2|cancel> <reason...>";
 const BROADCAST: &str = "tournament broadcast <name> <td> <password> <text>";
-const VIEW: &str = "tournament show|standings|crosstable|pgn|trf <name>";
+const VIEW: &str = "tournament show|standings|crosstable|pgn|trf <name> [<userid> <password>]";
 const TOURNAMENT: &str = "tournament create|enter|leave|invite|start|withdraw|adjudicate|broadcast|show|standings|crosstable|pgn|trf ... (send \"help\" for the forms)";
 const LIST: &str = "tournaments [open|running|finished]";
 
@@ -186,9 +199,7 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
         "create" => Tournament::Create(parse_create(rest)?),
         "enter" | "leave" => {
             let name = event_name(rest.first(), ENTER)?;
-            let (userid, password, more) = credentials(&rest[1..], "tournament", ENTER)?;
-            no_more(more, ENTER)?;
-            let speaker = Speaker::Password { userid, password };
+            let speaker = speaker_alone(&rest[1..], ENTER)?;
             if sub == "enter" {
                 Tournament::Enter { name, speaker }
             } else {
@@ -197,8 +208,8 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
         }
         "invite" => {
             let name = event_name(rest.first(), INVITE)?;
-            let (userid, password, more) = credentials(&rest[1..], "tournament", INVITE)?;
-            if more.is_empty() {
+            let (director, more) = speaker_before(&rest[1..]);
+            if more.is_empty() && director == Speaker::Token {
                 return Err(error("tournament", "name the players to invite", INVITE));
             }
             if more.len() > MAX_INVITES {
@@ -210,22 +221,27 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
             }
             Tournament::Invite {
                 name,
-                director: Speaker::Password { userid, password },
+                director,
                 players: more.iter().map(|s| s.to_string()).collect(),
             }
         }
         "start" => {
             let name = event_name(rest.first(), START)?;
-            let (userid, password, more) = credentials(&rest[1..], "tournament", START)?;
-            no_more(more, START)?;
-            Tournament::Start {
-                name,
-                director: Speaker::Password { userid, password },
-            }
+            let director = speaker_alone(&rest[1..], START)?;
+            Tournament::Start { name, director }
         }
         "withdraw" => {
             let name = event_name(rest.first(), WITHDRAW)?;
-            let (userid, password, more) = credentials(&rest[1..], "tournament", WITHDRAW)?;
+            // `<player> [option]` in a reply, `<td> <password> <player>
+            // [option]` otherwise.
+            let words = &rest[1..];
+            let names = words.iter().filter(|w| !w.starts_with("--")).count();
+            let (director, more) = if names == 1 {
+                (Speaker::Token, words)
+            } else {
+                let (userid, password, more) = credentials(words, "tournament", WITHDRAW)?;
+                (Speaker::Password { userid, password }, more)
+            };
             let (player, options) = more
                 .split_first()
                 .ok_or_else(|| error("tournament", "name the player to withdraw", WITHDRAW))?;
@@ -243,27 +259,35 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
             };
             Tournament::Withdraw {
                 name,
-                director: Speaker::Password { userid, password },
+                director,
                 player: player.to_string(),
                 how,
             }
         }
         "adjudicate" => {
             let name = event_name(rest.first(), ADJUDICATE)?;
-            let (userid, password, more) = credentials(&rest[1..], "tournament", ADJUDICATE)?;
+            // `<board> <ruling> <reason>` in a reply: a board number, then
+            // a ruling, where the other form has a userid and a password.
+            let words = &rest[1..];
+            let by_reply = words
+                .first()
+                .is_some_and(|w| w.trim_start_matches('#').parse::<u32>().is_ok())
+                && words.get(1).is_some_and(|w| ruling(w).is_some());
+            let (director, more) = if by_reply {
+                (Speaker::Token, words)
+            } else {
+                let (userid, password, more) = credentials(words, "tournament", ADJUDICATE)?;
+                (Speaker::Password { userid, password }, more)
+            };
             let board = board_number(more.first(), "tournament", ADJUDICATE)?;
-            let ruling = match more.get(1).map(|w| w.to_ascii_lowercase()).as_deref() {
-                Some("1-0") => Ruling::WhiteWins,
-                Some("0-1") => Ruling::BlackWins,
-                Some("1/2-1/2") | Some("½-½") => Ruling::Draw,
-                Some("cancel") => Ruling::Cancel,
-                Some(other) => {
-                    return Err(error(
+            let ruling = match more.get(1) {
+                Some(word) => ruling(word).ok_or_else(|| {
+                    error(
                         "tournament",
-                        &format!("\"{other}\" is not 1-0, 0-1, 1/2-1/2 or cancel"),
+                        &format!("\"{word}\" is not 1-0, 0-1, 1/2-1/2 or cancel"),
                         ADJUDICATE,
-                    ));
-                }
+                    )
+                })?,
                 None => return Err(error("tournament", "the ruling is missing", ADJUDICATE)),
             };
             let reason = more.get(2..).unwrap_or_default().join(" ");
@@ -283,7 +307,7 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
             }
             Tournament::Adjudicate {
                 name,
-                director: Speaker::Password { userid, password },
+                director,
                 board,
                 ruling,
                 reason,
@@ -291,9 +315,9 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
         }
         "broadcast" => {
             let name = event_name(rest.first(), BROADCAST)?;
-            let (userid, password, more) = credentials(&rest[1..], "tournament", BROADCAST)?;
+            let (director, more) = speaker_before(&rest[1..]);
             let text = more.join(" ");
-            if text.is_empty() {
+            if text.is_empty() && director == Speaker::Token {
                 return Err(error("tournament", "the text is missing", BROADCAST));
             }
             if text.chars().count() > MAX_BROADCAST_CHARS {
@@ -305,13 +329,13 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
             }
             Tournament::Broadcast {
                 name,
-                director: Speaker::Password { userid, password },
+                director,
                 text,
             }
         }
         "show" | "standings" | "crosstable" | "pgn" | "trf" => {
             let name = event_name(rest.first(), VIEW)?;
-            no_more(&rest[1..], VIEW)?;
+            let speaker = speaker_alone(&rest[1..], VIEW)?;
             let view = match sub.as_str() {
                 "show" => View::Show,
                 "standings" => View::Standings,
@@ -319,7 +343,11 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
                 "pgn" => View::Pgn,
                 _ => View::Trf,
             };
-            Tournament::View { name, view }
+            Tournament::View {
+                name,
+                view,
+                speaker,
+            }
         }
         other => {
             return Err(error(
@@ -330,6 +358,49 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
         }
     };
     Ok(Command::Tournament(command))
+}
+
+/// A ruling word.
+fn ruling(word: &str) -> Option<Ruling> {
+    match word.to_ascii_lowercase().as_str() {
+        "1-0" => Some(Ruling::WhiteWins),
+        "0-1" => Some(Ruling::BlackWins),
+        "1/2-1/2" | "½-½" => Some(Ruling::Draw),
+        "cancel" => Some(Ruling::Cancel),
+        _ => None,
+    }
+}
+
+/// `<userid> <password>` and nothing more, or nothing at all (in a reply).
+fn speaker_alone(words: &[&str], usage: &'static str) -> Result<Speaker, CommandError> {
+    match words {
+        [] => Ok(Speaker::Token),
+        [_] => Err(error("tournament", "the password is missing", usage)),
+        [userid, password, more @ ..] => {
+            no_more(more, usage)?;
+            Ok(Speaker::Password {
+                userid: userid.to_string(),
+                password: password.to_string(),
+            })
+        }
+    }
+}
+
+/// The words of `invite` and `broadcast` after the event name: a userid
+/// and a password, then the rest, when there are two words or more (the
+/// service reads them as the rest too in another player's reply); one word
+/// alone is the rest, in a reply.
+fn speaker_before<'a>(words: &'a [&'a str]) -> (Speaker, &'a [&'a str]) {
+    match words {
+        [userid, password, more @ ..] => (
+            Speaker::Password {
+                userid: userid.to_string(),
+                password: password.to_string(),
+            },
+            more,
+        ),
+        _ => (Speaker::Token, words),
+    }
 }
 
 fn no_more(rest: &[&str], usage: &'static str) -> Result<(), CommandError> {
@@ -369,13 +440,21 @@ fn event_name(word: Option<&&str>, usage: &'static str) -> Result<String, Comman
 }
 
 fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
-    let (userid, password, rest) = credentials(args, "tournament", CREATE)?;
+    // `<name> <variant> [options]` in a reply: two words before the
+    // options, where the other form has four.
+    let names = args.iter().take_while(|w| !w.starts_with("--")).count();
+    let (speaker, rest) = if names == 2 {
+        (Speaker::Token, args)
+    } else {
+        let (userid, password, rest) = credentials(args, "tournament", CREATE)?;
+        (Speaker::Password { userid, password }, rest)
+    };
     let name = event_name(rest.first(), CREATE)?;
     let Some(variant) = rest.get(1) else {
         return Err(error("tournament", "the variant is missing", CREATE));
     };
     let mut create = Create {
-        speaker: Speaker::Password { userid, password },
+        speaker,
         name,
         variant: variant.to_string(),
         double: false,
@@ -532,12 +611,81 @@ mod tests {
     }
 
     #[test]
+    fn in_a_reply_the_userid_and_password_may_be_left_out() {
+        assert_eq!(
+            parsed("tournament start Spring").unwrap(),
+            Tournament::Start {
+                name: "spring".into(),
+                director: Speaker::Token
+            }
+        );
+        assert_eq!(
+            parsed("tournament start spring td pw").unwrap(),
+            Tournament::Start {
+                name: "spring".into(),
+                director: Speaker::Password {
+                    userid: "td".into(),
+                    password: "pw".into()
+                }
+            }
+        );
+        let Tournament::Create(c) = parsed("tournament create spring chess --double").unwrap()
+        else {
+            panic!("create");
+        };
+        assert_eq!(
+            (c.speaker, c.name.as_str(), c.double),
+            (Speaker::Token, "spring", true)
+        );
+        let Tournament::Adjudicate {
+            director, board, ..
+        } = parsed("tournament adjudicate spring 101 1-0 a rook up").unwrap()
+        else {
+            panic!("adjudicate");
+        };
+        assert_eq!((director, board), (Speaker::Token, 101));
+        let Tournament::Withdraw {
+            director, player, ..
+        } = parsed("tournament withdraw spring bob --forfeit-all").unwrap()
+        else {
+            panic!("withdraw");
+        };
+        assert_eq!((director, player.as_str()), (Speaker::Token, "bob"));
+        assert_eq!(
+            parsed("tournament invite spring bob").unwrap(),
+            Tournament::Invite {
+                name: "spring".into(),
+                director: Speaker::Token,
+                players: vec!["bob".into()]
+            }
+        );
+        // Two words or more are read as a userid and a password first, so
+        // that they are never quoted back.
+        let line = parse_line("tournament broadcast spring td secret hello")
+            .expect("a line")
+            .expect("parsed");
+        assert_eq!(line.command.passwords(), vec!["secret"]);
+        assert_eq!(
+            parsed("tournament pgn spring alice pw").unwrap(),
+            Tournament::View {
+                name: "spring".into(),
+                view: View::Pgn,
+                speaker: Speaker::Password {
+                    userid: "alice".into(),
+                    password: "pw".into()
+                }
+            }
+        );
+    }
+
+    #[test]
     fn views_and_lists() {
         assert_eq!(
             parsed("tournament crosstable Spring").unwrap(),
             Tournament::View {
                 name: "spring".into(),
-                view: View::Crosstable
+                view: View::Crosstable,
+                speaker: Speaker::Token
             }
         );
         assert_eq!(

@@ -2,11 +2,18 @@
 //! `local+<board>.<player>.<mac>@domain`, where the MAC is an HMAC-SHA256 of
 //! board and player under a server secret. A reply to that address, from
 //! one of the player's addresses, speaks for the player on that board.
+//! Mails about no board (a tournament's) carry a token of board
+//! [`NOT_A_BOARD`]: a reply to one speaks for the player in commands that
+//! name no board.
 
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
 use crate::store::players::PlayerId;
+
+/// The board of a token in a mail about no board (board numbers start
+/// at 101).
+pub const NOT_A_BOARD: u32 = 0;
 
 /// Hex digits of the MAC kept in a token (64 bits: forging one takes far
 /// more mails than the rate limit allows).

@@ -173,7 +173,8 @@ pub(super) fn finish(
     let reply_board = ctx
         .reply_token()
         .and_then(Result::ok)
-        .map(|(board, _)| board);
+        .map(|(board, _)| board)
+        .filter(|board| *board != crate::mail::token::NOT_A_BOARD);
     if refusals.is_empty() && notes.is_empty() && own.len() <= 1 {
         for (board, mut mail) in own {
             if let Some(board) = board

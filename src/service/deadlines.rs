@@ -287,6 +287,7 @@ fn system_ctx<'a>(
         news: std::cell::RefCell::new(Vec::new()),
         stale: None,
         login_outcomes: Vec::new(),
+        events: super::tournament::MailEvents::default(),
         pending: std::cell::RefCell::new(Vec::new()),
         after_turn: std::cell::RefCell::new(None),
         trusted: true,

@@ -9,6 +9,7 @@ use super::board_mail::{Occasion, blank_passwords};
 use super::reading::{self, Item, Reading};
 use super::{Ctx, Failure, Refusal, ServiceError, strip_reply_prefixes, token_board};
 use crate::mail::reply::{self, Known};
+use crate::mail::token::NOT_A_BOARD;
 use crate::rules::notation::parse_turn;
 use crate::store::players::{self, PlayerId};
 use crate::store::sent::{self, SentMail};
@@ -27,6 +28,9 @@ impl Ctx<'_> {
             Some(Ok(token)) => Some(token),
             None => None,
         };
+        // The token of a mail about no board (a tournament's) proves its
+        // player, but names no board to play on or comment on.
+        let board_token = token.filter(|(board, _)| *board != NOT_A_BOARD);
         let answered = self.answered_mail()?;
         // The lines pbem sent: of the mail answered, or for a reply that
         // names none of pbem's mails, of the newest one to its player.
@@ -40,10 +44,10 @@ impl Ctx<'_> {
         }
         let lines = reply::own_words(&self.mail.body, self.mail.html.as_deref(), &known);
         let subject = strip_reply_prefixes(&self.mail.subject);
-        let reading = reading::read(subject, &lines, token.map(|(board, _)| board));
+        let reading = reading::read(subject, &lines, board_token.map(|(board, _)| board));
         // Which position a reply answers is known from its In-Reply-To or
         // References; a client that sends neither is not judged stale.
-        if let (Some((board, _)), Some(answered)) = (token, &answered)
+        if let (Some((board, _)), Some(answered)) = (board_token, &answered)
             && answered.board == board
         {
             self.stale = self.moved_on(board, answered.turn_seq)?;
@@ -57,7 +61,7 @@ impl Ctx<'_> {
             ));
         }
         if reading.items.is_empty() {
-            return self.comment_alone(reading, token, notes);
+            return self.comment_alone(reading, board_token, notes);
         }
         let mut outcomes = Vec::new();
         for (written, item) in reading.items.iter() {
@@ -71,7 +75,7 @@ impl Ctx<'_> {
                 );
             } else if let Some(why) = &reading.withheld {
                 notes.push(withheld_note(why));
-            } else if let Some((board, author)) = self.comment_author(token)? {
+            } else if let Some((board, author)) = self.comment_author(board_token)? {
                 self.store_comment(board, author, &reading.comment.join("\n"))?;
             } else if outcomes.iter().any(|o| o.board.is_some()) {
                 notes.push(

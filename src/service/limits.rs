@@ -8,18 +8,23 @@
 //! unanswered (but for one short error when a sender reaches its own
 //! ceiling).
 //!
-//! Throttle: after [`FREE_FAILURES`] wrong passwords under one userid,
-//! password logins under it pause for a minute, doubling with every
-//! further failure up to a day; a right password ends it. A reply from the
-//! player's address to a board mail (its reply token) is never paused. The
-//! failures are kept per userid as written, known or not, so the answers
-//! never tell whether a userid exists.
+//! Throttle: after [`FREE_FAILURES`] wrong passwords under one userid from
+//! one place, password logins under it from there pause for a minute,
+//! doubling with every further failure up to a day; a right password from
+//! there ends it. A place is one of the player's confirmed addresses, or
+//! everywhere else together ([`ELSEWHERE`]): a stranger's wrong guesses
+//! (from any number of addresses) pause the strangers, never the player
+//! writing from an own address, and forging many senders buys no more
+//! guesses than one. A reply from the player's address to a mail pbem sent
+//! the player (its reply token) is never paused. The failures are kept per
+//! userid as written, known or not, so the answers never tell whether a
+//! userid exists.
 
 use time::{Duration, OffsetDateTime};
 
 use super::{ServiceConfig, ServiceError};
 use crate::store::limits::{self, ALL_MAIL, domain_key};
-use crate::store::mailbox;
+use crate::store::{mailbox, players};
 use rusqlite::Connection;
 
 /// Wrong passwords under a userid before logins under it pause.
@@ -60,15 +65,39 @@ pub(super) fn count(
     })
 }
 
-/// Until when password logins under `userid` pause, if they do, counting
-/// `more` failures of the mail in hand (not yet stored) as made `now`.
+/// The place of every sender that is not a confirmed address of the
+/// player a userid names.
+pub(super) const ELSEWHERE: &str = "*";
+
+/// Where a login under `userid` from `sender` counts its failures: the
+/// sender itself when it is a confirmed address of the player `userid`
+/// names, otherwise [`ELSEWHERE`] (also for an unknown userid, so the
+/// answers stay alike).
+pub(super) fn failure_place(
+    conn: &Connection,
+    userid: &str,
+    sender: &str,
+) -> Result<String, ServiceError> {
+    Ok(match players::by_userid(conn, userid)? {
+        Some(player) if !sender.is_empty() && player.owns_address(sender) => {
+            sender.to_ascii_lowercase()
+        }
+        _ => ELSEWHERE.to_string(),
+    })
+}
+
+/// Until when password logins under `userid` from `sender` pause, if they
+/// do, counting `more` failures of the mail in hand (not yet stored) as
+/// made `now`.
 pub(super) fn paused_until(
     conn: &Connection,
     userid: &str,
+    sender: &str,
     more: u32,
     now: OffsetDateTime,
 ) -> Result<Option<OffsetDateTime>, ServiceError> {
-    let stored = limits::login_failures(conn, userid)?;
+    let place = failure_place(conn, userid, sender)?;
+    let stored = limits::login_failures(conn, userid, &place)?;
     let (failures, last) = match (stored, more) {
         (None, 0) => return Ok(None),
         (None, more) => (more, now),
@@ -97,33 +126,56 @@ mod tests {
         let store = Store::open_in_memory().expect("store");
         let conn = store.conn();
         let start = datetime!(2026-03-01 12:00 UTC);
+        let paused =
+            |more| paused_until(conn, "alice", "x@evil.example", more, start).expect("read");
         for _ in 0..FREE_FAILURES - 1 {
-            limits::login_failed(conn, "alice", start).expect("failed");
+            limits::login_failed(conn, "alice", ELSEWHERE, start).expect("failed");
         }
-        assert_eq!(paused_until(conn, "alice", 0, start).expect("read"), None);
-        limits::login_failed(conn, "ALICE", start).expect("failed");
-        assert_eq!(
-            paused_until(conn, "alice", 0, start).expect("read"),
-            Some(start + Duration::minutes(1))
-        );
-        limits::login_failed(conn, "alice", start).expect("failed");
-        assert_eq!(
-            paused_until(conn, "alice", 0, start).expect("read"),
-            Some(start + Duration::minutes(2))
-        );
+        assert_eq!(paused(0), None);
+        limits::login_failed(conn, "ALICE", ELSEWHERE, start).expect("failed");
+        assert_eq!(paused(0), Some(start + Duration::minutes(1)));
+        limits::login_failed(conn, "alice", ELSEWHERE, start).expect("failed");
+        assert_eq!(paused(0), Some(start + Duration::minutes(2)));
         for _ in 0..100 {
-            limits::login_failed(conn, "alice", start).expect("failed");
+            limits::login_failed(conn, "alice", ELSEWHERE, start).expect("failed");
         }
+        assert_eq!(paused(0), Some(start + Duration::days(1)));
+        limits::login_succeeded(conn, "alice", ELSEWHERE).expect("reset");
         assert_eq!(
-            paused_until(conn, "alice", 0, start).expect("read"),
-            Some(start + Duration::days(1))
-        );
-        limits::login_succeeded(conn, "alice").expect("reset");
-        assert_eq!(
-            paused_until(conn, "alice", FREE_FAILURES, start).expect("read"),
+            paused(FREE_FAILURES),
             Some(start + Duration::minutes(1)),
             "failures of the mail in hand count"
         );
-        assert_eq!(paused_until(conn, "alice", 0, start).expect("read"), None);
+        assert_eq!(paused(0), None);
+    }
+
+    #[test]
+    fn strangers_failures_never_pause_the_players_own_address() {
+        let store = Store::open_in_memory().expect("store");
+        let conn = store.conn();
+        let start = datetime!(2026-03-01 12:00 UTC);
+        players::insert(conn, "alice", "hash", &["alice@example.org".into()], start)
+            .expect("alice");
+        for sender in ["a@evil.example", "b@evil.example", "c@other.example"] {
+            let place = failure_place(conn, "alice", sender).expect("place");
+            assert_eq!(place, ELSEWHERE, "every stranger counts together");
+            for _ in 0..FREE_FAILURES {
+                limits::login_failed(conn, "alice", &place, start).expect("failed");
+            }
+        }
+        assert!(
+            paused_until(conn, "alice", "d@evil.example", 0, start)
+                .expect("read")
+                .is_some()
+        );
+        assert_eq!(
+            paused_until(conn, "alice", "ALICE@example.org", 0, start).expect("read"),
+            None,
+            "the player's own address"
+        );
+        assert_eq!(
+            failure_place(conn, "nobody", "alice@example.org").expect("place"),
+            ELSEWHERE
+        );
     }
 }

@@ -369,7 +369,8 @@ impl Service {
                     continue;
                 }
                 // A userid whose logins pause costs no Argon2 at all.
-                if limits::paused_until(self.store.conn(), userid, 0, now)?.is_none()
+                let sender = mail.from.as_deref().unwrap_or("");
+                if limits::paused_until(self.store.conn(), userid, sender, 0, now)?.is_none()
                     && let Some(player) = players::by_userid(self.store.conn(), userid)?
                 {
                     self.passwords.verify(&player, password);
@@ -431,6 +432,7 @@ fn handle_in(
         news: RefCell::new(Vec::new()),
         stale: None,
         login_outcomes: Vec::new(),
+        events: tournament::MailEvents::default(),
         pending: RefCell::new(Vec::new()),
         after_turn: RefCell::new(None),
         trusted: false,
@@ -513,10 +515,11 @@ fn handle_in(
     // Outside the commands' savepoints: a refused command still counts
     // as a failed login.
     for (userid, good) in std::mem::take(&mut ctx.login_outcomes) {
+        let place = limits::failure_place(tx, &userid, &sender)?;
         if good {
-            store::limits::login_succeeded(tx, &userid)?;
+            store::limits::login_succeeded(tx, &userid, &place)?;
         } else {
-            store::limits::login_failed(tx, &userid, now)?;
+            store::limits::login_failed(tx, &userid, &place, now)?;
         }
     }
     charge::record(tx, &payer, &ctx.out, now)?;
@@ -619,6 +622,9 @@ struct Ctx<'a> {
     /// Each password check of this mail, by userid as written, and whether
     /// it succeeded (for the throttle; see `limits`).
     login_outcomes: Vec<(String, bool)>,
+    /// What this mail did with tournament commands so far, for their
+    /// per-mail bounds (one start, one broadcast, invitations).
+    events: tournament::MailEvents,
     /// Mails that the end of a game made (a tournament's notices and final
     /// crosstables): sent with the mail's answer (those to the sender
     /// folded into it), or by the sweep.
@@ -675,7 +681,7 @@ impl Ctx<'_> {
             Command::Chat(c) => play::chat(self, c, token),
             Command::Set(c) => preferences::set(self, c, token),
             Command::Settings { speaker } => preferences::settings(self, speaker, token),
-            Command::Tournament(c) => tournament::run(self, c),
+            Command::Tournament(c) => tournament::run(self, c, token),
         }
     }
 
@@ -719,7 +725,7 @@ impl Ctx<'_> {
             Speaker::Token => {
                 let Some((token_board, player_id)) = token else {
                     return Err(refuse(
-                        "a turn without userid and password must be a reply to a board mail",
+                        "a command without userid and password must be a reply to a mail pbem sent you",
                         board,
                     ));
                 };
@@ -732,7 +738,11 @@ impl Ctx<'_> {
                     ));
                 }
                 let player = players::by_id(self.conn, player_id)?;
-                if let Some(refusal) = self.stale.clone() {
+                // A reply to an old board mail is stale for the board's
+                // commands only: it still proves its player elsewhere.
+                if board.is_some()
+                    && let Some(refusal) = self.stale.clone()
+                {
                     return Err(Failure::Refused(refusal));
                 }
                 if !player.owns_address(self.sender) {
@@ -750,9 +760,9 @@ impl Ctx<'_> {
     }
 
     /// Checks a userid and password. The answer is the same for an unknown
-    /// userid and a wrong password; after repeated failures the userid's
-    /// password logins pause (see `limits`), except in a reply from the
-    /// player's own address to a board mail.
+    /// userid and a wrong password; after repeated failures from one place
+    /// the userid's password logins from there pause (see `limits`), except
+    /// in a reply from the player's own address to a mail pbem sent them.
     fn login(
         &mut self,
         userid: &str,
@@ -781,11 +791,13 @@ impl Ctx<'_> {
             .filter(|(u, good)| !good && u.eq_ignore_ascii_case(userid))
             .count() as u32;
         if !owner_replies
-            && let Some(until) = limits::paused_until(self.conn, userid, failed_here, self.now)?
+            && let Some(until) =
+                limits::paused_until(self.conn, userid, self.sender, failed_here, self.now)?
         {
             return Err(refuse(
                 format!(
-                    "too many wrong passwords for \"{userid}\": password logins for it pause until {}; a reply to a board mail from the player's own address still works",
+                    "too many wrong passwords for \"{userid}\": password logins for it from {} pause until {}; the player's password from the player's own address, and a reply from there to a mail pbem sent the player, still work",
+                    self.sender,
                     store::time_text(until)
                 ),
                 board,
@@ -836,7 +848,7 @@ impl Ctx<'_> {
                 break;
             }
             tried += 1;
-            if limits::paused_until(self.conn, userid, 0, self.now)?.is_some() {
+            if limits::paused_until(self.conn, userid, self.sender, 0, self.now)?.is_some() {
                 continue;
             }
             if let Some(player) = players::by_userid(self.conn, userid)?
@@ -978,6 +990,7 @@ fn token_board(mail: &Inbound, config: &ServiceConfig) -> Option<u32> {
         .find_map(|r| config.address.token_of(r))
         .and_then(|token| token.split('.').next())
         .and_then(|board| board.parse().ok())
+        .filter(|board| *board != crate::mail::token::NOT_A_BOARD)
 }
 
 #[cfg(test)]

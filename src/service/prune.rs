@@ -17,13 +17,14 @@
 //!   a player left with no address, no claim and no board then (a signup
 //!   never confirmed) is deleted, and its userid is free again;
 //! * mail counts of the rate ceilings: two hours; failed logins: a day
-//!   after the last one.
+//!   after the last one; a tournament's broadcasts (for their ceiling per
+//!   day): a day.
 
 use time::{Duration, OffsetDateTime};
 
 use super::confirm::CLAIM_LAPSE;
 use super::{Service, ServiceError};
-use crate::store::{claims, limits, mailbox, players, sent};
+use crate::store::{claims, limits, mailbox, players, sent, tournaments};
 
 /// How long the record of a processed mail is kept.
 pub const PROCESSED_KEPT: Duration = Duration::days(30);
@@ -56,7 +57,8 @@ impl Service {
                 + players::prune_abandoned(&tx, now - CLAIM_LAPSE)?
                 + sent::prune_finished(&tx, now - FINISHED_BOARD_KEPT)?
                 + limits::prune_counts(&tx, now - COUNTS_KEPT)?
-                + limits::prune_failures(&tx, now - FAILURES_KEPT)?,
+                + limits::prune_failures(&tx, now - FAILURES_KEPT)?
+                + tournaments::prune_broadcasts(&tx, now - Duration::days(1))?,
         };
         tx.commit()?;
         Ok(pruned)

@@ -7,7 +7,7 @@ use rusqlite::Connection;
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use super::{Ctx, Failure, ServiceError, refuse};
+use super::{Ctx, Failure, ServiceError};
 use crate::mail::outgoing::Outgoing;
 use crate::ratings::START;
 use crate::render::ratings::{
@@ -116,17 +116,21 @@ pub(super) fn standings(
 }
 
 /// `rating <userid>`: a player's rating in every variant played and the
-/// last rated games.
+/// last rated games. An unknown userid is answered as a player without
+/// rated games (the userid as written in both): the answer never tells
+/// whether a userid exists.
 pub(super) fn rating(ctx: &mut Ctx<'_>, userid: &str) -> Result<Vec<Outgoing>, Failure> {
-    let Some(player) = players::by_userid(ctx.conn, userid)? else {
-        return Err(refuse(format!("there is no player \"{userid}\""), None));
-    };
     let now = ratings::nanos(ctx.now);
-    let standings: Vec<_> = ratings::of_player(ctx.conn, player.id)?
-        .into_iter()
-        .map(|(variant, standing)| (variant, standing.rating, standing.section(now)))
-        .collect();
-    let games = ratings::recent_games(ctx.conn, player.id, RECENT_GAMES)?;
+    let (standings, games) = match players::by_userid(ctx.conn, userid)? {
+        Some(player) => (
+            ratings::of_player(ctx.conn, player.id)?
+                .into_iter()
+                .map(|(variant, standing)| (variant, standing.rating, standing.section(now)))
+                .collect(),
+            ratings::recent_games(ctx.conn, player.id, RECENT_GAMES)?,
+        ),
+        None => (Vec::new(), Vec::new()),
+    };
     let rows: Vec<PastRow<'_>> = games
         .iter()
         .map(|g| PastRow {
@@ -145,8 +149,8 @@ pub(super) fn rating(ctx: &mut Ctx<'_>, userid: &str) -> Result<Vec<Outgoing>, F
     let rendered = ctx.templates.render(
         "rating.txt",
         minijinja::context! {
-            subject => format!("pbem rating {}", player.userid),
-            userid => player.userid,
+            subject => format!("pbem rating {userid}"),
+            userid => userid,
             ratings => if standings.is_empty() { String::new() } else { player_table(&standings) },
             games => past_table(&rows),
             start => START.shown(),

@@ -1,7 +1,7 @@
 //! What the rate ceilings and the password throttle remember: mails per
 //! clock hour (inbound from everybody and per sender domain; outbound per
 //! payer, see `service::charge`), and failed password logins per userid as
-//! written.
+//! written and per where they came from (see `service::limits`).
 
 use rusqlite::{Connection, OptionalExtension, params};
 use time::OffsetDateTime;
@@ -68,15 +68,17 @@ pub fn mails_since(conn: &Connection, key: &str, since: OffsetDateTime) -> Resul
     Ok(u32::try_from(total).unwrap_or(u32::MAX))
 }
 
-/// Failed password logins under `userid` so far, and when the last was.
+/// Failed password logins under `userid` from `sender` (an address, or
+/// the key of every other sender) so far, and when the last was.
 pub fn login_failures(
     conn: &Connection,
     userid: &str,
+    sender: &str,
 ) -> Result<Option<(u32, OffsetDateTime)>, StoreError> {
     let row: Option<(u32, String)> = conn
         .query_row_cached(
-            "SELECT failures, last_at FROM login_failures WHERE userid = ?1",
-            [userid],
+            "SELECT failures, last_at FROM login_failures WHERE userid = ?1 AND sender = ?2",
+            params![userid, sender],
             |row| Ok((row.get(0)?, row.get(1)?)),
         )
         .optional()?;
@@ -84,23 +86,29 @@ pub fn login_failures(
         .transpose()
 }
 
-/// Records a failed login under `userid`.
+/// Records a failed login under `userid` from `sender`.
 pub fn login_failed(
     conn: &Connection,
     userid: &str,
+    sender: &str,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
     conn.execute_cached(
-        "INSERT INTO login_failures (userid, failures, last_at) VALUES (?1, 1, ?2)
-         ON CONFLICT (userid) DO UPDATE SET failures = failures + 1, last_at = excluded.last_at",
-        params![userid, time_text(now)],
+        "INSERT INTO login_failures (userid, sender, failures, last_at) VALUES (?1, ?2, 1, ?3)
+         ON CONFLICT (userid, sender)
+         DO UPDATE SET failures = failures + 1, last_at = excluded.last_at",
+        params![userid, sender, time_text(now)],
     )?;
     Ok(())
 }
 
-/// Forgets the failures under `userid` (a login succeeded).
-pub fn login_succeeded(conn: &Connection, userid: &str) -> Result<(), StoreError> {
-    conn.execute_cached("DELETE FROM login_failures WHERE userid = ?1", [userid])?;
+/// Forgets the failures under `userid` from `sender` (a login from there
+/// succeeded); those from elsewhere stay.
+pub fn login_succeeded(conn: &Connection, userid: &str, sender: &str) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "DELETE FROM login_failures WHERE userid = ?1 AND sender = ?2",
+        params![userid, sender],
+    )?;
     Ok(())
 }
 

@@ -133,12 +133,13 @@ pub fn turns_played(conn: &Connection, board: u32) -> Result<u32, StoreError> {
     )?)
 }
 
-/// Forgets the sent mails of boards that ended before `before`; returns how
+/// Forgets the sent mails of boards that ended before `before`, and those
+/// about no board (a tournament's, board 0) sent before it; returns how
 /// many. An active board keeps them all: they thread its conversation and
 /// tell a stale reply from a current one.
 pub fn prune_finished(conn: &Connection, before: OffsetDateTime) -> Result<usize, StoreError> {
     Ok(conn.execute_cached(
-        "DELETE FROM sent_mails WHERE board IN
+        "DELETE FROM sent_mails WHERE (board = 0 AND created_at < ?1) OR board IN
              (SELECT number FROM boards WHERE finished_at IS NOT NULL AND finished_at < ?1)",
         [time_text(before)],
     )?)

@@ -247,14 +247,66 @@ pub fn by_id(conn: &Connection, id: i64) -> Result<Event, StoreError> {
     event_of(conn.query_row_cached(&sql, [id], raw_event)?)
 }
 
-/// Events, newest first, optionally of one status only.
-pub fn list(conn: &Connection, status: Option<Status>) -> Result<Vec<Event>, StoreError> {
+/// Events of one status, newest first, at most `limit` of them.
+pub fn list(conn: &Connection, status: Status, limit: u32) -> Result<Vec<Event>, StoreError> {
     let sql = format!(
-        "SELECT {EVENT_COLUMNS} FROM tournaments WHERE ?1 IS NULL OR status = ?1 ORDER BY id DESC LIMIT 200"
+        "SELECT {EVENT_COLUMNS} FROM tournaments WHERE status = ?1 ORDER BY id DESC LIMIT ?2"
     );
     let mut statement = conn.prepare_cached(&sql)?;
-    let rows = statement.query_map([status.map(Status::as_str)], raw_event)?;
+    let rows = statement.query_map(params![status.as_str(), limit], raw_event)?;
     rows.map(|row| event_of(row?)).collect()
+}
+
+/// How many events have `status`.
+pub fn count(conn: &Connection, status: Status) -> Result<u32, StoreError> {
+    Ok(conn.query_row_cached(
+        "SELECT COUNT(*) FROM tournaments WHERE status = ?1",
+        [status.as_str()],
+        |row| row.get(0),
+    )?)
+}
+
+/// How many events `director` directs that are not finished.
+pub fn live_events_of(conn: &Connection, director: PlayerId) -> Result<u32, StoreError> {
+    Ok(conn.query_row_cached(
+        "SELECT COUNT(*) FROM tournaments WHERE director_id = ?1 AND status != 'finished'",
+        [director.0],
+        |row| row.get(0),
+    )?)
+}
+
+/// Records a broadcast to the players of `event`.
+pub fn record_broadcast(
+    conn: &Connection,
+    event: i64,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "INSERT INTO tournament_broadcasts (tournament_id, sent_at) VALUES (?1, ?2)",
+        params![event, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// How many broadcasts `event` had since `since`.
+pub fn broadcasts_since(
+    conn: &Connection,
+    event: i64,
+    since: OffsetDateTime,
+) -> Result<u32, StoreError> {
+    Ok(conn.query_row_cached(
+        "SELECT COUNT(*) FROM tournament_broadcasts WHERE tournament_id = ?1 AND sent_at > ?2",
+        params![event, time_text(since)],
+        |row| row.get(0),
+    )?)
+}
+
+/// Forgets the broadcasts sent before `before` (only the last day's count).
+pub fn prune_broadcasts(conn: &Connection, before: OffsetDateTime) -> Result<usize, StoreError> {
+    Ok(conn.execute_cached(
+        "DELETE FROM tournament_broadcasts WHERE sent_at < ?1",
+        [time_text(before)],
+    )?)
 }
 
 pub fn set_status(
@@ -348,6 +400,15 @@ pub fn invite(conn: &Connection, event: i64, player: PlayerId) -> Result<(), Sto
         params![event, player.0],
     )?;
     Ok(())
+}
+
+/// How many players `event` has invited.
+pub fn invitations(conn: &Connection, event: i64) -> Result<u32, StoreError> {
+    Ok(conn.query_row_cached(
+        "SELECT COUNT(*) FROM tournament_invites WHERE tournament_id = ?1",
+        [event],
+        |row| row.get(0),
+    )?)
 }
 
 pub fn is_invited(conn: &Connection, event: i64, player: PlayerId) -> Result<bool, StoreError> {
@@ -589,6 +650,15 @@ pub fn add_bye(
         "INSERT OR REPLACE INTO tournament_byes (tournament_id, round, player_id, kind)
          VALUES (?1, ?2, ?3, ?4)",
         params![event, round, player.0, bye_code(kind)],
+    )?;
+    Ok(())
+}
+
+/// Takes back the byes of `round` (a round that could not be paired).
+pub fn remove_byes(conn: &Connection, event: i64, round: u32) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "DELETE FROM tournament_byes WHERE tournament_id = ?1 AND round = ?2",
+        params![event, round],
     )?;
     Ok(())
 }

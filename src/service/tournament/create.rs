@@ -6,8 +6,19 @@ use super::*;
 pub(super) fn create(
     ctx: &mut Ctx<'_>,
     command: &CreateTournament,
+    token: Option<(u32, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let director = ctx.speaker(&command.speaker, None, None)?;
+    let director = ctx.speaker(&command.speaker, token, None)?;
+    let live = store::live_events_of(ctx.conn, director.id)?;
+    if live >= LIVE_EVENTS_PER_DIRECTOR {
+        return Err(refuse(
+            format!(
+                "{} directs {live} events that are not finished; a director may have at most {LIVE_EVENTS_PER_DIRECTOR} events open or running at a time",
+                director.userid
+            ),
+            None,
+        ));
+    }
     let variant: Variant = command.variant.parse().map_err(|_| {
         refuse(
             format!(
@@ -95,14 +106,17 @@ pub(super) fn create(
     let id = store::insert(ctx.conn, &settings, ctx.now)?;
     let event = store::by_id(ctx.conn, id)?;
     let text = format!(
-        "You created the event \"{name}\" and direct it.\n\n{details}\nPlayers enter with:\n  tournament enter {name} <userid> <password>\nWhen enough have entered (at least 3), start it with:\n  tournament start {name} {td} <password>",
+        "You created the event \"{name}\" and direct it.\n\n{details}\nPlayers enter with:\n  tournament enter {name} <userid> <password>\nWhen enough have entered (at least 3), start it with:\n  tournament start {name} {td} <password>\n(or reply to this mail with \"tournament start {name}\": a reply to a mail pbem sent you needs no userid and password).",
         name = settings.name,
         details = details(ctx, &event)?,
         td = director.userid,
     );
-    Ok(vec![
-        ctx.notice_to_sender(&subject(&event, "created"), &text)?,
-    ])
+    Ok(vec![answer(
+        ctx,
+        director.id,
+        &subject(&event, "created"),
+        &text,
+    )?])
 }
 
 /// The end of `date` (the start of the next day, UTC); `now` for the last

@@ -74,9 +74,12 @@ pub(super) fn start(ctx: &mut Ctx<'_>, event: &Event) -> Result<Vec<Outgoing>, F
         lines.len(),
         lines.join("\n")
     );
-    Ok(vec![
-        ctx.notice_to_sender(&subject(event, "started"), &text)?,
-    ])
+    Ok(vec![answer(
+        ctx,
+        event.settings.director,
+        &subject(event, "started"),
+        &text,
+    )?])
 }
 
 fn entrant(ctx: &Ctx<'_>, event: &Event, userid: &str) -> Result<Player, Failure> {
@@ -167,7 +170,12 @@ pub(super) fn withdraw(
             Withdrawal::KeepPlayed => ", finished games stand".to_string(),
         }
     );
-    let mut mails = vec![ctx.notice_to_sender(&subject(event, "withdrawal"), &text)?];
+    let mut mails = vec![answer(
+        ctx,
+        event.settings.director,
+        &subject(event, "withdrawal"),
+        &text,
+    )?];
     if !player.owns_address(ctx.sender) {
         mails.push(notice_to(
             ctx,
@@ -229,9 +237,12 @@ pub(super) fn adjudicate(
         "Board {board} of \"{name}\": {} ({reason}).",
         ruling.score()
     );
-    Ok(vec![
-        ctx.notice_to_sender(&subject(event, "adjudicated"), &text)?,
-    ])
+    Ok(vec![answer(
+        ctx,
+        event.settings.director,
+        &subject(event, "adjudicated"),
+        &text,
+    )?])
 }
 
 pub(super) fn broadcast(
@@ -240,6 +251,29 @@ pub(super) fn broadcast(
     director: &Player,
     message: &str,
 ) -> Result<Vec<Outgoing>, Failure> {
+    let name = &event.settings.name;
+    if event.status == Status::Finished {
+        return Err(refuse(
+            format!("\"{name}\" is finished: broadcasts are for open or running events"),
+            None,
+        ));
+    }
+    if ctx.events.broadcast {
+        return Err(refuse(
+            "one broadcast per mail: send the next one in another mail",
+            None,
+        ));
+    }
+    let recent = store::broadcasts_since(ctx.conn, event.id, ctx.now - time::Duration::days(1))?;
+    if recent >= BROADCASTS_PER_DAY {
+        return Err(refuse(
+            format!(
+                "\"{name}\" had {recent} broadcasts in the last 24 hours: at most {BROADCASTS_PER_DAY} broadcasts a day per event; send this one later"
+            ),
+            None,
+        ));
+    }
+    store::record_broadcast(ctx.conn, event.id, ctx.now)?;
     let mut mails = Vec::new();
     let mut told = 0;
     let subject = subject(event, "message from the director");
@@ -255,6 +289,12 @@ pub(super) fn broadcast(
         mails.push(notice_to(ctx, &player, &subject, &text)?);
         told += 1;
     }
-    mails.push(ctx.notice_to_sender(&subject, &format!("Sent to {told} players:\n\n{text}"))?);
+    mails.push(answer(
+        ctx,
+        director.id,
+        &subject,
+        &format!("Sent to {told} players:\n\n{text}"),
+    )?);
+    ctx.events.broadcast = true;
     Ok(mails)
 }

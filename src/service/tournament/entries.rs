@@ -110,9 +110,12 @@ pub(super) fn enter(
             player.userid,
             event.current_round + 1
         );
-        return Ok(vec![
-            ctx.notice_to_sender(&subject(&event, "entered"), &text)?,
-        ]);
+        return Ok(vec![answer(
+            ctx,
+            player.id,
+            &subject(&event, "entered"),
+            &text,
+        )?]);
     }
     store::add_entry(ctx.conn, event.id, player.id, None, ctx.now)?;
     let text = format!(
@@ -121,9 +124,12 @@ pub(super) fn enter(
         entries.len() + 1,
         player.userid
     );
-    Ok(vec![
-        ctx.notice_to_sender(&subject(&event, "entered"), &text)?,
-    ])
+    Ok(vec![answer(
+        ctx,
+        player.id,
+        &subject(&event, "entered"),
+        &text,
+    )?])
 }
 
 /// A player's rating in `variant` as the event seeds and limits by it
@@ -159,54 +165,98 @@ pub(super) fn leave(
         ));
     }
     let text = format!("{} left \"{name}\".", player.userid);
-    Ok(vec![ctx.notice_to_sender(&subject(&event, "left"), &text)?])
+    Ok(vec![answer(
+        ctx,
+        player.id,
+        &subject(&event, "left"),
+        &text,
+    )?])
 }
 
+/// Invites the players `names` names. Whether a userid names a player is
+/// never told: the director's answer is the same for an unknown userid as
+/// for a player invited or entered before (neither is mailed). Each player
+/// gets one invitation per event, however often one mail or many name them.
 pub(super) fn invite(
     ctx: &mut Ctx<'_>,
     event: &Event,
     names: &[String],
 ) -> Result<Vec<Outgoing>, Failure> {
+    let name = &event.settings.name;
     if event.status != Status::Open {
         return Err(refuse(
             format!(
-                "\"{}\" is {}: invitations are for events still open",
-                event.settings.name,
+                "\"{name}\" is {}: invitations are for events still open",
                 event.status.as_str()
             ),
             None,
         ));
     }
-    let mut invited = Vec::new();
+    // The names this mail has not named yet, each once.
+    let mut new: Vec<(i64, String)> = Vec::new();
     for userid in names {
+        let key = (event.id, userid.to_ascii_lowercase());
+        if !ctx.events.invited.contains(&key) && !new.contains(&key) {
+            new.push(key);
+        }
+    }
+    if ctx.events.invited.len() + new.len() > INVITES_PER_MAIL {
+        return Err(refuse(
+            format!(
+                "a mail may invite at most {INVITES_PER_MAIL} players in all; this one named {} before this line; send the others in another mail",
+                ctx.events.invited.len()
+            ),
+            None,
+        ));
+    }
+    let most = event
+        .settings
+        .max_entrants
+        .saturating_mul(INVITES_PER_PLACE);
+    let held = store::invitations(ctx.conn, event.id)?;
+    if u64::from(held) + new.len() as u64 > u64::from(most) {
+        return Err(refuse(
+            format!(
+                "\"{name}\" may hold at most {most} invitations ({INVITES_PER_PLACE} per place), and {held} are made"
+            ),
+            None,
+        ));
+    }
+    let entries = store::entries(ctx.conn, event.id)?;
+    let details = details(ctx, event)?;
+    let mut mails = Vec::new();
+    for (_, userid) in &new {
         let Some(player) = players::by_userid(ctx.conn, userid)? else {
-            return Err(refuse(format!("there is no player \"{userid}\""), None));
+            continue;
         };
-        if invited.iter().any(|p: &Player| p.id == player.id) {
+        if player.id == event.settings.director
+            || entries.iter().any(|e| e.player == player.id)
+            || store::is_invited(ctx.conn, event.id, player.id)?
+        {
             continue;
         }
         store::invite(ctx.conn, event.id, player.id)?;
-        invited.push(player);
-    }
-    let name = &event.settings.name;
-    let mut mails = Vec::new();
-    for player in &invited {
         let text = format!(
-            "You are invited to the event \"{name}\".\n\n{}\nEnter with:\n  tournament enter {name} {} <password>",
-            details(ctx, event)?,
+            "You are invited to the event \"{name}\".\n\n{details}\nEnter with:\n  tournament enter {name} {} <password>\n(or reply to this mail with \"tournament enter {name}\").",
             player.userid
         );
         mails.push(notice_to(
             ctx,
-            player,
+            &player,
             &subject(event, "invitation"),
             &text,
         )?);
     }
-    let list: Vec<&str> = invited.iter().map(|p| p.userid.as_str()).collect();
-    mails.push(ctx.notice_to_sender(
+    let list: Vec<&str> = names.iter().map(String::as_str).collect();
+    mails.push(answer(
+        ctx,
+        event.settings.director,
         &subject(event, "invited"),
-        &format!("Invited to \"{name}\": {}.", list.join(", ")),
+        &format!(
+            "Invited to \"{name}\": {}.\nEach of these userids that names a player not yet invited to \"{name}\" or entered in it gets an invitation by mail; pbem does not say which userids name players.",
+            list.join(", ")
+        ),
     )?);
+    ctx.events.invited.extend(new);
     Ok(mails)
 }

@@ -14,8 +14,11 @@ use time::OffsetDateTime;
 use super::board_mail::{self, Occasion};
 use super::ending::{Ending, end_game};
 use super::{Ctx, Failure, ServiceError, refuse};
-use crate::command::{CreateTournament, EventFilter, Ruling, Tournament, View, Withdrawal};
+use crate::command::{
+    CreateTournament, EventFilter, Ruling, Speaker, Tournament, View, Withdrawal,
+};
 use crate::mail::outgoing::Outgoing;
+use crate::mail::token::NOT_A_BOARD;
 use crate::render::templates::{MAX_LINE, wrap_long_lines};
 use crate::rules::Variant;
 use crate::store::boards::{self, BoardOptions};
@@ -45,15 +48,44 @@ use views::{crosstable_text, list, notice_with_block, show};
 const DEFAULT_NAG_DAYS: u32 = 1;
 const DEFAULT_FORFEIT_DAYS: u32 = 7;
 
-pub(super) fn run(ctx: &mut Ctx<'_>, command: &Tournament) -> Result<Vec<Outgoing>, Failure> {
+/// Events one director may have open or running at a time.
+pub const LIVE_EVENTS_PER_DIRECTOR: u32 = 5;
+/// Players one mail may invite, across all its `tournament invite` lines.
+pub const INVITES_PER_MAIL: usize = crate::command::MAX_INVITES;
+/// Invitations an event may hold, per player it takes.
+pub const INVITES_PER_PLACE: u32 = 2;
+/// Broadcasts per event in any 24 hours.
+pub const BROADCASTS_PER_DAY: u32 = 3;
+/// The largest view (`show`, `standings`, `crosstable`, `pgn`, `trf`), in
+/// bytes, sent to an address pbem cannot tie to a player; a larger one goes
+/// to a proven player's own address only.
+pub const VIEW_TO_ANYONE_BYTES: usize = 16 * 1024;
+
+/// What one mail did with tournament commands so far, for the bounds per
+/// mail: one start, one broadcast, and [`INVITES_PER_MAIL`] players
+/// invited, each mailed once however often the mail names them.
+#[derive(Debug, Default)]
+pub(in crate::service) struct MailEvents {
+    started: bool,
+    broadcast: bool,
+    /// The players named in the mail's invitations: the event and the
+    /// userid as written, lowercase.
+    invited: Vec<(i64, String)>,
+}
+
+pub(super) fn run(
+    ctx: &mut Ctx<'_>,
+    command: &Tournament,
+    token: Option<(u32, PlayerId)>,
+) -> Result<Vec<Outgoing>, Failure> {
     match command {
-        Tournament::Create(c) => create(ctx, c),
+        Tournament::Create(c) => create(ctx, c, token),
         Tournament::Enter { name, speaker } => {
-            let player = ctx.speaker(speaker, None, None)?;
+            let player = ctx.speaker(speaker, token, None)?;
             enter(ctx, name, &player)
         }
         Tournament::Leave { name, speaker } => {
-            let player = ctx.speaker(speaker, None, None)?;
+            let player = ctx.speaker(speaker, token, None)?;
             leave(ctx, name, &player)
         }
         Tournament::Invite {
@@ -61,14 +93,26 @@ pub(super) fn run(ctx: &mut Ctx<'_>, command: &Tournament) -> Result<Vec<Outgoin
             director,
             players,
         } => {
-            let director = ctx.speaker(director, None, None)?;
+            let (director, players) = reread(ctx, token, director, players.clone())?;
+            let director = ctx.speaker(&director, token, None)?;
             let event = directed(ctx, name, &director)?;
-            invite(ctx, &event, players)
+            if players.is_empty() {
+                return Err(refuse("name the players to invite", None));
+            }
+            invite(ctx, &event, &players)
         }
         Tournament::Start { name, director } => {
-            let director = ctx.speaker(director, None, None)?;
+            let director = ctx.speaker(director, token, None)?;
             let event = directed(ctx, name, &director)?;
-            start(ctx, &event)
+            if ctx.events.started {
+                return Err(refuse(
+                    "one tournament start per mail: start another event in another mail",
+                    None,
+                ));
+            }
+            let mails = start(ctx, &event)?;
+            ctx.events.started = true;
+            Ok(mails)
         }
         Tournament::Withdraw {
             name,
@@ -76,7 +120,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, command: &Tournament) -> Result<Vec<Outgoin
             player,
             how,
         } => {
-            let director = ctx.speaker(director, None, None)?;
+            let director = ctx.speaker(director, token, None)?;
             let event = directed(ctx, name, &director)?;
             withdraw(ctx, &event, player, *how)
         }
@@ -87,7 +131,7 @@ pub(super) fn run(ctx: &mut Ctx<'_>, command: &Tournament) -> Result<Vec<Outgoin
             ruling,
             reason,
         } => {
-            let director = ctx.speaker(director, None, None)?;
+            let director = ctx.speaker(director, token, None)?;
             let event = directed(ctx, name, &director)?;
             adjudicate(ctx, &event, *board, *ruling, reason)
         }
@@ -96,16 +140,68 @@ pub(super) fn run(ctx: &mut Ctx<'_>, command: &Tournament) -> Result<Vec<Outgoin
             director,
             text,
         } => {
-            let director = ctx.speaker(director, None, None)?;
+            let words = text.split_whitespace().map(str::to_string).collect();
+            let (director, words) = reread(ctx, token, director, words)?;
+            let text = words.join(" ");
+            if text.is_empty() {
+                return Err(refuse("the text of the broadcast is missing", None));
+            }
+            if text.chars().count() > crate::command::MAX_BROADCAST_CHARS {
+                return Err(refuse(
+                    format!(
+                        "a broadcast may have up to {} characters",
+                        crate::command::MAX_BROADCAST_CHARS
+                    ),
+                    None,
+                ));
+            }
+            let director = ctx.speaker(&director, token, None)?;
             let event = directed(ctx, name, &director)?;
-            broadcast(ctx, &event, &director, text)
+            broadcast(ctx, &event, &director, &text)
         }
-        Tournament::View { name, view } => {
+        Tournament::View {
+            name,
+            view,
+            speaker,
+        } => {
             let event = named(ctx, name)?;
-            show(ctx, &event, *view)
+            show(ctx, &event, *view, speaker, token)
         }
         Tournament::List(filter) => list(ctx, *filter),
     }
+}
+
+/// The player the mail's reply token speaks for, when it comes from one
+/// of that player's addresses.
+fn replying_player(
+    ctx: &Ctx<'_>,
+    token: Option<(u32, PlayerId)>,
+) -> Result<Option<Player>, ServiceError> {
+    let Some((_, id)) = token else {
+        return Ok(None);
+    };
+    let player = players::by_id(ctx.conn, id)?;
+    Ok(player.owns_address(ctx.sender).then_some(player))
+}
+
+/// `invite` and `broadcast` as the mail means them: the parser read their
+/// first two words as the director's userid and password; in a reply of a
+/// player of another userid they are players or text like the rest.
+fn reread(
+    ctx: &Ctx<'_>,
+    token: Option<(u32, PlayerId)>,
+    director: &Speaker,
+    rest: Vec<String>,
+) -> Result<(Speaker, Vec<String>), ServiceError> {
+    if let Speaker::Password { userid, password } = director
+        && let Some(player) = replying_player(ctx, token)?
+        && !player.userid.eq_ignore_ascii_case(userid)
+    {
+        let mut words = vec![userid.clone(), password.clone()];
+        words.extend(rest);
+        return Ok((Speaker::Token, words));
+    }
+    Ok((director.clone(), rest))
 }
 
 /// The event called `name`, or a refusal naming it.
@@ -133,7 +229,9 @@ fn subject(event: &Event, what: &str) -> String {
     format!("pbem tournament {}: {what}", event.settings.name)
 }
 
-/// A notice to someone other than the sender: it answers no mail of theirs.
+/// A notice to a player at the player's own address: it answers no mail
+/// of theirs unless they sent the mail, and carries the player's reply
+/// token, so that a reply to it speaks for the player in any command.
 fn notice_to(
     ctx: &Ctx<'_>,
     player: &Player,
@@ -145,5 +243,33 @@ fn notice_to(
         mail.in_reply_to = None;
         mail.references.clear();
     }
+    with_token(ctx, &mut mail, player);
+    Ok(mail)
+}
+
+/// Gives a mail to `player`'s own address the player's reply token.
+fn with_token(ctx: &Ctx<'_>, mail: &mut Outgoing, player: &Player) {
+    let own = !mail.to.is_empty()
+        && mail
+            .to
+            .iter()
+            .all(|to| !to.is_empty() && player.owns_address(to));
+    if own {
+        let token = ctx.key.token(NOT_A_BOARD, player.id);
+        mail.reply_to = Some(ctx.config.address.with_token(&token));
+    }
+}
+
+/// The answer to the sender of a command that `player` gave: with the
+/// player's reply token when the sender is one of the player's addresses.
+fn answer(
+    ctx: &Ctx<'_>,
+    player: PlayerId,
+    subject: &str,
+    text: &str,
+) -> Result<Outgoing, ServiceError> {
+    let player = players::by_id(ctx.conn, player)?;
+    let mut mail = ctx.notice_to_sender(subject, text)?;
+    with_token(ctx, &mut mail, &player);
     Ok(mail)
 }

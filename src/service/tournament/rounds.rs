@@ -100,6 +100,7 @@ fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
             mail.in_reply_to = None;
             mail.references.clear();
         }
+        with_token(ctx, &mut mail, &player);
         ctx.pending.borrow_mut().push(mail);
     }
     Ok(())
@@ -224,6 +225,8 @@ pub(super) fn start_swiss(
 /// Pairs and starts the next round of a Swiss (FIDE Dutch, `pairing::dutch`);
 /// withdrawn players are left out (a zero-point bye each). The director
 /// gets the pairings; a player who gets the pairing-allocated bye is told.
+/// A round that cannot be paired (too few players left who have not met)
+/// ends the event with the rounds played: nothing else would ever end it.
 fn pair_next_round(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
     let Format::Swiss { rounds } = event.settings.format else {
         return Ok(());
@@ -242,12 +245,16 @@ fn pair_next_round(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
         let pairing = match crate::pairing::dutch::pair(&trf) {
             Ok(pairing) => pairing,
             Err(error) => {
+                // The round is not played: its byes go again.
+                store::remove_byes(ctx.conn, event.id, round)?;
+                let played = round - 1;
                 let text = format!(
-                    "pbem could not pair round {round} of \"{name}\": {error}. The event waits; the director may withdraw players or adjudicate."
+                    "pbem could not pair round {round} of \"{name}\": {error}. The event ends with the {played} round{} played; every player gets the final crosstable.",
+                    if played == 1 { "" } else { "s" }
                 );
                 let mail = notice_to(ctx, &director, &subject(event, "pairing failed"), &text)?;
                 ctx.pending.borrow_mut().push(mail);
-                return Ok(());
+                break;
             }
         };
         let entries = store::entries(ctx.conn, event.id)?;

@@ -56,7 +56,69 @@ pub(super) fn notice_with_block(
     Ok(mail)
 }
 
-pub(super) fn show(ctx: &mut Ctx<'_>, event: &Event, view: View) -> Result<Vec<Outgoing>, Failure> {
+/// A view of an event for the sender. One larger than
+/// [`VIEW_TO_ANYONE_BYTES`] goes only to a proven player's own address (the
+/// view's userid and password, or the mail's reply token): an answer to a
+/// forgeable From is small. Without a proven player the sender learns how
+/// to get it.
+pub(super) fn show(
+    ctx: &mut Ctx<'_>,
+    event: &Event,
+    view: View,
+    speaker: &Speaker,
+    token: Option<(u32, PlayerId)>,
+) -> Result<Vec<Outgoing>, Failure> {
+    let reader = match speaker {
+        Speaker::Password { .. } => Some(ctx.speaker(speaker, token, None)?),
+        Speaker::Token => replying_player(ctx, token)?,
+    };
+    let mut mail = view_mail(ctx, event, view)?;
+    if mail.body.len() <= VIEW_TO_ANYONE_BYTES {
+        if let Some(reader) = &reader {
+            with_token(ctx, &mut mail, reader);
+        }
+        return Ok(vec![mail]);
+    }
+    let name = &event.settings.name;
+    let what = view_word(view);
+    let size = mail.body.len().div_ceil(1024);
+    let Some(reader) = reader.filter(|r| !r.mail_address().is_empty()) else {
+        let text = format!(
+            "The {what} of \"{name}\" is {size} KiB long: pbem sends so large an answer only to the registered address of a player it knows the mail is from. Ask with your userid and password:\n  tournament {what} {name} <userid> <password>\nor write \"tournament {what} {name}\" in a reply to a mail pbem sent you; it then goes to your registered address."
+        );
+        return Ok(vec![ctx.notice_to_sender(&subject(event, what), &text)?]);
+    };
+    if reader.owns_address(ctx.sender) {
+        with_token(ctx, &mut mail, &reader);
+        return Ok(vec![mail]);
+    }
+    mail.to = vec![reader.mail_address().to_string()];
+    mail.in_reply_to = None;
+    mail.references.clear();
+    with_token(ctx, &mut mail, &reader);
+    let text = format!(
+        "The {what} of \"{name}\" ({size} KiB) went to the registered address of {}.",
+        reader.userid
+    );
+    Ok(vec![
+        mail,
+        ctx.notice_to_sender(&subject(event, what), &text)?,
+    ])
+}
+
+/// The word of a view's command.
+fn view_word(view: View) -> &'static str {
+    match view {
+        View::Show => "show",
+        View::Standings => "standings",
+        View::Crosstable => "crosstable",
+        View::Pgn => "pgn",
+        View::Trf => "trf",
+    }
+}
+
+/// The mail of a view, to the sender.
+fn view_mail(ctx: &Ctx<'_>, event: &Event, view: View) -> Result<Outgoing, Failure> {
     let name = &event.settings.name;
     let (what, body, block) = match view {
         View::Crosstable => {
@@ -151,37 +213,59 @@ pub(super) fn show(ctx: &mut Ctx<'_>, event: &Event, view: View) -> Result<Vec<O
             )
         }
     };
-    Ok(vec![notice_with_block(
+    Ok(notice_with_block(
         ctx,
         vec![ctx.sender.to_string()],
         &subject(event, what),
         &body,
         &block,
-    )?])
+    )?)
 }
 
+/// Finished events listed, the newest first; the rest are counted.
+pub const FINISHED_LISTED: u32 = 200;
+
+/// `tournaments`: every open and running event (a director has at most
+/// [`LIVE_EVENTS_PER_DIRECTOR`] of them), then the newest finished ones,
+/// and how many more finished ones there are.
 pub(super) fn list(ctx: &mut Ctx<'_>, filter: EventFilter) -> Result<Vec<Outgoing>, Failure> {
-    let status = match filter {
-        EventFilter::All => None,
-        EventFilter::Open => Some(Status::Open),
-        EventFilter::Running => Some(Status::Running),
-        EventFilter::Finished => Some(Status::Finished),
+    let live = u32::MAX;
+    let statuses: &[(Status, u32)] = match filter {
+        EventFilter::All => &[
+            (Status::Open, live),
+            (Status::Running, live),
+            (Status::Finished, FINISHED_LISTED),
+        ],
+        EventFilter::Open => &[(Status::Open, live)],
+        EventFilter::Running => &[(Status::Running, live)],
+        EventFilter::Finished => &[(Status::Finished, FINISHED_LISTED)],
     };
-    let events = store::list(ctx.conn, status)?;
     let mut body = String::new();
-    for event in &events {
-        let s = &event.settings;
-        body.push_str(&format!(
-            "  {:<20} {:<9} {:<10} {:<22} {} players\n",
-            s.name,
-            event.status.as_str(),
-            s.variant.display_name(),
-            s.format.describe(),
-            store::entries(ctx.conn, event.id)?.len()
-        ));
+    let mut more = 0;
+    for &(status, limit) in statuses {
+        let events = store::list(ctx.conn, status, limit)?;
+        for event in &events {
+            let s = &event.settings;
+            body.push_str(&format!(
+                "  {:<20} {:<9} {:<10} {:<22} {} players\n",
+                s.name,
+                event.status.as_str(),
+                s.variant.display_name(),
+                s.format.describe(),
+                store::entries(ctx.conn, event.id)?.len()
+            ));
+        }
+        if status == Status::Finished {
+            more = store::count(ctx.conn, status)?.saturating_sub(events.len() as u32);
+        }
     }
     if body.is_empty() {
         body = "No events.\n".into();
+    }
+    if more > 0 {
+        body.push_str(&format!(
+            "\n{more} more finished events are not listed (only the newest {FINISHED_LISTED} are).\n"
+        ));
     }
     Ok(vec![ctx.notice_to_sender("pbem tournaments", &body)?])
 }
