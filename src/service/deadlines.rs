@@ -284,6 +284,7 @@ fn system_ctx<'a>(
         news: std::cell::RefCell::new(Vec::new()),
         stale: None,
         login_outcomes: Vec::new(),
+        accounts: super::account::MailAccounts::default(),
         pending: std::cell::RefCell::new(Vec::new()),
         after_turn: std::cell::RefCell::new(None),
     }

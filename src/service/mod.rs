@@ -265,9 +265,11 @@ impl Service {
     ) -> Result<Vec<Handled>, ServiceError> {
         self.check_passwords_ahead(&mails, now)?;
         let server = self.config.address.clone();
-        queue::with_builder(&server, |beside| {
+        let handled = queue::with_builder(&server, |beside| {
             self.handle_in_transaction(&mails, now, beside)
-        })
+        });
+        self.passwords.forget_ready_hashes();
+        handled
     }
 
     /// The mails in one transaction, their replies built `beside`.
@@ -334,7 +336,9 @@ impl Service {
     /// about 17 ms each) does not keep the outbox sender, the deadline
     /// sweep and `pbem process` waiting. Only the outcomes are kept, for
     /// the commands to find; a password this pass misses is simply checked
-    /// when its command runs.
+    /// when its command runs. The new password of a mail's first `signup`,
+    /// and of a `password` command whose old password is right, is hashed
+    /// here too, at most one of each per mail (a mail acts on one signup).
     fn check_passwords_ahead(
         &mut self,
         mails: &[Inbound],
@@ -345,12 +349,19 @@ impl Service {
                 continue;
             }
             let mut logins: Vec<(String, String)> = Vec::new();
+            let (mut signup_seen, mut new_password_seen) = (false, false);
             let subject = strip_reply_prefixes(&mail.subject);
             let lines = mail.command_lines();
             for line in std::iter::once(subject).chain(lines.iter().map(String::as_str)) {
                 let Some(Ok(line)) = command::parse_line(line) else {
                     continue;
                 };
+                if let Command::Signup(signup) = &line.command
+                    && !std::mem::replace(&mut signup_seen, true)
+                    && self.signup_may_succeed(signup)?
+                {
+                    self.passwords.prepare_hash(&signup.password);
+                }
                 let Some((userid, password)) = line.command.credentials() else {
                     continue;
                 };
@@ -359,15 +370,30 @@ impl Service {
                     continue;
                 }
                 // A userid whose logins pause costs no Argon2 at all.
-                if limits::paused_until(self.store.conn(), userid, 0, now)?.is_none()
-                    && let Some(player) = players::by_userid(self.store.conn(), userid)?
+                let right = limits::paused_until(self.store.conn(), userid, 0, now)?.is_none()
+                    && players::by_userid_or_reserved(self.store.conn(), userid)?
+                        .is_some_and(|player| self.passwords.verify(&player, password));
+                if let Command::Password(change) = &line.command
+                    && right
+                    && !std::mem::replace(&mut new_password_seen, true)
+                    && change.new.chars().count() >= self.config.min_password_length
                 {
-                    self.passwords.verify(&player, password);
+                    self.passwords.prepare_hash(&change.new);
                 }
                 logins.push(login);
             }
         }
         Ok(())
+    }
+
+    /// Whether a `signup` looks as if it would be acted on (a long enough
+    /// password, a userid nobody has), so that hashing its password ahead
+    /// is not wasted; the command itself checks everything again.
+    fn signup_may_succeed(&self, signup: &command::Signup) -> Result<bool, ServiceError> {
+        Ok(
+            signup.password.chars().count() >= self.config.min_password_length
+                && players::by_userid_or_reserved(self.store.conn(), &signup.userid)?.is_none(),
+        )
     }
 }
 
@@ -421,6 +447,7 @@ fn handle_in(
         news: RefCell::new(Vec::new()),
         stale: None,
         login_outcomes: Vec::new(),
+        accounts: account::MailAccounts::default(),
         pending: RefCell::new(Vec::new()),
         after_turn: RefCell::new(None),
     };
@@ -453,6 +480,7 @@ fn handle_in(
             store::limits::login_failed(tx, &userid, now)?;
         }
     }
+    confirm::record_outcomes(tx, &sender, &ctx.accounts.code_outcomes, now)?;
     let replies = ctx.out.len();
     let outgoing = std::mem::take(&mut ctx.out);
     queue_all(tx, config, key, outgoing, now, queue)?;
@@ -552,6 +580,8 @@ struct Ctx<'a> {
     /// Each password check of this mail, by userid as written, and whether
     /// it succeeded (for the throttle; see `limits`).
     login_outcomes: Vec<(String, bool)>,
+    /// What the mail's account commands did so far, for their limits.
+    accounts: account::MailAccounts,
     /// Mails that the end of a game made (a tournament's notices and final
     /// crosstables): sent with the mail's answer (those to the sender
     /// folded into it), or by the sweep.
@@ -680,7 +710,9 @@ impl Ctx<'_> {
     /// Checks a userid and password. The answer is the same for an unknown
     /// userid and a wrong password; after repeated failures the userid's
     /// password logins pause (see `limits`), except in a reply from the
-    /// player's own address to a board mail.
+    /// player's own address to a board mail. A signup none of whose
+    /// addresses has confirmed cannot log in: the right password is told
+    /// to confirm first (a wrong one is only wrong).
     fn login(
         &mut self,
         userid: &str,
@@ -699,7 +731,7 @@ impl Ctx<'_> {
             }
             self.logins.push(login);
         }
-        let player = players::by_userid(self.conn, userid)?;
+        let player = players::by_userid_or_reserved(self.conn, userid)?;
         let owner_replies = player
             .as_ref()
             .is_some_and(|player| self.token_speaks_for(player));
@@ -724,6 +756,12 @@ impl Ctx<'_> {
             .is_some_and(|player| self.passwords.verify(player, password));
         self.login_outcomes.push((userid.to_string(), good));
         match player {
+            Some(player) if good && !player.is_confirmed() => Err(refuse(
+                format!(
+                    "\"{userid}\" is not confirmed yet: an account exists once an address of it confirms. Reply to the confirmation mail pbem sent to that address (or send \"confirm <code>\" from it), then send this again"
+                ),
+                board,
+            )),
             Some(player) if good => Ok(player),
             _ => Err(refuse(
                 format!("wrong userid or password for \"{userid}\""),
@@ -742,7 +780,7 @@ impl Ctx<'_> {
     /// Whether the mail proves its player: a reply token from the player's
     /// own address, or a command with a right password (checked only for
     /// userids whose logins are not paused, and at most
-    /// [`LOGINS_PER_MAIL`] of them).
+    /// [`LOGINS_PER_MAIL`] of them) of a player whose address confirmed.
     fn proves_player(&mut self) -> Result<bool, ServiceError> {
         if let Some(Ok((_, id))) = self.reply_token() {
             let player = players::by_id(self.conn, id)?;
@@ -883,5 +921,63 @@ mod tests {
         );
         assert!(service.passwords.verify(&alice, "s3cret"));
         assert!(!service.passwords.verify(&alice, "wrong"));
+    }
+
+    #[test]
+    fn new_passwords_are_hashed_before_the_transaction_that_stores_them() {
+        let store = Store::open_in_memory().expect("store");
+        let now = OffsetDateTime::UNIX_EPOCH;
+        let hash = passwords::hash("s3cret-old").expect("hash");
+        let tx = store.transaction().expect("transaction");
+        players::insert(&tx, "alice", &hash, &["alice@example.org".into()], now).expect("alice");
+        tx.commit().expect("commit");
+        let mut service = Service::new(store, ServiceConfig::default()).expect("service");
+        let raw = |from: &str, id: &str, body: &str| {
+            format!(
+                "From: {from}\r\nMessage-ID: <{id}@example.org>\r\nSubject: hello\r\n\r\n{body}\r\n"
+            )
+        };
+        let signup = raw(
+            "carol@example.org",
+            "a",
+            "signup carol carol-secret\nsignup dave dave-secret",
+        );
+        let change = raw(
+            "alice@example.org",
+            "b",
+            "password alice s3cret-old alice-new-secret\npassword alice wrong other-secret",
+        );
+        let mails = [
+            Inbound::parse(signup.as_bytes()),
+            Inbound::parse(change.as_bytes()),
+        ];
+        service.check_passwords_ahead(&mails, now).expect("ahead");
+        let ready = |service: &Service, password: &str| {
+            service.passwords.ready_hash(password).map(str::to_string)
+        };
+        let carol_hash = ready(&service, "carol-secret").expect("the signup's hash is ready");
+        let alice_hash = ready(&service, "alice-new-secret").expect("the new password's too");
+        assert_eq!(ready(&service, "dave-secret"), None, "one signup per mail");
+        assert_eq!(
+            ready(&service, "other-secret"),
+            None,
+            "its old password is wrong"
+        );
+        // The batch finds the hashes ready (hashing ahead again makes no
+        // new ones) and stores them.
+        service
+            .handle_batch(&[signup.as_bytes(), change.as_bytes()], now)
+            .expect("handled");
+        let conn = service.store().conn();
+        let carol = players::by_userid_or_reserved(conn, "carol")
+            .expect("read")
+            .expect("carol is reserved");
+        assert_eq!(carol.password_hash, carol_hash);
+        let alice = players::by_userid(conn, "alice")
+            .expect("read")
+            .expect("alice");
+        assert_eq!(alice.password_hash, alice_hash);
+        assert_eq!(ready(&service, "carol-secret"), None, "taken");
+        assert_eq!(ready(&service, "dave-secret"), None, "nothing is left over");
     }
 }

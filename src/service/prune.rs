@@ -16,8 +16,8 @@
 //! * address claims: until they lapse ([`super::confirm::CLAIM_LAPSE`]);
 //!   a player left with no address, no claim and no board then (a signup
 //!   never confirmed) is deleted, and its userid is free again;
-//! * mail counts of the rate ceilings: two hours; failed logins: a day
-//!   after the last one.
+//! * mail counts of the rate ceilings: two hours; failed logins and wrong
+//!   confirmation codes: a day after the last one.
 
 use time::{Duration, OffsetDateTime};
 
@@ -55,7 +55,8 @@ impl Service {
                 + players::prune_abandoned(&tx, now - CLAIM_LAPSE)?
                 + sent::prune_finished(&tx, now - FINISHED_BOARD_KEPT)?
                 + limits::prune_counts(&tx, now - COUNTS_KEPT)?
-                + limits::prune_failures(&tx, now - FAILURES_KEPT)?,
+                + limits::prune_failures(&tx, now - FAILURES_KEPT)?
+                + claims::prune_code_failures(&tx, now - FAILURES_KEPT)?,
         };
         tx.commit()?;
         Ok(pruned)
