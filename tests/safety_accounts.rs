@@ -259,3 +259,42 @@ fn wrong_confirmation_codes_pause_their_sender_and_the_right_code_works_after_th
     assert_eq!(welcome.len(), 1, "{welcome:#?}");
     assert_eq!(welcome[0].subject, "pbem signup alice");
 }
+
+#[test]
+fn a_reservation_signs_up_again_with_its_password_for_a_new_code_or_another_address() {
+    let mut h = Harness::new();
+    // Ghost mistypes its address.
+    let typo = h.send(GHOST, "hello", "signup ghost ghost-pw ghots@example.net");
+    assert_eq!(typo.len(), 2, "{typo:#?}");
+    to(&typo, "ghots@example.net");
+    // Another password cannot take the reservation over.
+    let taken = h.send(MALLORY, "hello", "signup ghost guess-pw");
+    let taken = answer(&taken, MALLORY);
+    assert!(taken.contains("the userid \"ghost\" is taken"), "{taken}");
+    // The same signup with the same password names the right address.
+    let fixed = h.send(GHOST, "hello", "signup ghost ghost-pw");
+    assert_eq!(fixed.len(), 1, "{fixed:#?}");
+    assert_eq!(fixed[0].to, GHOST);
+    assert!(fixed[0].subject.starts_with("confirm "));
+    assert_eq!(
+        count(
+            &h,
+            "SELECT COUNT(*) FROM address_claims WHERE address = 'ghots@example.net' AND code != ''"
+        ),
+        0,
+        "the mistyped address is withdrawn"
+    );
+    // The mail got lost: signing up again sends a new code, and only the
+    // newest one confirms.
+    let lost = h.send(GHOST, "hello", "signup ghost ghost-pw");
+    assert_eq!(lost.len(), 1, "{lost:#?}");
+    assert_ne!(lost[0].subject, fixed[0].subject);
+    let old = h.confirm(&fixed[0], GHOST);
+    assert!(
+        answer(&old, GHOST).contains("no confirmation with this code"),
+        "{old:#?}"
+    );
+    let welcome = h.confirm(&lost[0], GHOST);
+    assert_eq!(welcome[0].subject, "pbem signup ghost");
+    assert_eq!(count(&h, "SELECT COUNT(*) FROM players"), 1);
+}

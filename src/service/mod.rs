@@ -358,9 +358,8 @@ impl Service {
                 };
                 if let Command::Signup(signup) = &line.command
                     && !std::mem::replace(&mut signup_seen, true)
-                    && self.signup_may_succeed(signup)?
                 {
-                    self.passwords.prepare_hash(&signup.password);
+                    self.signup_ahead(signup, now)?;
                 }
                 let Some((userid, password)) = line.command.credentials() else {
                     continue;
@@ -386,14 +385,30 @@ impl Service {
         Ok(())
     }
 
-    /// Whether a `signup` looks as if it would be acted on (a long enough
-    /// password, a userid nobody has), so that hashing its password ahead
-    /// is not wasted; the command itself checks everything again.
-    fn signup_may_succeed(&self, signup: &command::Signup) -> Result<bool, ServiceError> {
-        Ok(
-            signup.password.chars().count() >= self.config.min_password_length
-                && players::by_userid_or_reserved(self.store.conn(), &signup.userid)?.is_none(),
-        )
+    /// The Argon2 work of a mail's `signup`, ahead: the new password's
+    /// hash for a userid nobody has, the check of the password for a
+    /// reservation signed up again. The command itself checks everything
+    /// again.
+    fn signup_ahead(
+        &mut self,
+        signup: &command::Signup,
+        now: OffsetDateTime,
+    ) -> Result<(), ServiceError> {
+        if signup.password.chars().count() < self.config.min_password_length {
+            return Ok(());
+        }
+        match players::by_userid_or_reserved(self.store.conn(), &signup.userid)? {
+            None => self.passwords.prepare_hash(&signup.password),
+            Some(reserved)
+                if !reserved.is_confirmed()
+                    && limits::paused_until(self.store.conn(), &signup.userid, 0, now)?
+                        .is_none() =>
+            {
+                self.passwords.verify(&reserved, &signup.password);
+            }
+            Some(_) => {}
+        }
+        Ok(())
     }
 }
 
@@ -719,6 +734,26 @@ impl Ctx<'_> {
         password: &str,
         board: Option<u32>,
     ) -> Result<Player, Failure> {
+        let player = self.login_even_unconfirmed(userid, password, board)?;
+        if !player.is_confirmed() {
+            return Err(refuse(
+                format!(
+                    "\"{userid}\" is not confirmed yet: an account exists once an address of it confirms. Reply to the confirmation mail pbem sent to that address (or send \"confirm <code>\" from it), then send this again"
+                ),
+                board,
+            ));
+        }
+        Ok(player)
+    }
+
+    /// [`Ctx::login`] that also lets in a signup not yet confirmed (for
+    /// signing it up again).
+    fn login_even_unconfirmed(
+        &mut self,
+        userid: &str,
+        password: &str,
+        board: Option<u32>,
+    ) -> Result<Player, Failure> {
         let login = (userid.to_string(), password.to_string());
         if !self.logins.contains(&login) {
             if self.logins.len() >= LOGINS_PER_MAIL {
@@ -756,12 +791,6 @@ impl Ctx<'_> {
             .is_some_and(|player| self.passwords.verify(player, password));
         self.login_outcomes.push((userid.to_string(), good));
         match player {
-            Some(player) if good && !player.is_confirmed() => Err(refuse(
-                format!(
-                    "\"{userid}\" is not confirmed yet: an account exists once an address of it confirms. Reply to the confirmation mail pbem sent to that address (or send \"confirm <code>\" from it), then send this again"
-                ),
-                board,
-            )),
             Some(player) if good => Ok(player),
             _ => Err(refuse(
                 format!("wrong userid or password for \"{userid}\""),
