@@ -59,10 +59,17 @@ fn setup(players: u32, games: u32) -> (tempfile::TempDir, Store, Vec<Game>) {
         let mut insert = tx
             .prepare("INSERT INTO players (id, userid, password_hash, created_at) VALUES (?1, ?2, 'x', ?3)")
             .expect("statement");
+        // Each with a confirmed address: only confirmed players are rated.
+        let mut address = tx
+            .prepare("INSERT INTO addresses (address, player_id, position) VALUES (?1, ?2, 0)")
+            .expect("statement");
         for id in 1..=players {
             insert
                 .execute(params![id, format!("player{id}"), time_text(start)])
                 .expect("player");
+            address
+                .execute(params![format!("player{id}@example.org"), id])
+                .expect("address");
         }
     }
     let mut reference = Vec::new();

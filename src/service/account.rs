@@ -4,13 +4,26 @@
 use serde::Serialize;
 use time::Duration;
 
-use super::{Ctx, Failure, confirm, passwords, refuse};
+use super::{Ctx, Failure, confirm, refuse};
 use crate::command::{Games, GamesFilter, HelpTopic, Password, SetAddresses, Signup, Vacation};
 use crate::mail::address;
 use crate::mail::outgoing::Outgoing;
 use crate::rules::Variant;
 use crate::store::players::{self, Player, PlayerId};
 use crate::store::{boards, claims, deadlines};
+
+/// What one mail's account commands did so far, for the limits that hold
+/// across its commands.
+#[derive(Debug, Default)]
+pub(super) struct MailAccounts {
+    /// `signup` commands read: only the first is acted on.
+    pub signups: u32,
+    /// Confirmation mails made (see `confirm::CONFIRMATIONS_PER_MAIL`).
+    pub confirmation_mails: usize,
+    /// Whether each `confirm` had a right code, for the throttle of wrong
+    /// codes (stored after the mail, outside the commands' savepoints).
+    pub code_outcomes: Vec<bool>,
+}
 
 /// Userids: letters, digits, `_`, `-` and `.`, 2 to 24 of them.
 fn valid_userid(userid: &str) -> bool {
@@ -51,6 +64,15 @@ fn check_addresses(
 }
 
 pub(super) fn signup(ctx: &mut Ctx<'_>, command: &Signup) -> Result<Vec<Outgoing>, Failure> {
+    // A person needs one account: a mail of many signups would only
+    // reserve userids and mail strangers.
+    ctx.accounts.signups = ctx.accounts.signups.saturating_add(1);
+    if ctx.accounts.signups > 1 {
+        return Err(refuse(
+            "pbem acts on one signup per mail, the first; send this one in a mail of its own",
+            None,
+        ));
+    }
     if !valid_userid(&command.userid) {
         return Err(refuse(
             format!(
@@ -61,36 +83,67 @@ pub(super) fn signup(ctx: &mut Ctx<'_>, command: &Signup) -> Result<Vec<Outgoing
         ));
     }
     check_new_password(ctx, &command.password)?;
-    if players::by_userid(ctx.conn, &command.userid)?.is_some() {
-        return Err(refuse(
-            format!("the userid \"{}\" is taken; choose another", command.userid),
-            None,
-        ));
-    }
+    let reserved = reservation_of(ctx, command)?;
     let addresses = if command.addresses.is_empty() {
         vec![ctx.sender.to_string()]
     } else {
         command.addresses.clone()
     };
-    let addresses = check_addresses(ctx, &addresses, None)?;
+    let addresses = check_addresses(ctx, &addresses, reserved.as_ref().map(|p| p.id))?;
     confirm::check_count(&addresses)?;
-    let hash = passwords::hash(&command.password)
-        .map_err(|e| refuse(format!("cannot store the password: {e}"), None))?;
-    // The player starts without addresses: each joins once it confirms.
-    let id = players::insert(ctx.conn, &command.userid, &hash, &[], ctx.now)?;
-    let player = players::by_id(ctx.conn, id)?;
+    let player = match reserved {
+        Some(player) => {
+            // Signed up again: the addresses of this signup replace the
+            // earlier ones.
+            claims::withdraw_claims_except(ctx.conn, player.id, &addresses)?;
+            player
+        }
+        None => {
+            let hash = ctx
+                .passwords
+                .new_hash(&command.password)
+                .map_err(|e| refuse(format!("cannot store the password: {e}"), None))?;
+            // The player starts without addresses, its userid only
+            // reserved: the account exists once an address confirms (until
+            // then it cannot log in, and others cannot see it).
+            let id = players::insert(ctx.conn, &command.userid, &hash, &[], ctx.now)?;
+            players::by_id(ctx.conn, id)?
+        }
+    };
     let mut mails = confirm::claim(ctx, &player, &addresses)?;
     // A sender who named its own address has its answer in the
     // confirmation mail; another sender is told where the codes went.
     if !addresses.iter().any(|a| a.eq_ignore_ascii_case(ctx.sender)) {
         let text = format!(
-            "{} is signed up. Each new address gets a confirmation code ({}; at most one such mail a week to an address, so if it does not come, send the command from the address itself); the player gets mail once an address confirms by replying to it.",
+            "The userid {} is reserved for you; the account exists once an address of it confirms by replying to its confirmation mail, and until then it cannot play. Each new address gets a confirmation code ({}; at most one such mail a week to an address, so if it does not come, send the command from the address itself). A reservation no address confirms lapses after {} days; until then the same signup with the same password sends a code again or names other addresses.",
             command.userid,
-            addresses.join(", ")
+            addresses.join(", "),
+            confirm::CLAIM_LAPSE.whole_days()
         );
         mails.push(ctx.notice_to_sender(&format!("pbem signup {}", command.userid), &text)?);
     }
     Ok(mails)
+}
+
+/// The unconfirmed signup that `command` signs up again, if the userid is
+/// reserved and the password is the reservation's: whoever lost the
+/// confirmation mail, or mistyped an address, need not wait for the
+/// reservation to lapse. A userid taken otherwise is refused.
+fn reservation_of(ctx: &mut Ctx<'_>, command: &Signup) -> Result<Option<Player>, Failure> {
+    let Some(taken) = players::by_userid_or_reserved(ctx.conn, &command.userid)? else {
+        return Ok(None);
+    };
+    if !taken.is_confirmed() {
+        match ctx.login_even_unconfirmed(&command.userid, &command.password, None) {
+            Ok(player) => return Ok(Some(player)),
+            Err(Failure::Refused(_)) => {}
+            Err(fatal) => return Err(fatal),
+        }
+    }
+    Err(refuse(
+        format!("the userid \"{}\" is taken; choose another", command.userid),
+        None,
+    ))
 }
 
 /// A new password is long enough.
@@ -120,7 +173,9 @@ fn account_notice_recipients(ctx: &Ctx<'_>, player: &Player) -> Vec<String> {
 pub(super) fn password(ctx: &mut Ctx<'_>, command: &Password) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.login(&command.userid, &command.old, None)?;
     check_new_password(ctx, &command.new)?;
-    let hash = passwords::hash(&command.new)
+    let hash = ctx
+        .passwords
+        .new_hash(&command.new)
         .map_err(|e| refuse(format!("cannot store the password: {e}"), None))?;
     players::set_password_hash(ctx.conn, player.id, &hash)?;
     let text = format!(

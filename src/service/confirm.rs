@@ -11,13 +11,20 @@
 //! * it blocks nobody: another player, or its owner, may claim it too, and
 //!   whoever's code comes back from it gets it; a claim lapses after
 //!   [`CLAIM_LAPSE`].
+//!
+//! One inbound mail makes at most [`CONFIRMATIONS_PER_MAIL`] confirmation
+//! mails in all, whatever its commands: a command that would make more is
+//! refused whole. Wrong codes pause their sender address as wrong
+//! passwords pause a userid (see `limits`): a forged sender gains nothing
+//! by guessing, and the answers never tell whether a claim waits.
 
-use time::Duration;
+use rusqlite::Connection;
+use time::{Duration, OffsetDateTime};
 
-use super::{Ctx, Failure, refuse};
+use super::{Ctx, Failure, ServiceError, limits, refuse};
 use crate::mail::outgoing::Outgoing;
-use crate::store::claims;
 use crate::store::players::{self, Player};
+use crate::store::{claims, time_text};
 
 /// How long a claim waits for its confirmation.
 pub const CLAIM_LAPSE: Duration = Duration::days(7);
@@ -25,26 +32,48 @@ pub const CLAIM_LAPSE: Duration = Duration::days(7);
 /// The most addresses a player may have, confirmed and claimed together.
 pub const MAX_ADDRESSES: usize = 4;
 
+/// The most confirmation mails one inbound mail makes, across all its
+/// commands: one mail cannot make pbem write to more strangers than this.
+pub const CONFIRMATIONS_PER_MAIL: usize = 4;
+
 /// Records `player`'s claims on the `addresses` it does not hold yet, and
-/// returns the confirmation mails to send.
+/// returns the confirmation mails to send; refused, changing nothing,
+/// when the mail would make more than [`CONFIRMATIONS_PER_MAIL`] of them.
 pub(super) fn claim(
-    ctx: &Ctx<'_>,
+    ctx: &mut Ctx<'_>,
     player: &Player,
     addresses: &[String],
 ) -> Result<Vec<Outgoing>, Failure> {
-    let mut mails = Vec::new();
+    let since = ctx.now - CLAIM_LAPSE;
+    // First which addresses are claimed and mailed, then the writes: a
+    // command over the limit leaves no claim behind.
+    let mut planned: Vec<(&String, bool)> = Vec::new();
     for address in addresses {
         if player.owns_address(address) {
             continue;
         }
         let asked_itself = address.eq_ignore_ascii_case(ctx.sender);
-        let since = ctx.now - CLAIM_LAPSE;
         // A claim made again keeps its code (its mail may be on the way),
         // unless the address asks itself: then it gets a new mail.
         if !asked_itself && claims::claimed_by(ctx.conn, address, player.id, since)? {
             continue;
         }
         let mailed = asked_itself || !claims::mailed_since(ctx.conn, address, since)?;
+        planned.push((address, mailed));
+    }
+    let to_mail = planned.iter().filter(|(_, mailed)| *mailed).count();
+    let total = ctx.accounts.confirmation_mails.saturating_add(to_mail);
+    if total > CONFIRMATIONS_PER_MAIL {
+        return Err(refuse(
+            format!(
+                "one mail sends at most {CONFIRMATIONS_PER_MAIL} confirmation mails, and this command would make it {total}; nothing of it was done: name the other addresses in another mail"
+            ),
+            None,
+        ));
+    }
+    ctx.accounts.confirmation_mails = total;
+    let mut mails = Vec::new();
+    for (address, mailed) in planned {
         let code = new_code()?;
         claims::claim(ctx.conn, address, player.id, &code, mailed, ctx.now)?;
         if mailed {
@@ -74,17 +103,33 @@ fn confirmation_mail(ctx: &Ctx<'_>, address: &str, code: &str) -> Result<Outgoin
 /// player whose claim has this code.
 pub(super) fn confirm(ctx: &mut Ctx<'_>, code: &str) -> Result<Vec<Outgoing>, Failure> {
     let address = ctx.sender.to_string();
-    let unknown = || {
-        refuse(
+    let wrong_here = ctx
+        .accounts
+        .code_outcomes
+        .iter()
+        .filter(|right| !**right)
+        .count();
+    let wrong_here = u32::try_from(wrong_here).unwrap_or(u32::MAX);
+    let stored = claims::code_failures(ctx.conn, &address)?;
+    if let Some(until) = limits::pause_after(stored, wrong_here, ctx.now) {
+        return Err(refuse(
+            format!(
+                "too many wrong confirmation codes from {address}: codes from it are read again after {}",
+                time_text(until)
+            ),
+            None,
+        ));
+    }
+    let claimant = claims::claimant(ctx.conn, &address, code, ctx.now - CLAIM_LAPSE)?;
+    ctx.accounts.code_outcomes.push(claimant.is_some());
+    let Some(player_id) = claimant else {
+        return Err(refuse(
             format!(
                 "no confirmation with this code is waiting for {address}; codes are valid for {} days, and only a mail from the address itself confirms it",
                 CLAIM_LAPSE.whole_days()
             ),
             None,
-        )
-    };
-    let Some(player_id) = claims::claimant(ctx.conn, &address, code, ctx.now - CLAIM_LAPSE)? else {
-        return Err(unknown());
+        ));
     };
     if players::address_owner(ctx.conn, &address)?.is_some() {
         claims::drop_address(ctx.conn, &address)?;
@@ -118,6 +163,25 @@ pub(super) fn confirm(ctx: &mut Ctx<'_>, code: &str) -> Result<Vec<Outgoing>, Fa
         "pbem address confirmed",
         &text,
     )?])
+}
+
+/// Stores the outcomes of a mail's `confirm` commands for the sender
+/// `address`: outside the commands' savepoints, since a wrong code is a
+/// refused command and must still count.
+pub(super) fn record_outcomes(
+    conn: &Connection,
+    address: &str,
+    outcomes: &[bool],
+    now: OffsetDateTime,
+) -> Result<(), ServiceError> {
+    let wrong = outcomes.iter().filter(|right| !**right).count();
+    if wrong > 0 {
+        claims::codes_failed(conn, address, u32::try_from(wrong).unwrap_or(u32::MAX), now)?;
+    }
+    if outcomes.iter().any(|right| *right) {
+        claims::code_succeeded(conn, address)?;
+    }
+    Ok(())
 }
 
 /// The player's confirmed addresses and pending claims together stay

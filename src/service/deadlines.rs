@@ -288,6 +288,7 @@ fn system_ctx<'a>(
         stale: None,
         login_outcomes: Vec::new(),
         events: super::tournament::MailEvents::default(),
+        accounts: super::account::MailAccounts::default(),
         pending: std::cell::RefCell::new(Vec::new()),
         after_turn: std::cell::RefCell::new(None),
         trusted: true,

@@ -98,21 +98,32 @@ pub(super) fn paused_until(
 ) -> Result<Option<OffsetDateTime>, ServiceError> {
     let place = failure_place(conn, userid, sender)?;
     let stored = limits::login_failures(conn, userid, &place)?;
+    Ok(pause_after(stored, more, now))
+}
+
+/// Until when a pause lasts after the `stored` failures (their count and
+/// when the last was) and `more` failures made `now`, if it lasts past
+/// `now`: [`FREE_FAILURES`] free, then a minute, doubling with every
+/// further failure up to a day. Wrong passwords and wrong confirmation
+/// codes pause alike.
+pub(super) fn pause_after(
+    stored: Option<(u32, OffsetDateTime)>,
+    more: u32,
+    now: OffsetDateTime,
+) -> Option<OffsetDateTime> {
     let (failures, last) = match (stored, more) {
-        (None, 0) => return Ok(None),
+        (None, 0) => return None,
         (None, more) => (more, now),
         (Some((failures, last)), 0) => (failures, last),
         (Some((failures, _)), more) => (failures.saturating_add(more), now),
     };
-    let Some(beyond) = failures.checked_sub(FREE_FAILURES) else {
-        return Ok(None);
-    };
+    let beyond = failures.checked_sub(FREE_FAILURES)?;
     let pause = 2i32
         .checked_pow(beyond)
         .and_then(|factor| FIRST_PAUSE.checked_mul(factor))
         .map_or(LONGEST_PAUSE, |pause| pause.min(LONGEST_PAUSE));
     let until = last.checked_add(pause).unwrap_or(last);
-    Ok((until > now).then_some(until))
+    (until > now).then_some(until)
 }
 
 #[cfg(test)]

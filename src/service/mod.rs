@@ -275,9 +275,11 @@ impl Service {
     ) -> Result<Vec<Handled>, ServiceError> {
         self.check_passwords_ahead(&mails, now)?;
         let server = self.config.address.clone();
-        queue::with_builder(&server, |beside| {
+        let handled = queue::with_builder(&server, |beside| {
             self.handle_in_transaction(&mails, now, beside)
-        })
+        });
+        self.passwords.forget_ready_hashes();
+        handled
     }
 
     /// The mails in one transaction, their replies built `beside`.
@@ -344,7 +346,9 @@ impl Service {
     /// about 17 ms each) does not keep the outbox sender, the deadline
     /// sweep and `pbem process` waiting. Only the outcomes are kept, for
     /// the commands to find; a password this pass misses is simply checked
-    /// when its command runs.
+    /// when its command runs. The new password of a mail's first `signup`,
+    /// and of a `password` command whose old password is right, is hashed
+    /// here too, at most one of each per mail (a mail acts on one signup).
     fn check_passwords_ahead(
         &mut self,
         mails: &[Inbound],
@@ -355,12 +359,18 @@ impl Service {
                 continue;
             }
             let mut logins: Vec<(String, String)> = Vec::new();
+            let (mut signup_seen, mut new_password_seen) = (false, false);
             let subject = strip_reply_prefixes(&mail.subject);
             let lines = mail.command_lines();
             for line in std::iter::once(subject).chain(lines.iter().map(String::as_str)) {
                 let Some(Ok(line)) = command::parse_line(line) else {
                     continue;
                 };
+                if let Command::Signup(signup) = &line.command
+                    && !std::mem::replace(&mut signup_seen, true)
+                {
+                    self.signup_ahead(signup, now)?;
+                }
                 let Some((userid, password)) = line.command.credentials() else {
                     continue;
                 };
@@ -370,13 +380,45 @@ impl Service {
                 }
                 // A userid whose logins pause costs no Argon2 at all.
                 let sender = mail.from.as_deref().unwrap_or("");
-                if limits::paused_until(self.store.conn(), userid, sender, 0, now)?.is_none()
-                    && let Some(player) = players::by_userid(self.store.conn(), userid)?
+                let right = limits::paused_until(self.store.conn(), userid, sender, 0, now)?
+                    .is_none()
+                    && players::by_userid_or_reserved(self.store.conn(), userid)?
+                        .is_some_and(|player| self.passwords.verify(&player, password));
+                if let Command::Password(change) = &line.command
+                    && right
+                    && !std::mem::replace(&mut new_password_seen, true)
+                    && change.new.chars().count() >= self.config.min_password_length
                 {
-                    self.passwords.verify(&player, password);
+                    self.passwords.prepare_hash(&change.new);
                 }
                 logins.push(login);
             }
+        }
+        Ok(())
+    }
+
+    /// The Argon2 work of a mail's `signup`, ahead: the new password's
+    /// hash for a userid nobody has, the check of the password for a
+    /// reservation signed up again. The command itself checks everything
+    /// again.
+    fn signup_ahead(
+        &mut self,
+        signup: &command::Signup,
+        now: OffsetDateTime,
+    ) -> Result<(), ServiceError> {
+        if signup.password.chars().count() < self.config.min_password_length {
+            return Ok(());
+        }
+        match players::by_userid_or_reserved(self.store.conn(), &signup.userid)? {
+            None => self.passwords.prepare_hash(&signup.password),
+            Some(reserved)
+                if !reserved.is_confirmed()
+                    && limits::paused_until(self.store.conn(), &signup.userid, 0, now)?
+                        .is_none() =>
+            {
+                self.passwords.verify(&reserved, &signup.password);
+            }
+            Some(_) => {}
         }
         Ok(())
     }
@@ -433,6 +475,7 @@ fn handle_in(
         stale: None,
         login_outcomes: Vec::new(),
         events: tournament::MailEvents::default(),
+        accounts: account::MailAccounts::default(),
         pending: RefCell::new(Vec::new()),
         after_turn: RefCell::new(None),
         trusted: false,
@@ -523,6 +566,7 @@ fn handle_in(
         }
     }
     charge::record(tx, &payer, &ctx.out, now)?;
+    confirm::record_outcomes(tx, &sender, &ctx.accounts.code_outcomes, now)?;
     let replies = ctx.out.len();
     let outgoing = std::mem::take(&mut ctx.out);
     queue_all(tx, config, key, outgoing, now, queue)?;
@@ -625,6 +669,8 @@ struct Ctx<'a> {
     /// What this mail did with tournament commands so far, for their
     /// per-mail bounds (one start, one broadcast, invitations).
     events: tournament::MailEvents,
+    /// What the mail's account commands did so far, for their limits.
+    accounts: account::MailAccounts,
     /// Mails that the end of a game made (a tournament's notices and final
     /// crosstables): sent with the mail's answer (those to the sender
     /// folded into it), or by the sweep.
@@ -763,7 +809,29 @@ impl Ctx<'_> {
     /// userid and a wrong password; after repeated failures from one place
     /// the userid's password logins from there pause (see `limits`), except
     /// in a reply from the player's own address to a mail pbem sent them.
+    /// A signup none of whose addresses has confirmed cannot log in: the
+    /// right password is told to confirm first (a wrong one is only wrong).
     fn login(
+        &mut self,
+        userid: &str,
+        password: &str,
+        board: Option<u32>,
+    ) -> Result<Player, Failure> {
+        let player = self.login_even_unconfirmed(userid, password, board)?;
+        if !player.is_confirmed() {
+            return Err(refuse(
+                format!(
+                    "\"{userid}\" is not confirmed yet: an account exists once an address of it confirms. Reply to the confirmation mail pbem sent to that address (or send \"confirm <code>\" from it), then send this again"
+                ),
+                board,
+            ));
+        }
+        Ok(player)
+    }
+
+    /// [`Ctx::login`] that also lets in a signup not yet confirmed (for
+    /// signing it up again).
+    fn login_even_unconfirmed(
         &mut self,
         userid: &str,
         password: &str,
@@ -781,7 +849,7 @@ impl Ctx<'_> {
             }
             self.logins.push(login);
         }
-        let player = players::by_userid(self.conn, userid)?;
+        let player = players::by_userid_or_reserved(self.conn, userid)?;
         let owner_replies = player
             .as_ref()
             .is_some_and(|player| self.token_speaks_for(player));
@@ -826,7 +894,7 @@ impl Ctx<'_> {
     /// The player the mail proves: a reply token from the player's own
     /// address, or else the first command with a right password (checked
     /// only for userids whose logins are not paused, and at most
-    /// [`LOGINS_PER_MAIL`] of them).
+    /// [`LOGINS_PER_MAIL`] of them) of a player whose address confirmed.
     fn proven_player(&mut self) -> Result<Option<PlayerId>, ServiceError> {
         if let Some(Ok((_, id))) = self.reply_token() {
             let player = players::by_id(self.conn, id)?;
@@ -1034,5 +1102,63 @@ mod tests {
         );
         assert!(service.passwords.verify(&alice, "s3cret"));
         assert!(!service.passwords.verify(&alice, "wrong"));
+    }
+
+    #[test]
+    fn new_passwords_are_hashed_before_the_transaction_that_stores_them() {
+        let store = Store::open_in_memory().expect("store");
+        let now = OffsetDateTime::UNIX_EPOCH;
+        let hash = passwords::hash("s3cret-old").expect("hash");
+        let tx = store.transaction().expect("transaction");
+        players::insert(&tx, "alice", &hash, &["alice@example.org".into()], now).expect("alice");
+        tx.commit().expect("commit");
+        let mut service = Service::new(store, ServiceConfig::default()).expect("service");
+        let raw = |from: &str, id: &str, body: &str| {
+            format!(
+                "From: {from}\r\nMessage-ID: <{id}@example.org>\r\nSubject: hello\r\n\r\n{body}\r\n"
+            )
+        };
+        let signup = raw(
+            "carol@example.org",
+            "a",
+            "signup carol carol-secret\nsignup dave dave-secret",
+        );
+        let change = raw(
+            "alice@example.org",
+            "b",
+            "password alice s3cret-old alice-new-secret\npassword alice wrong other-secret",
+        );
+        let mails = [
+            Inbound::parse(signup.as_bytes()),
+            Inbound::parse(change.as_bytes()),
+        ];
+        service.check_passwords_ahead(&mails, now).expect("ahead");
+        let ready = |service: &Service, password: &str| {
+            service.passwords.ready_hash(password).map(str::to_string)
+        };
+        let carol_hash = ready(&service, "carol-secret").expect("the signup's hash is ready");
+        let alice_hash = ready(&service, "alice-new-secret").expect("the new password's too");
+        assert_eq!(ready(&service, "dave-secret"), None, "one signup per mail");
+        assert_eq!(
+            ready(&service, "other-secret"),
+            None,
+            "its old password is wrong"
+        );
+        // The batch finds the hashes ready (hashing ahead again makes no
+        // new ones) and stores them.
+        service
+            .handle_batch(&[signup.as_bytes(), change.as_bytes()], now)
+            .expect("handled");
+        let conn = service.store().conn();
+        let carol = players::by_userid_or_reserved(conn, "carol")
+            .expect("read")
+            .expect("carol is reserved");
+        assert_eq!(carol.password_hash, carol_hash);
+        let alice = players::by_userid(conn, "alice")
+            .expect("read")
+            .expect("alice");
+        assert_eq!(alice.password_hash, alice_hash);
+        assert_eq!(ready(&service, "carol-secret"), None, "taken");
+        assert_eq!(ready(&service, "dave-secret"), None, "nothing is left over");
     }
 }

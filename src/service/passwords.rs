@@ -5,6 +5,11 @@
 //! can check a batch's passwords before it takes the database's write lock
 //! (see `Service::handle_batch`). A new hash (a new password) needs a new
 //! check, since the key holds the hash.
+//!
+//! New passwords (`signup`, `password`) are hashed before the batch's
+//! transaction too: the hashes wait here, by a salted SHA-256 of the
+//! password, for the command to take; one not made ahead is made when the
+//! command runs.
 
 use std::collections::HashMap;
 
@@ -31,6 +36,8 @@ const REMEMBERED: usize = 100_000;
 pub struct PasswordCheck {
     salt: [u8; 16],
     outcomes: HashMap<[u8; 32], bool>,
+    /// Hashes of new passwords made ahead of a batch, each taken once.
+    ready: HashMap<[u8; 32], String>,
 }
 
 impl Default for PasswordCheck {
@@ -41,6 +48,7 @@ impl Default for PasswordCheck {
         PasswordCheck {
             salt,
             outcomes: HashMap::new(),
+            ready: HashMap::new(),
         }
     }
 }
@@ -64,10 +72,55 @@ impl PasswordCheck {
         ok
     }
 
+    /// Hashes `password` ahead of the transaction that stores it (once,
+    /// however often the batch asks).
+    pub fn prepare_hash(&mut self, password: &str) {
+        let key = self.new_password_key(password);
+        if !self.ready.contains_key(&key)
+            && let Ok(hash) = hash(password)
+        {
+            self.ready.insert(key, hash);
+        }
+    }
+
+    /// The hash to store for a new `password`: the one made ahead, or else
+    /// a new one. Each hash made ahead is taken once, so two players with
+    /// the same password never share a salt.
+    pub fn new_hash(&mut self, password: &str) -> Result<String, String> {
+        let key = self.new_password_key(password);
+        match self.ready.remove(&key) {
+            Some(hash) => Ok(hash),
+            None => hash(password),
+        }
+    }
+
+    /// Forgets the hashes made ahead that no command took (the batch is
+    /// over).
+    pub fn forget_ready_hashes(&mut self) {
+        self.ready.clear();
+    }
+
+    /// The hash made ahead for `password`, if one waits.
+    #[cfg(test)]
+    pub(crate) fn ready_hash(&self, password: &str) -> Option<&str> {
+        self.ready
+            .get(&self.new_password_key(password))
+            .map(String::as_str)
+    }
+
     /// Whether the outcome for this pair is remembered (no Argon2 needed).
     #[cfg(test)]
     pub(crate) fn knows(&self, player: &Player, password: &str) -> bool {
         self.outcomes.contains_key(&self.key(player, password))
+    }
+
+    fn new_password_key(&self, password: &str) -> [u8; 32] {
+        Sha256::new()
+            .chain_update(self.salt)
+            .chain_update(b"new password\0")
+            .chain_update(password.as_bytes())
+            .finalize()
+            .into()
     }
 
     fn key(&self, player: &Player, password: &str) -> [u8; 32] {

@@ -16,9 +16,10 @@
 //! * address claims: until they lapse ([`super::confirm::CLAIM_LAPSE`]);
 //!   a player left with no address, no claim and no board then (a signup
 //!   never confirmed) is deleted, and its userid is free again;
-//! * mail counts of the rate ceilings: two hours; failed logins: a day
-//!   after the last one; a tournament's broadcasts (for their ceiling per
-//!   day): a day.
+//! * mail counts of the rate ceilings: 26 hours (a day's ceilings read the
+//!   last 24 clock hours); failed logins and wrong confirmation codes: a
+//!   day after the last one; a tournament's broadcasts (for their ceiling
+//!   per day): a day.
 
 use time::{Duration, OffsetDateTime};
 
@@ -58,7 +59,8 @@ impl Service {
                 + sent::prune_finished(&tx, now - FINISHED_BOARD_KEPT)?
                 + limits::prune_counts(&tx, now - COUNTS_KEPT)?
                 + limits::prune_failures(&tx, now - FAILURES_KEPT)?
-                + tournaments::prune_broadcasts(&tx, now - Duration::days(1))?,
+                + tournaments::prune_broadcasts(&tx, now - Duration::days(1))?
+                + claims::prune_code_failures(&tx, now - FAILURES_KEPT)?,
         };
         tx.commit()?;
         Ok(pruned)

@@ -7,7 +7,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use time::OffsetDateTime;
 
 use super::players::PlayerId;
-use super::{CachedStatements, StoreError, time_text};
+use super::{CachedStatements, StoreError, parse_time, time_text};
 
 /// Records (or renews) `player`'s claim on `address` with `code`; `mailed`
 /// says whether the confirmation mail goes out for it. A renewed claim
@@ -119,6 +119,52 @@ pub fn withdraw_claims_except(
 pub fn prune(conn: &Connection, before: OffsetDateTime) -> Result<usize, StoreError> {
     Ok(conn.execute_cached(
         "DELETE FROM address_claims WHERE created_at < ?1",
+        [time_text(before)],
+    )?)
+}
+
+/// Wrong confirmation codes from `address` so far, and when the last came.
+pub fn code_failures(
+    conn: &Connection,
+    address: &str,
+) -> Result<Option<(u32, OffsetDateTime)>, StoreError> {
+    let row: Option<(u32, String)> = conn
+        .query_row_cached(
+            "SELECT failures, last_at FROM code_failures WHERE address = ?1",
+            [address],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?;
+    row.map(|(failures, last)| Ok((failures, parse_time(&last)?)))
+        .transpose()
+}
+
+/// Records `count` more wrong confirmation codes from `address`.
+pub fn codes_failed(
+    conn: &Connection,
+    address: &str,
+    count: u32,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "INSERT INTO code_failures (address, failures, last_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (address) DO UPDATE
+         SET failures = MIN(failures + excluded.failures, 1000000), last_at = excluded.last_at",
+        params![address, count, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// Forgets the wrong codes from `address` (a right one came).
+pub fn code_succeeded(conn: &Connection, address: &str) -> Result<(), StoreError> {
+    conn.execute_cached("DELETE FROM code_failures WHERE address = ?1", [address])?;
+    Ok(())
+}
+
+/// Forgets wrong codes whose last one was before `before`.
+pub fn prune_code_failures(conn: &Connection, before: OffsetDateTime) -> Result<usize, StoreError> {
+    Ok(conn.execute_cached(
+        "DELETE FROM code_failures WHERE last_at < ?1",
         [time_text(before)],
     )?)
 }

@@ -45,6 +45,7 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!(
         "../../migrations/0015_outbox_messages_apart.sql"
     )),
+    M::up(include_str!("../../migrations/0016_accounts.sql")),
     M::up(include_str!("../../migrations/0018_events.sql")),
 ];
 

@@ -29,6 +29,12 @@ impl Player {
         self.addresses.first().map_or("", String::as_str)
     }
 
+    /// Whether an address of the player has confirmed: until then the
+    /// account does not exist, and its userid is only reserved.
+    pub fn is_confirmed(&self) -> bool {
+        !self.addresses.is_empty()
+    }
+
     pub fn owns_address(&self, address: &str) -> bool {
         self.addresses
             .iter()
@@ -100,8 +106,29 @@ pub fn set_vacation(
     Ok(())
 }
 
-/// The player registered under `userid` (any case).
+/// The player registered under `userid` (any case). A signup none of
+/// whose addresses has confirmed yet is no player: its userid is only
+/// reserved (see [`by_userid_or_reserved`]), and it is answered like a
+/// userid nobody has.
 pub fn by_userid(conn: &Connection, userid: &str) -> Result<Option<Player>, StoreError> {
+    let id: Option<i64> = conn
+        .query_row_cached(
+            "SELECT id FROM players p WHERE userid = ?1
+               AND EXISTS (SELECT 1 FROM addresses a WHERE a.player_id = p.id)",
+            [userid],
+            |row| row.get(0),
+        )
+        .optional()?;
+    id.map(|id| by_id(conn, PlayerId(id))).transpose()
+}
+
+/// The player or the unconfirmed signup under `userid` (any case): for
+/// `signup`, which must not take a reserved userid, and for a login,
+/// which tells the signup's owner to confirm first.
+pub fn by_userid_or_reserved(
+    conn: &Connection,
+    userid: &str,
+) -> Result<Option<Player>, StoreError> {
     let id: Option<i64> = conn
         .query_row_cached(
             "SELECT id FROM players WHERE userid = ?1",

@@ -163,8 +163,12 @@ struct RatedResult {
 }
 
 /// The columns [`rated_result`] reads, and which boards count: rated,
-/// finished with a score, between two players.
-const RESULT_COLUMNS: &str = "number, variant, white_id, black_id, rated, result, finished_at";
+/// finished with a score, between two players, each of whom has a
+/// confirmed address (a signup never confirmed is no player, and is never
+/// rated).
+const RESULT_COLUMNS: &str = "number, variant, white_id, black_id, rated, result, finished_at,
+     EXISTS (SELECT 1 FROM addresses WHERE player_id = boards.white_id)
+     AND EXISTS (SELECT 1 FROM addresses WHERE player_id = boards.black_id)";
 
 /// A board row as a rated result; `None` when the board does not count.
 fn rated_result(row: &rusqlite::Row<'_>) -> Result<Option<RatedResult>, StoreError> {
@@ -175,12 +179,13 @@ fn rated_result(row: &rusqlite::Row<'_>) -> Result<Option<RatedResult>, StoreErr
     let rated: bool = row.get(4)?;
     let result: Option<String> = row.get(5)?;
     let finished: Option<String> = row.get(6)?;
+    let both_confirmed: bool = row.get(7)?;
     let (Some(outcome), Some(finished)) =
         (result.as_deref().and_then(Outcome::of_result), finished)
     else {
         return Ok(None);
     };
-    if !rated || white == black {
+    if !rated || white == black || !both_confirmed {
         return Ok(None);
     }
     let variant = variant.parse().map_err(|_| {
@@ -773,7 +778,9 @@ mod tests {
         let t0 = datetime!(2026-03-01 12:00:00.123456789 UTC);
         let ids: Vec<PlayerId> = ["a", "b", "c", "d", "e"]
             .iter()
-            .map(|u| players::insert(&tx, u, "x", &[], t0).expect("player"))
+            .map(|u| {
+                players::insert(&tx, u, "x", &[format!("{u}@example.org")], t0).expect("player")
+            })
             .collect();
         let board = |w: usize, b: usize, rated: bool| {
             boards::insert(&tx, Variant::Chess2, ids[w], ids[b], options(rated), t0).expect("board")
@@ -845,5 +852,27 @@ mod tests {
         assert_eq!(recent[1].outcome, Outcome::Loss);
         assert_eq!(recent.last().expect("first").outcome, Outcome::Win);
         assert_eq!(recent.last().expect("first").before, 1500.0);
+    }
+
+    #[test]
+    fn a_player_whose_address_never_confirmed_is_never_rated() {
+        let store = Store::open_in_memory().expect("store");
+        let tx = store.transaction().expect("tx");
+        let t0 = datetime!(2026-03-01 12:00 UTC);
+        let alice =
+            players::insert(&tx, "alice", "x", &["alice@example.org".into()], t0).expect("alice");
+        let ghost = players::insert(&tx, "ghost", "x", &[], t0).expect("ghost");
+        let board =
+            boards::insert(&tx, Variant::Chess, alice, ghost, options(true), t0).expect("board");
+        boards::set_result(&tx, board, "1-0", "test", t0).expect("result");
+        assert_eq!(record_game(&tx, board).expect("read"), None);
+        let rebuilt = rebuild(&tx, None).expect("rebuild");
+        assert_eq!((rebuilt.games, rebuilt.ratings), (0, 0));
+        assert_eq!(current(&tx, alice, Variant::Chess).expect("read"), None);
+        assert!(
+            of_variant(&tx, Variant::Chess)
+                .expect("standings")
+                .is_empty()
+        );
     }
 }
