@@ -369,7 +369,7 @@ impl Service {
                 if let Command::Signup(signup) = &line.command
                     && !std::mem::replace(&mut signup_seen, true)
                 {
-                    self.signup_ahead(signup, now)?;
+                    self.signup_ahead(signup, mail.from.as_deref().unwrap_or(""), now)?;
                 }
                 let Some((userid, password)) = line.command.credentials() else {
                     continue;
@@ -404,6 +404,7 @@ impl Service {
     fn signup_ahead(
         &mut self,
         signup: &command::Signup,
+        sender: &str,
         now: OffsetDateTime,
     ) -> Result<(), ServiceError> {
         if signup.password.chars().count() < self.config.min_password_length {
@@ -413,7 +414,7 @@ impl Service {
             None => self.passwords.prepare_hash(&signup.password),
             Some(reserved)
                 if !reserved.is_confirmed()
-                    && limits::paused_until(self.store.conn(), &signup.userid, 0, now)?
+                    && limits::paused_until(self.store.conn(), &signup.userid, sender, 0, now)?
                         .is_none() =>
             {
                 self.passwords.verify(&reserved, &signup.password);
