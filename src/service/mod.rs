@@ -12,6 +12,7 @@
 mod account;
 mod answer;
 mod board_mail;
+mod challenges;
 mod confirm;
 mod deadlines;
 mod dialogue;

@@ -45,6 +45,7 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!(
         "../../migrations/0015_outbox_messages_apart.sql"
     )),
+    M::up(include_str!("../../migrations/0017_challenges.sql")),
 ];
 
 /// Compiled statements kept per connection: more than a mail's commands
