@@ -217,16 +217,18 @@ fn the_first_turn_or_accept_accepts_and_decline_refuses() {
         to(&played, ALICE).body
     );
 
-    // Before accepting, the challenged player cannot resign, offer a
-    // draw or take back: they accept or decline. A refusal changes nothing.
+    // `decline` refuses a challenge; any other action accepts it first
+    // (a resignation at once is then an abort).
+    let (resigned, _) = challenge(&mut h, "alice", "carol", "--white");
+    let mails = h.send(CAROL, "x", &format!("resign {resigned} carol carol-pw"));
+    let mail = to(&mails, ALICE);
+    assert!(
+        flat(&mail.body).contains("carol accepted the challenge."),
+        "{}",
+        mail.body
+    );
+    assert!(flat(&mail.body).contains("Not rated"), "{}", mail.body);
     let (second, _) = challenge(&mut h, "alice", "carol", "--white");
-    let before = h.game_state();
-    for action in ["resign", "draw", "undo", "reject"] {
-        let mails = h.send(CAROL, "x", &format!("{action} {second} carol carol-pw"));
-        refused(&mails, CAROL, "waits for your answer");
-        assert!(mails_to(&mails, ALICE).is_empty(), "{mails:#?}");
-    }
-    assert_eq!(h.game_state(), before);
     // `decline` refuses it: no result, no rating, both told.
     let declined = h.send(CAROL, "no", &format!("decline {second} carol carol-pw"));
     assert_eq!(declined.len(), 2, "{declined:#?}");

@@ -300,22 +300,19 @@ pub(super) fn action(
         ctx.speaker(&command.speaker, token, Some(number))?
     };
     let (mut loaded, color) = my_active_board(ctx, number, &player)?;
-    if challenges::waiting_for(ctx, &loaded.board)? == Some(player.id) {
-        match command.action {
-            Action::Accept => {
-                challenges::accept_if_waiting(ctx, &loaded.board, &player)?;
+    // The challenged player's `accept` accepts the challenge (not an offer
+    // the challenger made meanwhile); any other action but `decline`
+    // accepts it too, as a turn does, and then acts.
+    match command.action {
+        Action::Decline => {}
+        Action::Accept => {
+            if challenges::accept_if_waiting(ctx, &loaded.board, &player)? {
                 drop(loaded);
                 return Ok(board_mail::board_mails(ctx, number, Occasion::Update)?);
             }
-            Action::Decline => {}
-            Action::Resign | Action::Draw | Action::Reject | Action::Undo => {
-                return Err(refuse(
-                    format!(
-                        "the challenge of board {number} waits for your answer: send accept to play, or decline to refuse it"
-                    ),
-                    Some(number),
-                ));
-            }
+        }
+        Action::Resign | Action::Draw | Action::Reject | Action::Undo => {
+            challenges::accept_if_waiting(ctx, &loaded.board, &player)?;
         }
     }
     let opponent = loaded.board.player(!color);
