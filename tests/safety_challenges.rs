@@ -404,8 +404,10 @@ fn a_loss_on_time_before_two_turns_each_is_not_rated() {
 
 /// Finding 1/4: "10 mails of 16 challenges plus chat gave one player 160
 /// board mails". The same challenge written 16 times makes one board; at
-/// most 3 challenges wait for the same opponent and 10 in all; chat on a
-/// challenge not accepted reaches nobody.
+/// most 3 challenges to the same opponent and 10 in all may be unanswered
+/// (waiting, or ended unaccepted in the last 30 days: withdrawing and
+/// challenging again gains nothing); chat on a challenge not accepted is
+/// refused.
 #[test]
 fn challenges_are_bounded_and_a_repeated_line_makes_one() {
     let mut h = Harness::new();
@@ -417,8 +419,8 @@ fn challenges_are_bounded_and_a_repeated_line_makes_one() {
     assert_eq!(mails_to(&mails, CAROL).len(), 1, "{mails:#?}");
     assert_eq!(mails_to(&mails, ALICE).len(), 1, "{mails:#?}");
     assert_eq!(count(&h, "SELECT COUNT(*) FROM boards"), 1);
-    // Another mail makes another challenge; the fourth waiting for carol
-    // is refused, and so are its chats.
+    // Another mail makes another challenge; the fourth unanswered one to
+    // carol is refused, and so are chats.
     let mut boards = vec![101];
     for _ in 0..2 {
         let (board, _) = challenge(&mut h, "alice", "carol", "--white");
@@ -429,7 +431,7 @@ fn challenges_are_bounded_and_a_repeated_line_makes_one() {
     refused(
         &mails,
         ALICE,
-        "at most 3 challenges waiting for the same opponent",
+        "at most 3 unanswered challenges to the same opponent",
     );
     assert!(mails_to(&mails, CAROL).is_empty());
     assert_eq!(h.game_state(), before);
@@ -439,7 +441,16 @@ fn challenges_are_bounded_and_a_repeated_line_makes_one() {
         assert_eq!(mails.len(), 1, "{mails:#?}");
         refused(&mails, ALICE, "chat reaches carol once carol has accepted");
     }
-    // Ten waiting in all.
+    // Withdrawn, a challenge still counts: no new one to carol.
+    let withdrawn = h.send(ALICE, "w", "decline 103 alice alice-pw");
+    assert_eq!(mails_to(&withdrawn, CAROL).len(), 1, "{withdrawn:#?}");
+    let mails = h.send(ALICE, "again", line);
+    refused(
+        &mails,
+        ALICE,
+        "at most 3 unanswered challenges to the same opponent",
+    );
+    // Ten unanswered in all.
     for n in 0..7 {
         let userid = format!("p{n}");
         h.signup(&userid, &address(&userid));
@@ -447,18 +458,24 @@ fn challenges_are_bounded_and_a_repeated_line_makes_one() {
     }
     h.signup("p7", &address("p7"));
     let mails = h.send(ALICE, "one more", "chess challenge alice alice-pw p7");
-    refused(&mails, ALICE, "at most 10 challenges waiting");
+    refused(&mails, ALICE, "at most 10 unanswered challenges");
     assert!(mails_to(&mails, &address("p7")).is_empty());
-    // An answered challenge waits no more: room for another.
+    // An accepted challenge is answered: room for another.
     h.send(CAROL, "ok", "accept 101 carol carol-pw");
     let mails = h.send(ALICE, "one more", "chess challenge alice alice-pw p7");
     assert_eq!(mails.len(), 2, "{mails:#?}");
+    // A month later the withdrawn one counts no more.
+    h.now += days(31);
+    let (_, _) = challenge(&mut h, "alice", "carol", "");
     let carols = h
         .all_mails()
         .into_iter()
         .filter(|m| m.to == CAROL && m.subject.contains("Board"))
         .count();
-    assert_eq!(carols, 4, "three challenges and the acceptance");
+    assert_eq!(
+        carols, 6,
+        "three challenges, one withdrawal, the acceptance, a month later one more"
+    );
 }
 
 /// At most 100 games in progress per player: a challenge beyond it is

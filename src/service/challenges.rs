@@ -14,9 +14,10 @@
 //! comment or an offer: a stranger cannot use a challenge to send them
 //! mail.
 //!
-//! How many challenges may wait, and how many games a player may have in
-//! progress, is bounded ([`WAITING_PER_OPPONENT`], [`WAITING_PER_CHALLENGER`],
-//! [`BOARDS_IN_PROGRESS`]).
+//! How many challenges may go unanswered (waiting, or ended unaccepted
+//! within [`UNANSWERED_WINDOW`]), and how many games a player may have in
+//! progress, is bounded ([`WAITING_PER_OPPONENT`],
+//! [`WAITING_PER_CHALLENGER`], [`BOARDS_IN_PROGRESS`]).
 //!
 //! A game in which either side has not yet made [`TURNS_TO_RATE`] turns
 //! ends unrated, whatever ended it (an abort: [`is_abort`]); an event
@@ -28,11 +29,15 @@ use super::{Ctx, Failure, ServiceError, refuse};
 use crate::store::boards::{self, Board};
 use crate::store::players::{self, Player, PlayerId};
 
-/// Unanswered challenges one player may have waiting for the same
-/// opponent.
+/// Unanswered challenges one player may have for the same opponent:
+/// waiting, or made within [`UNANSWERED_WINDOW`] and ended unaccepted (so
+/// that withdrawing a challenge and making it again mails nobody more).
 pub const WAITING_PER_OPPONENT: u32 = 3;
-/// Unanswered challenges one player may have waiting in all.
+/// Unanswered challenges one player may have in all, counted the same way.
 pub const WAITING_PER_CHALLENGER: u32 = 10;
+/// How long a challenge that ended unaccepted still counts against its
+/// challenger's bounds, from when it was made.
+pub const UNANSWERED_WINDOW: time::Duration = time::Duration::days(30);
 /// Games a player may have in progress (challenges to them that they have
 /// not accepted do not count).
 pub const BOARDS_IN_PROGRESS: u32 = 100;
@@ -46,11 +51,17 @@ pub(super) fn check_bounds(
     challenger: &Player,
     opponent: &Player,
 ) -> Result<(), Failure> {
-    let (to_opponent, in_all) = boards::waiting_challenges(ctx.conn, challenger.id, opponent.id)?;
+    let days = UNANSWERED_WINDOW.whole_days();
+    let (to_opponent, in_all) = boards::unanswered_challenges(
+        ctx.conn,
+        challenger.id,
+        opponent.id,
+        ctx.now - UNANSWERED_WINDOW,
+    )?;
     if to_opponent >= WAITING_PER_OPPONENT {
         return Err(refuse(
             format!(
-                "{} has not answered your {to_opponent} challenges yet; a player may have at most {WAITING_PER_OPPONENT} challenges waiting for the same opponent",
+                "{} has not accepted {to_opponent} of your challenges (waiting, or made in the last {days} days); a player may have at most {WAITING_PER_OPPONENT} unanswered challenges to the same opponent",
                 opponent.userid
             ),
             None,
@@ -59,7 +70,7 @@ pub(super) fn check_bounds(
     if in_all >= WAITING_PER_CHALLENGER {
         return Err(refuse(
             format!(
-                "{in_all} of your challenges wait for an answer; a player may have at most {WAITING_PER_CHALLENGER} challenges waiting"
+                "{in_all} of your challenges are not accepted (waiting, or made in the last {days} days); a player may have at most {WAITING_PER_CHALLENGER} unanswered challenges"
             ),
             None,
         ));

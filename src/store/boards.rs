@@ -494,18 +494,21 @@ pub fn accept_challenge(
     Ok(())
 }
 
-/// Challenges by `challenger` that wait for an answer: to `opponent`
-/// alone, and to anybody.
-pub fn waiting_challenges(
+/// Challenges by `challenger` not accepted: those that wait, and those
+/// made since `since` that ended unaccepted (declined, withdrawn or
+/// lapsed); to `opponent` alone, and to anybody.
+pub fn unanswered_challenges(
     conn: &Connection,
     challenger: PlayerId,
     opponent: PlayerId,
+    since: OffsetDateTime,
 ) -> Result<(u32, u32), StoreError> {
     Ok(conn.query_row_cached(
         "SELECT COALESCE(SUM(challenged_id = ?2), 0), COUNT(*) FROM boards
-         WHERE result IS NULL AND challenged_id IS NOT NULL AND challenged_id != ?1
-           AND (white_id = ?1 OR black_id = ?1)",
-        params![challenger.0, opponent.0],
+         WHERE challenged_id IS NOT NULL AND challenged_id != ?1
+           AND (white_id = ?1 OR black_id = ?1)
+           AND (result IS NULL OR created_at > ?3)",
+        params![challenger.0, opponent.0, time_text(since)],
         |row| Ok((row.get(0)?, row.get(1)?)),
     )?)
 }
