@@ -380,6 +380,16 @@ fn killed_at_random_points_every_mail_is_applied_and_answered_once() {
                 &format!("challenge-{number}@example.org"),
             ))
             .expect("deliver");
+        // Black accepts at once: at most 3 challenges may wait for the
+        // same opponent.
+        let subject = format!("accept {number} {black} {}", password(black));
+        inbox
+            .deliver(&mail(
+                &address(black),
+                &subject,
+                &format!("accept-{number}@example.org"),
+            ))
+            .expect("deliver");
     }
     let summary = data.serve_once();
     let db = data.db();
@@ -391,11 +401,12 @@ fn killed_at_random_points_every_mail_is_applied_and_answered_once() {
         unsent: count(&db, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL"),
         files: data.eml_files(),
     };
-    let setup_mails = 2 * PLAYERS.len() + BOARDS as usize;
+    let setup_mails = 2 * PLAYERS.len() + 2 * BOARDS as usize;
     assert_eq!(setup.processed, setup_mails, "setup: {summary}");
     // A confirmation mail and a welcome per signup, a new-board mail to
-    // each player per challenge.
-    assert_eq!(setup.outbox, 2 * PLAYERS.len() + 2 * BOARDS as usize);
+    // each player per challenge, and a board mail to each when it is
+    // accepted.
+    assert_eq!(setup.outbox, 2 * PLAYERS.len() + 4 * BOARDS as usize);
     assert_eq!(setup.unsent, 0);
     for number in FIRST_BOARD..FIRST_BOARD + BOARDS {
         let (white, black) = players_of(number);

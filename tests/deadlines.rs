@@ -8,8 +8,9 @@ mod support;
 use support::{ALICE, BOB, Harness, to};
 use time::{Duration, OffsetDateTime};
 
-/// A chess board 101 with Alice (White) to move, created at the harness
-/// clock; returns that time.
+/// A chess board 101 with Alice (White) to move, created and accepted by
+/// Bob at the harness clock; returns the time of the acceptance (a
+/// challenge runs no clock until the challenged player accepts it).
 fn board(h: &mut Harness) -> OffsetDateTime {
     h.signup("alice", ALICE);
     h.signup("bob", BOB);
@@ -19,7 +20,14 @@ fn board(h: &mut Harness) -> OffsetDateTime {
         "chess challenge alice alice-pw bob --white",
     );
     assert_eq!(mails.len(), 2);
+    accept(h);
     h.now
+}
+
+/// Bob accepts the challenge of board 101.
+fn accept(h: &mut Harness) {
+    let mails = h.send(BOB, "ok", "accept 101 bob bob-pw");
+    assert_eq!(mails.len(), 2, "{mails:#?}");
 }
 
 fn days(n: i64) -> Duration {
@@ -261,6 +269,7 @@ fn days_per_turn_sets_the_time_for_each_turn() {
         "{}",
         to(&mails, BOB).body
     );
+    accept(&mut h);
     let start = h.now;
     assert_eq!(
         h.sweep(start + days(1) + Duration::minutes(1)).len(),

@@ -199,6 +199,8 @@ fn item_5_a_reply_to_an_older_board_mail_is_refused() {
 fn item_6_a_refused_mail_stores_nothing_not_even_its_comment() {
     let mut h = Harness::new();
     let (alice, _) = h.alice_and_bob_on("chess");
+    // Comments reach a challenged player only once they accepted.
+    bob_accepts(&mut h);
     let error = refused_reply(
         &mut h,
         &alice,
@@ -310,6 +312,8 @@ fn comment_alone_is_chat_when_it_is_not_your_turn_and_refused_when_it_is() {
 fn item_11_a_turn_says_that_it_let_an_offer_lapse() {
     let mut h = Harness::new();
     let (alice, _) = h.alice_and_bob_on("chess");
+    // Offers reach a challenged player only once they accepted.
+    bob_accepts(&mut h);
     let played = h.reply(&alice, ALICE, "e4");
     let offered = h.reply(to(&played, ALICE), ALICE, "draw");
     let answered = h.reply(to(&offered, BOB), BOB, "e5");
@@ -357,6 +361,19 @@ fn item_12_every_board_mail_references_the_first_board_mail() {
     );
 }
 
+/// Bob accepts Alice's challenge on board 101 (issue 24: a challenge
+/// waits for the challenged player, who gets no chat, comment or offer
+/// before accepting).
+fn bob_accepts(h: &mut Harness) {
+    let accepted = h.send(BOB, "ok", "accept 101 bob bob-pw");
+    assert_eq!(accepted.len(), 2, "{accepted:#?}");
+    assert!(
+        to(&accepted, ALICE)
+            .body
+            .contains("bob accepted the challenge.")
+    );
+}
+
 fn h_last_id(mails: &[Sent], address: &str) -> String {
     to(mails, address)
         .in_reply_to
@@ -368,6 +385,8 @@ fn h_last_id(mails: &[Sent], address: &str) -> String {
 fn item_13_and_issue_10_item_3_one_answer_per_mail() {
     let mut h = Harness::new();
     h.alice_and_bob_on("chess");
+    // Chat reaches a challenged player only once they accepted.
+    bob_accepts(&mut h);
     let mails = h.send(
         ALICE,
         "commands",

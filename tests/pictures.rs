@@ -156,6 +156,9 @@ fn a_board_mail_is_text_and_html_with_an_inline_picture_from_the_readers_side() 
 fn the_picture_marks_the_last_turn_and_the_text_says_what_happened_and_what_is_due() {
     let mut h = Harness::new();
     h.alice_and_bob_on("Chess");
+    // The clock runs once Bob has accepted the challenge.
+    let accepted = h.send(BOB, "ok", "accept 101 bob bob-pw");
+    assert_eq!(accepted.len(), 2, "{accepted:#?}");
     let mails = h.send(ALICE, "move", "move 101 alice alice-pw e4");
     let bob = to(&mails, BOB);
     let parts = parts_of(bob);

@@ -34,6 +34,28 @@ fn challenge(h: &mut Harness, opponent: &str, extra: &str) -> u32 {
         .unwrap_or_else(|| panic!("a board number in {subject:?}"))
 }
 
+/// Two turns each on `board` between Alice (White) and `opponent`: a
+/// game is rated only once each side has made two turns (issue 24), and
+/// the opponent's first turn accepts the challenge.
+fn opening(h: &mut Harness, board: u32, opponent: &str) {
+    for (who, turn) in [
+        ("alice", "e4"),
+        (opponent, "e5"),
+        ("alice", "Nf3"),
+        (opponent, "Nc6"),
+    ] {
+        let mails = h.send(
+            &format!("{who}@example.org"),
+            "turn",
+            &format!("move {board} {who} {who}-pw {turn}"),
+        );
+        assert!(
+            !mails.iter().any(|m| m.subject.ends_with("Error")),
+            "{mails:#?}"
+        );
+    }
+}
+
 fn db(h: &Harness) -> rusqlite::Connection {
     rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database")
 }
@@ -89,6 +111,7 @@ fn rated_results_change_both_ratings_and_the_result_mail_says_so() {
     let mut h = Harness::new();
     players(&mut h);
     let first = challenge(&mut h, "bob", "");
+    opening(&mut h, first, "bob");
     let resigned = h.send(BOB, "r", &format!("resign {first} bob bob-pw"));
     // Two new players (1500/350/0.06), White wins: 1662 and 1338, as in
     // skillratings' own example.
@@ -101,6 +124,7 @@ fn rated_results_change_both_ratings_and_the_result_mail_says_so() {
 
     // A draw by agreement: the figures follow from the stored ratings.
     let second = challenge(&mut h, "bob", "");
+    opening(&mut h, second, "bob");
     h.send(ALICE, "d", &format!("draw {second} alice alice-pw"));
     let drawn = h.send(BOB, "d", &format!("draw {second} bob bob-pw"));
     let (alice, bob) = (Standing::default(), Standing::default());
@@ -177,7 +201,8 @@ fn unrated_and_declined_games_change_nothing() {
 fn a_loss_on_time_is_rated() {
     let mut h = Harness::new();
     players(&mut h);
-    challenge(&mut h, "bob", "");
+    let board = challenge(&mut h, "bob", "");
+    opening(&mut h, board, "bob");
     let start = h.now;
     let lost = h.sweep(start + Duration::days(22));
     assert!(
@@ -211,8 +236,10 @@ fn standings_and_a_players_ratings_by_mail() {
     let mut h = Harness::new();
     players(&mut h);
     let one = challenge(&mut h, "bob", "");
+    opening(&mut h, one, "bob");
     h.send(BOB, "r", &format!("resign {one} bob bob-pw"));
     let two = challenge(&mut h, "carol", "");
+    opening(&mut h, two, "carol");
     h.send(ALICE, "r", &format!("resign {two} alice alice-pw"));
     // Bob has a game in progress.
     let mails = h.send(BOB, "new", "chess challenge bob bob-pw carol");

@@ -162,17 +162,41 @@ fn resign(h: &mut Harness, board: u32, loser: &str) -> Vec<Sent> {
     mails
 }
 
-/// `winner` beats `loser` on `game` (the loser resigns).
+/// Two turns each on `game`: a game ended before each side made two
+/// turns is an abort and not rated (issue 24); the event still scores it.
+fn opening(h: &mut Harness, game: &Game) {
+    for (who, turn) in [
+        (&game.white, "e4"),
+        (&game.black, "e5"),
+        (&game.white, "Nf3"),
+        (&game.black, "Nc6"),
+    ] {
+        let mails = h.send(
+            &address(who),
+            "move",
+            &format!("move {} {who} {who}-pw {turn}", game.board),
+        );
+        assert!(
+            !mails.iter().any(|m| m.subject.ends_with("Error")),
+            "{mails:#?}"
+        );
+    }
+}
+
+/// `winner` beats `loser` on `game` (the loser resigns after two turns
+/// each).
 fn win(h: &mut Harness, game: &Game, winner: &str) -> Vec<Sent> {
     let loser = if game.white == winner {
         &game.black
     } else {
         &game.white
     };
+    opening(h, game);
     resign(h, game.board, loser)
 }
 
 fn draw(h: &mut Harness, game: &Game) -> Vec<Sent> {
+    opening(h, game);
     let offer = h.send(
         &address(&game.white),
         "draw",
@@ -189,8 +213,9 @@ fn draw(h: &mut Harness, game: &Game) -> Vec<Sent> {
     )
 }
 
-/// The director rules that `winner` won `game`.
+/// The director rules that `winner` won `game` (after two turns each).
 fn adjudicate(h: &mut Harness, event: &Event, game: &Game, winner: &str) -> Vec<Sent> {
+    opening(h, game);
     let score = if game.white == winner { "1-0" } else { "0-1" };
     let td = &event.director;
     let mails = h.send(
@@ -210,15 +235,16 @@ fn adjudicate(h: &mut Harness, event: &Event, game: &Game, winner: &str) -> Vec<
     mails
 }
 
-/// `loser` loses `game` on time: if they are Black, White moves first so
-/// that they are to move; then the sweep runs 8 days on (the event's
-/// boards lose on time after 7 days without a move).
+/// `loser` loses `game` on time after two turns each: if they are Black,
+/// White moves once more so that they are to move; then the sweep runs 8
+/// days on (the event's boards lose on time after 7 days without a move).
 fn lose_on_time(h: &mut Harness, game: &Game, loser: &str) -> Vec<Sent> {
+    opening(h, game);
     if game.black == loser {
         let moved = h.send(
             &address(&game.white),
             "move",
-            &format!("move {} {} {}-pw e4", game.board, game.white, game.white),
+            &format!("move {} {} {}-pw Bb5", game.board, game.white, game.white),
         );
         assert!(
             !moved.iter().any(|m| m.subject.ends_with("Error")),

@@ -192,7 +192,7 @@ impl BoardFacts {
         if let Some(result) = &board.result {
             let reason = board.end_reason.as_deref().unwrap_or("");
             status.push(match result.as_str() {
-                "-" => format!("The challenge was declined ({reason})."),
+                "-" => format!("The game was called off ({reason})."),
                 score => format!("Result: {score} ({reason})."),
             });
         }
@@ -230,9 +230,20 @@ impl BoardFacts {
         let mut comments = Vec::new();
         // A board shown as it was (`show 101#5`) shows no later comments.
         let until = turns.len() as u32;
+        // Nothing the challenger writes reaches a challenged player who
+        // has not accepted.
+        let unaccepted = boards::unaccepted(ctx.conn, board.number)?;
+        let challenger = unaccepted.map(|u| {
+            if u.challenged == board.white {
+                board.black
+            } else {
+                board.white
+            }
+        });
         for comment in boards::comments_since(ctx.conn, board.number, since)?
             .into_iter()
             .filter(|comment| comment.after_seq <= until)
+            .filter(|comment| challenger.is_none() || comment.author != challenger)
         {
             let author = match comment.author {
                 Some(id) if id == white.id => white.userid.clone(),
@@ -253,7 +264,12 @@ impl BoardFacts {
             format!("{who} played {}", played.text())
         });
         let (mut reminder_at, mut forfeit_at) = (None, None);
-        if !finished {
+        let waiting = super::challenges::waiting_line(ctx, board)?;
+        if let Some(line) = &waiting {
+            status.push(line.clone());
+        }
+        // A challenge that waits has no clock yet.
+        if !finished && waiting.is_none() {
             let mover = board.player(state.turn());
             // An event's vacation allowance caps what stops this board's
             // clock, as in the sweep: vacations since the event's start
@@ -571,7 +587,16 @@ pub fn board_mails(
             Occasion::Nag(_) => player.id != to_move,
             Occasion::New | Occasion::Update => false,
         };
-        if skip || digest {
+        if skip
+            || digest
+            || !super::challenges::mails_player(
+                ctx,
+                &loaded.board,
+                player.id,
+                &occasion,
+                loaded.turns.len() as u32,
+            )?
+        {
             continue;
         }
         let shown = render_shown(

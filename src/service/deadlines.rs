@@ -36,9 +36,8 @@ impl Service {
         let tx = self.store.transaction()?;
         let clocks = deadlines::active_clocks(&tx)?;
         let mut report = SweepReport::default();
-        let Some(oldest) = clocks.iter().map(|c| c.last_turn_at).min() else {
-            return Ok(report);
-        };
+        // No clock running is no reason to stop: challenges still lapse.
+        let oldest = clocks.iter().map(|c| c.last_turn_at).min().unwrap_or(now);
         let system = system_mail(now, "sweep");
         let parts = (
             &self.config,
@@ -141,6 +140,7 @@ impl Service {
         }
         // Swiss rounds past their deadline.
         super::tournament::round_deadlines(&ctx)?;
+        super::challenges::lapse_unanswered(&ctx)?;
         let pending = ctx.pending.take();
         ctx.out.extend(pending);
         let mails = std::mem::take(&mut ctx.out);

@@ -1,10 +1,11 @@
 //! The one way a game ends. Every path that finishes a board (a mating
 //! turn, resignation, an agreed or claimed draw, `decline`, a loss on time,
-//! an unanswered offer, a director's ruling, a withdrawal from an event)
-//! calls [`end_game`], inside the transaction of the mail or sweep that
-//! ended it, so whatever else a result must change (the event's
-//! bookkeeping: `service::tournament`) happens together with it or not at
-//! all.
+//! an unanswered offer, a director's ruling, a withdrawal from an event,
+//! a lapsed challenge) calls [`end_game`], inside the transaction of the
+//! mail or sweep that ended it, so whatever else a result must change (the
+//! event's bookkeeping: `service::tournament`) happens together with it or
+//! not at all. A game that ends before each side made two turns is an
+//! abort and never rated (`service::challenges`).
 
 use super::{Ctx, ServiceError, tournament};
 use crate::store::boards;
@@ -18,8 +19,9 @@ pub(super) enum Ending<'a> {
     /// Scored without being played out (a player withdrew from the event):
     /// `1-0` or `0-1`. Not rated; an event counts it as a forfeit.
     Forfeit { score: &'a str, reason: &'a str },
-    /// Declined before the decliner moved, or cancelled by a director: no
-    /// result, the game never counted.
+    /// Declined before the decliner moved, a challenge that lapsed
+    /// unanswered, or cancelled by a director: no result, the game never
+    /// counted.
     Declined { reason: &'a str },
 }
 
@@ -37,8 +39,24 @@ pub(super) fn end_game(ctx: &Ctx<'_>, number: u32, ending: Ending<'_>) -> Result
         boards::set_unrated(ctx.conn, number)?;
     }
     if let Ending::Played { .. } = ending {
-        // A rated board's result changes both ratings, here or never.
-        super::ratings::rate_result(ctx, number)?;
+        if super::challenges::is_abort(ctx, number)? {
+            // A game hardly begun is no evidence of strength (and puppet
+            // accounts resigning at once would farm ratings): an abort is
+            // never rated, though an event still scores it.
+            if boards::get(ctx.conn, number)?.is_some_and(|b| b.options.rated) {
+                boards::set_unrated(ctx.conn, number)?;
+                ctx.tell(
+                    number,
+                    format!(
+                        "Not rated: the game ended before each player had made {} turns (an abort).",
+                        super::challenges::TURNS_TO_RATE
+                    ),
+                );
+            }
+        } else {
+            // A rated board's result changes both ratings, here or never.
+            super::ratings::rate_result(ctx, number)?;
+        }
     }
     tournament::game_ended(ctx, number, score, reason, forfeit)?;
     Ok(())

@@ -12,6 +12,7 @@
 mod account;
 mod answer;
 mod board_mail;
+mod challenges;
 pub mod charge;
 mod confirm;
 mod deadlines;

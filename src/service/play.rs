@@ -5,11 +5,12 @@
 use shakmaty::Color;
 
 use super::board_mail::{self, BoardFacts, Heading, Loaded, Occasion, Reader, load, render_shown};
+use super::challenges;
 use super::dialogue::COMMENT_CHARS;
 use super::ending::{Ending, end_game};
 use super::{Ctx, Failure, refuse};
 use crate::command::{
-    Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Subscriber,
+    Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Speaker, Subscriber,
     Subscription,
 };
 use crate::mail::outgoing::Outgoing;
@@ -63,7 +64,16 @@ pub(super) fn challenge(
         forfeit_days,
     };
     let variant = variant.unwrap_or(Variant::Chess);
+    // The same challenge written again in one mail makes no second board.
+    let colours = (white, black, command.color == ColorChoice::Random);
+    if let Some(number) =
+        boards::same_challenge(ctx.conn, &ctx.mail.message_id, colours, variant, options)?
+    {
+        return Ok(board_mail::board_mails(ctx, number, Occasion::New)?);
+    }
+    challenges::check_bounds(ctx, &challenger, &opponent)?;
     let number = boards::insert(ctx.conn, variant, white, black, options, ctx.now)?;
+    boards::set_challenge(ctx.conn, number, opponent.id, &ctx.mail.message_id)?;
     deadlines::set_to_move(ctx.conn, number, white)?;
     Ok(board_mail::board_mails(ctx, number, Occasion::New)?)
 }
@@ -115,6 +125,8 @@ pub(super) fn make_move(
             Some(number),
         ));
     }
+    // The challenged player's first turn accepts the challenge.
+    challenges::accept_if_waiting(ctx, &loaded.board, &player)?;
     play_turn(ctx, &mut loaded, player.id, &command.turn)?;
     // A turn answers the opponent's standing offers by ignoring them.
     for (kind, what) in [
@@ -245,6 +257,8 @@ pub(super) fn queue(
         ));
     }
     parse_turn(&command.turn).map_err(|e| refuse(e.to_string(), Some(number)))?;
+    // A turn queued by the challenged player accepts the challenge too.
+    challenges::accept_if_waiting(ctx, &loaded.board, &player)?;
     boards::set_queued_turn(ctx.conn, number, player.id, &command.turn, ctx.now)?;
     let text = format!(
         "Queued on board {number}: {} will be played after your opponent's next turn, if it is legal then.",
@@ -268,8 +282,39 @@ pub(super) fn action(
     } else {
         command.board
     };
-    let player = ctx.speaker(&command.speaker, token, Some(number))?;
+    // `accept` or `decline` in a reply to the challenge's board mail
+    // answers the challenge even when the challenger has played since:
+    // neither depends on the position.
+    let answers_challenge = matches!(command.action, Action::Accept | Action::Decline)
+        && command.speaker == Speaker::Token
+        && match (boards::get(ctx.conn, number)?, token) {
+            (Some(board), Some((_, by))) => challenges::waiting_for(ctx, &board)? == Some(by),
+            _ => false,
+        };
+    let player = if answers_challenge {
+        let stale = ctx.stale.take();
+        let player = ctx.speaker(&command.speaker, token, Some(number));
+        ctx.stale = stale;
+        player?
+    } else {
+        ctx.speaker(&command.speaker, token, Some(number))?
+    };
     let (mut loaded, color) = my_active_board(ctx, number, &player)?;
+    // The challenged player's `accept` accepts the challenge (not an offer
+    // the challenger made meanwhile); any other action but `decline`
+    // accepts it too, as a turn does, and then acts.
+    match command.action {
+        Action::Decline => {}
+        Action::Accept => {
+            if challenges::accept_if_waiting(ctx, &loaded.board, &player)? {
+                drop(loaded);
+                return Ok(board_mail::board_mails(ctx, number, Occasion::Update)?);
+            }
+        }
+        Action::Resign | Action::Draw | Action::Reject | Action::Undo => {
+            challenges::accept_if_waiting(ctx, &loaded.board, &player)?;
+        }
+    }
     let opponent = loaded.board.player(!color);
     let offer_by_opponent = |kind| -> Result<bool, Failure> {
         Ok(boards::offer(ctx.conn, number, kind)?.is_some_and(|offer| offer.by == opponent))
@@ -638,6 +683,18 @@ pub(super) fn chat(
     if loaded.board.color_of(player.id).is_none() {
         return Err(refuse(
             format!("{} does not play on board {number}", player.userid),
+            Some(number),
+        ));
+    }
+    // A challenge is no way to write to a stranger.
+    if let Some(challenge) = boards::unaccepted(ctx.conn, number)?
+        && challenge.challenged != player.id
+    {
+        let challenged = players::by_id(ctx.conn, challenge.challenged)?.userid;
+        return Err(refuse(
+            format!(
+                "{challenged} has not accepted the challenge of board {number}; chat reaches {challenged} once {challenged} has accepted it"
+            ),
             Some(number),
         ));
     }

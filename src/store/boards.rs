@@ -419,3 +419,173 @@ pub fn remove_observer(conn: &Connection, board: u32, address: &str) -> Result<b
         params![board, address],
     )? == 1)
 }
+
+/// The challenge of a board that its challenged player has not accepted
+/// (migration 0017): it waits while the game is on, and stays recorded on
+/// a board that ended unaccepted (declined or lapsed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unaccepted {
+    pub challenged: PlayerId,
+    /// The number of turns the challenged player's last board mail showed.
+    pub shown: u32,
+}
+
+/// Marks a new board as a challenge waiting for `challenged`, made by
+/// the mail `message_id`.
+pub fn set_challenge(
+    conn: &Connection,
+    board: u32,
+    challenged: PlayerId,
+    message_id: &str,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE boards SET challenged_id = ?2, challenged_shown = 0, challenge_mail = ?3 WHERE number = ?1",
+        params![board, challenged.0, message_id],
+    )?;
+    Ok(())
+}
+
+/// The challenge of board `board` if its challenged player never
+/// accepted it.
+pub fn unaccepted(conn: &Connection, board: u32) -> Result<Option<Unaccepted>, StoreError> {
+    Ok(conn
+        .query_row_cached(
+            "SELECT challenged_id, challenged_shown FROM boards
+             WHERE number = ?1 AND challenged_id IS NOT NULL",
+            [board],
+            |row| {
+                Ok(Unaccepted {
+                    challenged: PlayerId(row.get(0)?),
+                    shown: row.get(1)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// Records that the waiting challenged player's board mail showed `turns`
+/// turns.
+pub fn set_challenge_shown(conn: &Connection, board: u32, turns: u32) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE boards SET challenged_shown = ?2 WHERE number = ?1",
+        params![board, turns],
+    )?;
+    Ok(())
+}
+
+/// The challenged player accepts: the board becomes a game like any
+/// other, and the clock of the player to move starts now. What the
+/// challenger wrote under the board while it waited was never shown to
+/// the challenged player, and never will be: it goes.
+pub fn accept_challenge(
+    conn: &Connection,
+    board: u32,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "DELETE FROM comments WHERE board = ?1 AND player_id IS NOT NULL
+           AND player_id IS NOT (SELECT challenged_id FROM boards WHERE number = ?1)",
+        [board],
+    )?;
+    conn.execute_cached(
+        "UPDATE boards SET challenged_id = NULL, last_turn_at = ?2, nags_sent = 0 WHERE number = ?1",
+        params![board, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// Challenges by `challenger` not accepted: those that wait, and those
+/// made since `since` that ended unaccepted (declined, withdrawn or
+/// lapsed); to `opponent` alone, and to anybody.
+pub fn unanswered_challenges(
+    conn: &Connection,
+    challenger: PlayerId,
+    opponent: PlayerId,
+    since: OffsetDateTime,
+) -> Result<(u32, u32), StoreError> {
+    Ok(conn.query_row_cached(
+        "SELECT COALESCE(SUM(challenged_id = ?2), 0), COUNT(*) FROM boards
+         WHERE challenged_id IS NOT NULL AND challenged_id != ?1
+           AND (white_id = ?1 OR black_id = ?1)
+           AND (result IS NULL OR created_at > ?3)",
+        params![challenger.0, opponent.0, time_text(since)],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )?)
+}
+
+/// The games `player` has in progress: every unfinished board they play
+/// on, except challenges to them they have not accepted.
+pub fn in_progress(conn: &Connection, player: PlayerId) -> Result<u32, StoreError> {
+    Ok(conn.query_row_cached(
+        "SELECT COUNT(*) FROM boards
+         WHERE result IS NULL AND (white_id = ?1 OR black_id = ?1)
+           AND (challenged_id IS NULL OR challenged_id != ?1)",
+        [player.0],
+        |row| row.get(0),
+    )?)
+}
+
+/// A board the mail `message_id` already made with the same challenge:
+/// the same players (in these colours, or in either order when the
+/// colours were drawn), variant and options.
+pub fn same_challenge(
+    conn: &Connection,
+    message_id: &str,
+    (white, black, either_order): (PlayerId, PlayerId, bool),
+    variant: Variant,
+    options: BoardOptions,
+) -> Result<Option<u32>, StoreError> {
+    Ok(conn
+        .query_row_cached(
+            "SELECT number FROM boards
+             WHERE challenge_mail = ?1 AND variant = ?2 AND rated = ?3
+               AND days_per_turn IS ?4 AND nag_days = ?5 AND forfeit_days = ?6
+               AND ((white_id = ?7 AND black_id = ?8) OR (?9 AND white_id = ?8 AND black_id = ?7))
+             ORDER BY number LIMIT 1",
+            params![
+                message_id,
+                variant.id(),
+                options.rated,
+                options.days_per_turn,
+                options.nag_days,
+                options.forfeit_days,
+                white.0,
+                black.0,
+                either_order
+            ],
+            |row| row.get(0),
+        )
+        .optional()?)
+}
+
+/// Challenges still waiting for an answer: board number, when the
+/// challenge was made, and its forfeit days (after which it lapses).
+pub fn waiting_for_answer(
+    conn: &Connection,
+) -> Result<Vec<(u32, OffsetDateTime, u32)>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT number, created_at, forfeit_days FROM boards
+         WHERE challenged_id IS NOT NULL AND result IS NULL ORDER BY number",
+    )?;
+    let rows = statement.query_map([], |row| {
+        Ok((
+            row.get::<_, u32>(0)?,
+            row.get::<_, String>(1)?,
+            row.get::<_, u32>(2)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (number, created, days) = row?;
+        Ok((number, parse_time(&created)?, days))
+    })
+    .collect()
+}
+
+/// The number of turns played on `board`.
+pub fn turn_count(conn: &Connection, board: u32) -> Result<u32, StoreError> {
+    Ok(conn.query_row_cached(
+        "SELECT COUNT(*) FROM turns WHERE board = ?1",
+        [board],
+        |row| row.get(0),
+    )?)
+}

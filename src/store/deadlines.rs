@@ -21,12 +21,14 @@ pub struct Clock {
     pub draw_offered_at: Option<OffsetDateTime>,
 }
 
-/// The clocks of every board still being played.
+/// The clocks of every board still being played. A challenge that waits
+/// for its challenged player has no clock yet (it lapses instead: see
+/// `service::challenges`).
 pub fn active_clocks(conn: &Connection) -> Result<Vec<Clock>, StoreError> {
     let mut statement = conn.prepare_cached(
         "SELECT b.number, b.to_move_id, b.last_turn_at, b.nag_days, b.forfeit_days, b.nags_sent, o.created_at
          FROM boards b LEFT JOIN offers o ON o.board = b.number AND o.kind = 'draw'
-         WHERE b.result IS NULL ORDER BY b.number",
+         WHERE b.result IS NULL AND b.challenged_id IS NULL ORDER BY b.number",
     )?;
     let rows = statement.query_map([], |row| {
         Ok((

@@ -46,6 +46,7 @@ const MIGRATIONS: &[M<'static>] = &[
         "../../migrations/0015_outbox_messages_apart.sql"
     )),
     M::up(include_str!("../../migrations/0016_accounts.sql")),
+    M::up(include_str!("../../migrations/0017_challenges.sql")),
     M::up(include_str!("../../migrations/0018_events.sql")),
 ];
 
