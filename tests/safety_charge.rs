@@ -59,6 +59,8 @@ fn a_password_never_lifts_the_players_ceiling_and_a_mail_over_it_changes_nothing
         config.service.sent.player.hour = 8;
     });
     h.alice_and_bob_on("chess");
+    let accepted = h.send(BOB, "a", "accept 101 bob bob-pw");
+    assert!(!accepted.is_empty(), "bob pays for his own acceptance");
     // The challenge cost alice 2 mails; 3 `settings` answers cost 3 more.
     for _ in 0..3 {
         let answer = h.send(ALICE, "s", "settings alice alice-pw");
