@@ -182,3 +182,239 @@ fn pbem_process_answers_a_panicking_mail_and_succeeds() {
     assert!(process().status.success());
     assert!(h.new_mails().is_empty());
 }
+
+/// The boards a sweep finds, made directly in the store (signing up
+/// thousands of players by mail would take minutes): `reminders` boards
+/// whose player to move is due a first reminder at `at`, `losses` boards
+/// lost on time, and `idle` boards with nothing due, interleaved; each
+/// board between two players of its own. Returns the numbers of the boards
+/// due a reminder and of those lost on time.
+fn due_boards(
+    h: &Harness,
+    at: time::OffsetDateTime,
+    reminders: usize,
+    losses: usize,
+    idle: usize,
+) -> (Vec<u32>, Vec<u32>) {
+    use pbem::store::boards::{self, BoardOptions};
+    use pbem::store::{Store, deadlines, players};
+    let store = Store::open(&h.dir.path().join("pbem.sqlite3")).expect("store");
+    let tx = store.transaction().expect("transaction");
+    let options = BoardOptions {
+        rated: false,
+        days_per_turn: None,
+        nag_days: 7,
+        forfeit_days: 21,
+    };
+    let (mut nagged, mut lost) = (Vec::new(), Vec::new());
+    let kinds = std::iter::repeat_n(0, reminders)
+        .chain(std::iter::repeat_n(1, losses))
+        .chain(std::iter::repeat_n(2, idle));
+    // Interleaved (7919 is a prime, so this takes each once): every
+    // transaction of the sweep meets each kind.
+    let kinds: Vec<u8> = kinds.collect();
+    let total = kinds.len();
+    assert_ne!(total % 7919, 0);
+    let kinds: Vec<u8> = (0..total).map(|i| kinds[(i * 7919) % total]).collect();
+    for (i, kind) in kinds.into_iter().enumerate() {
+        let player = |colour: &str| {
+            let userid = format!("{colour}{i}");
+            let mail = format!("{userid}@example.org");
+            players::insert(&tx, &userid, "not a hash", &[mail], at).expect("player")
+        };
+        let (white, black) = (player("w"), player("b"));
+        let since = at
+            - time::Duration::days(match kind {
+                0 => 8,
+                1 => 22,
+                _ => 1,
+            });
+        let number = boards::insert(
+            &tx,
+            pbem::rules::Variant::Chess,
+            white,
+            black,
+            options,
+            since,
+        )
+        .expect("board");
+        deadlines::set_to_move(&tx, number, white).expect("to move");
+        match kind {
+            0 => nagged.push(number),
+            1 => lost.push(number),
+            _ => {}
+        }
+    }
+    tx.commit().expect("commit");
+    (nagged, lost)
+}
+
+fn rfc3339(time: time::OffsetDateTime) -> String {
+    time.format(&time::format_description::well_known::Rfc3339)
+        .expect("formats")
+}
+
+/// `pbem tick` as a process of its own, as cron runs it.
+fn spawn_tick(h: &Harness, at: time::OffsetDateTime) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("--data-dir")
+        .arg(h.dir.path())
+        .args(["--now", &rfc3339(at), "tick"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pbem tick starts")
+}
+
+/// Waits until the sweep has committed some of its work.
+fn wait_for_the_first_commit(h: &Harness, tick: &mut std::process::Child) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while count(
+        h,
+        "SELECT COUNT(*) FROM boards WHERE nags_sent > 0 OR result IS NOT NULL",
+    ) == 0
+    {
+        assert!(
+            tick.try_wait().expect("tick").is_none(),
+            "the sweep ended before any of it was seen"
+        );
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the sweep never began"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// Finding 2: a sweep over thousands of due boards works in short
+/// transactions: a mail that comes meanwhile (`pbem process`, another
+/// process) is handled in between, and does not wait for the whole sweep
+/// (before, the sweep was one transaction, of half a minute for 13,920
+/// boards, and the mail got exit 75 after its 10 s wait). The sweep does what it did before: one reminder per
+/// board due one, each loss on time scored and mailed to both players.
+#[test]
+fn a_sweep_over_thousands_of_boards_lets_mail_through() {
+    let mut h = Harness::new();
+    let at = h.now + time::Duration::days(30);
+    let (nagged, lost) = due_boards(&h, at, 1500, 300, 200);
+    let mut tick = spawn_tick(&h, at);
+    wait_for_the_first_commit(&h, &mut tick);
+
+    let stranger = "mail@example.org";
+    let id = h.message_id();
+    let mut process = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("--data-dir")
+        .arg(h.dir.path())
+        .args(["--now", &rfc3339(at), "process"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pbem process starts");
+    process
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&raw_mail(stranger, &id, "help"))
+        .expect("the mail is written");
+    let processed = process.wait_with_output().expect("pbem process ends");
+    assert!(
+        processed.status.success(),
+        "{processed:?}\n{}",
+        String::from_utf8_lossy(&processed.stderr)
+    );
+    let ticked = tick.wait_with_output().expect("pbem tick ends");
+    assert!(
+        ticked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ticked.stderr)
+    );
+    let report = String::from_utf8_lossy(&ticked.stdout);
+    assert!(
+        report.starts_with(&format!(
+            "sweep: {} reminders, {} losses on time, 0 draws by timeout;",
+            nagged.len(),
+            lost.len()
+        )),
+        "{report}"
+    );
+
+    // Every mail in the outbox, in the order they were queued: the
+    // answer to the mail sits among the sweep's mails, committed in
+    // between. (`pbem process` itself ends only after the sweep: it sends
+    // what is in the outbox, and the sweep keeps adding to it.)
+    let mails = h.new_mails();
+    let answer = mails
+        .iter()
+        .position(|m| m.to == stranger)
+        .expect("the mail is answered");
+    let is_nag = |m: &Sent| m.subject.starts_with("Nag: ");
+    assert!(
+        mails[..answer].iter().any(is_nag),
+        "a nag before the answer"
+    );
+    assert!(mails[answer..].iter().any(is_nag), "a nag after the answer");
+    assert_eq!(mails.iter().filter(|m| is_nag(m)).count(), nagged.len());
+    assert_eq!(mails.len(), nagged.len() + 2 * lost.len() + 1);
+    assert_eq!(
+        count(&h, "SELECT COUNT(*) FROM boards WHERE nags_sent = 1"),
+        nagged.len() as i64
+    );
+    assert_eq!(
+        count(&h, "SELECT COUNT(*) FROM boards WHERE result IS NOT NULL"),
+        lost.len() as i64
+    );
+}
+
+/// A sweep killed half way has committed whole boards only: the next
+/// sweep does the rest, and every board gets its reminder or its loss on
+/// time exactly once.
+#[test]
+fn a_sweep_killed_half_way_acts_on_every_board_once() {
+    let mut h = Harness::new();
+    let at = h.now + time::Duration::days(30);
+    let (nagged, lost) = due_boards(&h, at, 600, 150, 50);
+    let mut tick = spawn_tick(&h, at);
+    wait_for_the_first_commit(&h, &mut tick);
+    tick.kill().expect("killed");
+    tick.wait().expect("ended");
+    let acted = |h: &Harness| {
+        count(
+            h,
+            "SELECT COUNT(*) FROM boards WHERE nags_sent > 0 OR result IS NOT NULL",
+        )
+    };
+    let before = acted(&h);
+    let due = (nagged.len() + lost.len()) as i64;
+    assert!(0 < before && before < due, "killed half way: {before}");
+
+    let again = spawn_tick(&h, at).wait_with_output().expect("tick");
+    assert!(again.status.success(), "{again:?}");
+    let report = String::from_utf8_lossy(&again.stdout);
+    let (reminders, losses): (i64, i64) = {
+        let words: Vec<&str> = report.split_whitespace().collect();
+        (
+            words[1].parse().expect("reminders"),
+            words[3].parse().expect("losses"),
+        )
+    };
+    assert_eq!(before + reminders + losses, due, "{report}");
+    assert_eq!(acted(&h), due);
+    assert_eq!(
+        count(&h, "SELECT COUNT(*) FROM boards WHERE nags_sent > 1"),
+        0
+    );
+    let mails = h.new_mails();
+    let nags = mails.iter().filter(|m| m.subject.starts_with("Nag: "));
+    let mut nag_boards: Vec<&str> = nags.map(|m| m.subject.as_str()).collect();
+    nag_boards.sort();
+    nag_boards.dedup();
+    assert_eq!(nag_boards.len(), nagged.len(), "one reminder per board");
+    assert_eq!(mails.len(), nagged.len() + 2 * lost.len());
+    // A third sweep finds nothing left.
+    let third = spawn_tick(&h, at).wait_with_output().expect("tick");
+    assert!(
+        String::from_utf8_lossy(&third.stdout)
+            .starts_with("sweep: 0 reminders, 0 losses on time, 0 draws by timeout;")
+    );
+}
