@@ -11,7 +11,6 @@
 //! the mail in hand. `serve --once` takes what is waiting, sends the outbox
 //! once, and exits.
 
-use std::fs;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -188,7 +187,8 @@ impl Server {
 }
 
 fn open_store(config: &Config) -> Result<Store, ServerError> {
-    fs::create_dir_all(&config.data_dir).map_err(|error| ServerError::DataDir {
+    // The inbox and the outbox are in it: its owner's (see `private::dir`).
+    crate::mail::private::dir(&config.data_dir).map_err(|error| ServerError::DataDir {
         path: config.data_dir.clone(),
         error,
     })?;

@@ -418,3 +418,57 @@ fn a_sweep_killed_half_way_acts_on_every_board_once() {
             .starts_with("sweep: 0 reminders, 0 losses on time, 0 draws by timeout;")
     );
 }
+
+fn mode(path: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .permissions()
+        .mode()
+        & 0o777
+}
+
+/// Finding 6 (part): the outbox's mails hold confirmation codes and reply
+/// tokens, the inbox's passwords. The folders pbem creates are its own
+/// (0700: the data directory, the outbox, the inbox Maildir and its
+/// folders), every mail it writes is readable by its owner only (0600),
+/// and an outbox folder others could enter loses that at start.
+#[test]
+fn mail_folders_and_files_are_kept_from_other_users() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = tempfile::tempdir().expect("temporary directory");
+    let data = root.path().join("data");
+    let config = pbem::config::Config::defaults(&data);
+    let mut server = pbem::server::Server::open(&config).expect("server");
+    let raw = raw_mail(ALICE, "<perm-1@example.org>", "signup alice alice-password");
+    let delivered = server.inbox().deliver(&raw).expect("delivered");
+    assert_eq!(mode(&delivered), 0o600, "a delivered mail");
+    let pass = server
+        .process_waiting(
+            pbem::server::Clock::System,
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+        .expect("pass");
+    assert_eq!(pass.sent, 1, "the confirmation mail: {pass:?}");
+
+    for folder in ["", "outbox", "inbox", "inbox/new", "inbox/cur", "inbox/tmp"] {
+        assert_eq!(mode(&data.join(folder)), 0o700, "folder {folder:?}");
+    }
+    let outbox: Vec<_> = std::fs::read_dir(data.join("outbox"))
+        .expect("outbox")
+        .map(|entry| entry.expect("entry").path())
+        .collect();
+    assert_eq!(outbox.len(), 1, "{outbox:?}");
+    for mail in &outbox {
+        assert_eq!(mode(mail), 0o600, "{}", mail.display());
+        let text = std::fs::read_to_string(mail).expect("mail");
+        assert!(text.contains("confirm"), "the code is in it");
+    }
+
+    // An outbox others may enter (made before this version) loses that.
+    drop(server);
+    std::fs::set_permissions(data.join("outbox"), std::fs::Permissions::from_mode(0o755))
+        .expect("chmod");
+    let _server = pbem::server::Server::open(&config).expect("server again");
+    assert_eq!(mode(&data.join("outbox")), 0o750);
+}
