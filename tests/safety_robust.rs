@@ -135,6 +135,18 @@ fn a_mail_that_panics_is_answered_with_the_error_and_the_batch_goes_on() {
     assert_eq!((again.mails, again.duplicates), (1, 1), "{again:?}");
     assert!(h.new_mails().is_empty());
     assert_eq!(turns_on(&h, 101), 0);
+
+    // The deadline sweep meets the same fault on board 101 (its reminder
+    // shows the date of the loss on time): that board is taken back and
+    // logged, the others get their reminders.
+    let nags = h.sweep(h.now + time::Duration::days(8));
+    assert_eq!(nags.len(), 1, "{nags:#?}");
+    assert_eq!(nags[0].to, DAVE);
+    assert_eq!(nags[0].subject, "Nag: Chess Board 102 dave");
+    assert_eq!(
+        count(&h, "SELECT nags_sent FROM boards WHERE number = 101"),
+        0
+    );
 }
 
 /// Finding 7 in MDA mode: `pbem process` answers a panicking mail with the
@@ -471,4 +483,55 @@ fn mail_folders_and_files_are_kept_from_other_users() {
         .expect("chmod");
     let _server = pbem::server::Server::open(&config).expect("server again");
     assert_eq!(mode(&data.join("outbox")), 0o750);
+}
+
+/// The daily digest works in short transactions like the sweep: one cut
+/// short goes on where it stopped, and every player waiting gets one
+/// digest that day, however often it is started.
+#[test]
+fn a_digest_killed_half_way_sends_every_player_one() {
+    let mut h = Harness::new();
+    let at = h.now + time::Duration::days(30);
+    let (_, _) = due_boards(&h, at, 0, 0, 600);
+    let digest = |h: &Harness| {
+        Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .arg("--data-dir")
+            .arg(h.dir.path())
+            .args(["--now", &rfc3339(at), "tick", "--digest"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("pbem tick starts")
+    };
+    let mut first = digest(&h);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while count(
+        &h,
+        "SELECT COUNT(*) FROM settings WHERE key = 'digest_partial'",
+    ) == 0
+    {
+        assert!(first.try_wait().expect("tick").is_none(), "ended unseen");
+        assert!(std::time::Instant::now() < deadline, "never began");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    first.kill().expect("killed");
+    first.wait().expect("ended");
+    let queued = count(&h, "SELECT COUNT(*) FROM outbox");
+    assert!(0 < queued && queued < 600, "killed half way: {queued}");
+    for _ in 0..2 {
+        let output = digest(&h).wait_with_output().expect("tick");
+        assert!(output.status.success(), "{output:?}");
+    }
+    let mails = h.new_mails();
+    let mut players: Vec<&str> = mails
+        .iter()
+        .map(|m| {
+            assert!(m.subject.starts_with("pbem digest for w"), "{m:#?}");
+            m.to.as_str()
+        })
+        .collect();
+    players.sort();
+    players.dedup();
+    assert_eq!(players.len(), 600, "every player waiting has a digest");
+    assert_eq!(mails.len(), 600, "and only one");
 }

@@ -169,20 +169,23 @@ impl Service {
             }
             let tx = self.store.transaction()?;
             let started = Instant::now();
-            let parts = (
-                &self.config,
-                &self.templates,
-                &self.key,
-                &mut self.passwords,
-            );
-            let mut ctx = system_ctx(parts, &tx, system, now);
             let mut taken = 0;
             for item in rest {
                 taken += 1;
                 tx.execute_cached("SAVEPOINT item", [])?;
+                // A context of its own: nothing of a failed item is left
+                // for the next.
+                let parts = (
+                    &self.config,
+                    &self.templates,
+                    &self.key,
+                    &mut self.passwords,
+                );
+                let mut ctx = system_ctx(parts, &tx, system, now);
                 let outcome = panic::catch_unwind(AssertUnwindSafe(|| act(&mut ctx, item)));
                 let mut mails = std::mem::take(&mut ctx.out);
                 mails.extend(ctx.pending.take());
+                drop(ctx);
                 let error = match outcome {
                     Ok(Ok(acted)) => {
                         queue_all(&tx, &self.config, &self.key, mails, now, &mut Replies::Now)?;
@@ -205,7 +208,6 @@ impl Service {
                     break;
                 }
             }
-            drop(ctx);
             tx.commit()?;
             rest = &rest[taken..];
         }
