@@ -73,6 +73,26 @@ pub enum ServerError {
     Runtime(std::io::Error),
 }
 
+impl ServerError {
+    /// Whether the database was busy (locked by another connection for
+    /// longer than the busy timeout): worth trying again later.
+    pub fn is_busy(&self) -> bool {
+        let store = match self {
+            ServerError::Service(ServiceError::Store(store)) => store,
+            ServerError::Database { error, .. } => error,
+            _ => return false,
+        };
+        matches!(
+            store,
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(error, _))
+                if matches!(
+                    error.code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                )
+        )
+    }
+}
+
 /// What one pass over the inbox did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pass {
@@ -448,6 +468,13 @@ fn run(
                         }
                         total.add(pass);
                     }
+                    // Another process kept the database past the busy
+                    // timeout (a long backup, say): the batch was not
+                    // committed, and its mails wait in the inbox for the
+                    // next pass, as the sweep and the sender retry theirs.
+                    Err(error) if error.is_busy() => tracing::warn!(
+                        "the database stayed busy; the inbox is read again at the next poll: {error}"
+                    ),
                     Err(error) => break Err(error),
                 }
                 stop.sleep(config.poll_interval);

@@ -535,3 +535,62 @@ fn a_digest_killed_half_way_sends_every_player_one() {
     assert_eq!(players.len(), 600, "every player waiting has a digest");
     assert_eq!(mails.len(), 600, "and only one");
 }
+
+/// `pbem serve` outlasts a database kept locked past its busy timeout by
+/// another process (before, its inbox loop ended the server): the mail
+/// that came meanwhile is handled once the lock is gone.
+#[test]
+fn serve_outlasts_a_database_locked_past_the_busy_timeout() {
+    let mut h = Harness::new();
+    let config = h.dir.path().join("pbem.toml");
+    std::fs::write(&config, "[inbound]\nkind = \"maildir\"\npoll_seconds = 1\n").expect("config");
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("--data-dir")
+        .arg(h.dir.path())
+        .arg("--config")
+        .arg(&config)
+        .arg("serve")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pbem serve starts");
+    let inbox = h.server.inbox().clone();
+    let answered = |h: &mut Harness, what: &str| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            if !h.new_mails().is_empty() {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{what} never answered"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    inbox
+        .deliver(&raw_mail(ALICE, "<before@example.org>", "help"))
+        .expect("delivered");
+    answered(&mut h, "the first mail");
+
+    let lock = db(&h);
+    lock.execute_batch("BEGIN IMMEDIATE").expect("locked");
+    inbox
+        .deliver(&raw_mail(BOB, "<during@example.org>", "help"))
+        .expect("delivered");
+    std::thread::sleep(std::time::Duration::from_secs(12));
+    assert!(serve.try_wait().expect("serve").is_none(), "serve ended");
+    lock.execute_batch("COMMIT").expect("unlocked");
+    answered(&mut h, "the mail that came while locked");
+    assert!(serve.try_wait().expect("serve").is_none(), "serve ended");
+
+    let stopped = Command::new("kill")
+        .args(["-TERM", &serve.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(stopped.success());
+    let output = serve.wait_with_output().expect("serve stops");
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{log}");
+    assert!(log.contains("the database stayed busy"), "{log}");
+}
