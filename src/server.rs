@@ -11,7 +11,6 @@
 //! the mail in hand. `serve --once` takes what is waiting, sends the outbox
 //! once, and exits.
 
-use std::fs;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -72,6 +71,26 @@ pub enum ServerError {
     Send(#[from] SendError),
     #[error("cannot start the event loop: {0}")]
     Runtime(std::io::Error),
+}
+
+impl ServerError {
+    /// Whether the database was busy (locked by another connection for
+    /// longer than the busy timeout): worth trying again later.
+    pub fn is_busy(&self) -> bool {
+        let store = match self {
+            ServerError::Service(ServiceError::Store(store)) => store,
+            ServerError::Database { error, .. } => error,
+            _ => return false,
+        };
+        matches!(
+            store,
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(error, _))
+                if matches!(
+                    error.code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                )
+        )
+    }
 }
 
 /// What one pass over the inbox did.
@@ -188,7 +207,8 @@ impl Server {
 }
 
 fn open_store(config: &Config) -> Result<Store, ServerError> {
-    fs::create_dir_all(&config.data_dir).map_err(|error| ServerError::DataDir {
+    // The inbox and the outbox are in it: its owner's (see `private::dir`).
+    crate::mail::private::dir(&config.data_dir).map_err(|error| ServerError::DataDir {
         path: config.data_dir.clone(),
         error,
     })?;
@@ -448,6 +468,13 @@ fn run(
                         }
                         total.add(pass);
                     }
+                    // Another process kept the database past the busy
+                    // timeout (a long backup, say): the batch was not
+                    // committed, and its mails wait in the inbox for the
+                    // next pass, as the sweep and the sender retry theirs.
+                    Err(error) if error.is_busy() => tracing::warn!(
+                        "the database stayed busy; the inbox is read again at the next poll: {error}"
+                    ),
                     Err(error) => break Err(error),
                 }
                 stop.sleep(config.poll_interval);

@@ -67,6 +67,14 @@ pub enum Automatic {
     UnusableFrom,
 }
 
+/// The Message-ID of a mail without one: from the digest of its bytes, so
+/// the same mail delivered twice is known again.
+fn synthetic_id(raw: &[u8]) -> String {
+    let digest = Sha256::digest(raw);
+    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    format!("{hex}@no-message-id.pbem")
+}
+
 impl Inbound {
     pub fn parse(raw: &[u8]) -> Inbound {
         Inbound::parse_head(raw, raw.len())
@@ -81,25 +89,41 @@ impl Inbound {
         }
     }
 
+    /// A mail that cannot be read at all: known by the digest of its
+    /// bytes, from nobody (so recorded and never answered).
+    fn unreadable(raw: &[u8]) -> Inbound {
+        Inbound {
+            message_id: synthetic_id(raw),
+            from: None,
+            recipients: Vec::new(),
+            subject: String::new(),
+            body: String::new(),
+            html: None,
+            answers: Vec::new(),
+            automatic: None,
+            size: raw.len(),
+            authentication_results: Vec::new(),
+        }
+    }
+
     fn parse_whole(raw: &[u8]) -> Inbound {
-        let synthetic_id = || {
-            let digest = Sha256::digest(raw);
-            let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
-            format!("{hex}@no-message-id.pbem")
-        };
+        // A panic (a bug, here or in the parser) on hostile bytes must not
+        // end the server and meet the same mail again after the restart.
+        match std::panic::catch_unwind(|| Inbound::parse_readable(raw)) {
+            Ok(inbound) => inbound,
+            Err(panic) => {
+                tracing::error!(
+                    "a mail could not be parsed (a bug: {}); it is recorded unanswered",
+                    crate::service::panic_text(panic.as_ref())
+                );
+                Inbound::unreadable(raw)
+            }
+        }
+    }
+
+    fn parse_readable(raw: &[u8]) -> Inbound {
         let Some(message) = MessageParser::default().parse(raw) else {
-            return Inbound {
-                message_id: synthetic_id(),
-                from: None,
-                recipients: Vec::new(),
-                subject: String::new(),
-                body: String::new(),
-                html: None,
-                answers: Vec::new(),
-                automatic: None,
-                size: raw.len(),
-                authentication_results: Vec::new(),
-            };
+            return Inbound::unreadable(raw);
         };
         let from_headers = message.header_values("From").count();
         let from_addresses = message.from().map_or(0, |a| a.iter().count());
@@ -179,7 +203,7 @@ impl Inbound {
                 .message_id()
                 .map(|id| id.trim().to_string())
                 .filter(|id| !id.is_empty())
-                .unwrap_or_else(synthetic_id),
+                .unwrap_or_else(|| synthetic_id(raw)),
             from,
             recipients,
             subject: message.subject().unwrap_or_default().trim().to_string(),

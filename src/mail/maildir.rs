@@ -6,6 +6,8 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use super::private;
+
 /// A Maildir folder.
 #[derive(Clone, Debug)]
 pub struct Maildir {
@@ -13,10 +15,13 @@ pub struct Maildir {
 }
 
 impl Maildir {
-    /// Opens the Maildir at `root`, creating `new/`, `cur/` and `tmp/`.
+    /// Opens the Maildir at `root`, creating `new/`, `cur/` and `tmp/`;
+    /// others than its owner (and group) may not enter it (see
+    /// [`private::dir`]): its mails hold passwords.
     pub fn create(root: &Path) -> io::Result<Maildir> {
+        private::dir(root)?;
         for sub in ["new", "cur", "tmp"] {
-            fs::create_dir_all(root.join(sub))?;
+            private::dir(&root.join(sub))?;
         }
         Ok(Maildir {
             root: root.to_path_buf(),
@@ -79,7 +84,7 @@ impl Maildir {
     pub fn deliver(&self, message: &[u8]) -> io::Result<PathBuf> {
         let name = unique_name();
         let tmp = self.root.join("tmp").join(&name);
-        fs::write(&tmp, message)?;
+        private::write(&tmp, message)?;
         let new = self.root.join("new").join(&name);
         fs::rename(&tmp, &new)?;
         Ok(new)

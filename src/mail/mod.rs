@@ -9,6 +9,7 @@
 //! * [`pictures`]: the board pictures of a queued mail, drawn when it is
 //!   sent;
 //! * [`maildir`]: the inbound Maildir;
+//! * [`private`]: the folders and files of mail, kept from other users;
 //! * [`transport`]: outbound transports behind the small [`transport::MailSender`]
 //!   trait (a directory of `.eml` files, `sendmail`, [`smtp`]), and the
 //!   outbox sender loop;
@@ -23,6 +24,7 @@ pub mod inbound;
 pub mod maildir;
 pub mod outgoing;
 pub mod pictures;
+pub mod private;
 pub mod reply;
 pub mod smtp;
 pub mod stop;

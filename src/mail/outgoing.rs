@@ -91,6 +91,9 @@ pub enum BuildError {
     NoRecipient,
     #[error("cannot build the mail: {0}")]
     Message(#[from] lettre::error::Error),
+    /// Building it panicked (a bug); the panic was caught.
+    #[error("building the mail failed on a bug: {0}")]
+    Panicked(String),
 }
 
 /// Angle brackets around a Message-ID, as headers want it.

@@ -35,6 +35,7 @@ use time::OffsetDateTime;
 
 use super::ServerAddress;
 use super::pictures;
+use super::private;
 use super::stop::{Backoff, Stop};
 use crate::store::{Store, StoreError, mailbox};
 
@@ -106,8 +107,11 @@ pub struct FileSender {
 }
 
 impl FileSender {
+    /// Writes into `dir`, created if missing; its mails hold confirmation
+    /// codes and reply tokens, so the folder is its owner's (see
+    /// [`private::dir`]) and each mail readable by its owner only.
     pub fn new(dir: &Path) -> io::Result<FileSender> {
-        fs::create_dir_all(dir)?;
+        private::dir(dir)?;
         Ok(FileSender {
             dir: dir.to_path_buf(),
             unsynced: Vec::new(),
@@ -130,7 +134,7 @@ impl MailSender for FileSender {
     ) -> Result<(), SendError> {
         let path = self.path_of(outbox_id);
         let tmp = self.dir.join(format!(".{outbox_id:010}.eml.tmp"));
-        fs::write(&tmp, message)?;
+        private::write(&tmp, message)?;
         fs::rename(&tmp, &path)?;
         self.unsynced.push(path);
         Ok(())

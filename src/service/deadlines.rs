@@ -1,10 +1,23 @@
 //! Applying deadlines: the sweep that reminds slow players, scores games
 //! lost on time and accepts draw offers left unanswered, and the daily
-//! digest. Each runs in one transaction with its mails, like a mail does,
-//! so a restart between or during sweeps loses and doubles nothing.
+//! digest.
+//!
+//! The sweep is a sequence of steps. Each finds what is due in a read,
+//! which takes no lock from the mail, and then acts on it in short
+//! transactions ([`Service::in_short_transactions`]): every item is looked
+//! at again in the transaction that acts on it, and its effects and its
+//! mails are committed together, so a restart or a second sweep at the
+//! same time loses and doubles nothing. Between two transactions the sweep
+//! pauses, and mail waiting for the database goes first: a sweep over
+//! thousands of boards never holds the write lock for long, and never
+//! makes a mail wait until `pbem process` gives up.
 
 use std::collections::HashMap;
+use std::fmt::Debug;
+use std::panic::{self, AssertUnwindSafe};
+use std::time::{Duration, Instant};
 
+use rusqlite::Connection;
 use shakmaty::Color;
 use time::OffsetDateTime;
 
@@ -13,14 +26,25 @@ use super::charge::{self, Payer};
 use super::ending::{Ending, end_game};
 use super::passwords::PasswordCheck;
 use super::queue::{Replies, queue_all};
-use super::{Ctx, Service, ServiceConfig, ServiceError};
+use super::{Ctx, Service, ServiceConfig, ServiceError, panic_text};
 use crate::mail::inbound::Inbound;
 use crate::mail::token::TokenKey;
 use crate::render::templates::Templates;
 use crate::schedule::{self, Due};
-use crate::store::deadlines::{self, Vacation};
+use crate::store::deadlines::{self, Clock, Vacation};
 use crate::store::players::{self, PlayerId};
-use crate::store::{self, boards};
+use crate::store::{self, CachedStatements, boards, tournaments};
+
+/// How long one of the sweep's transactions takes on more items; the
+/// item in hand is finished, so a transaction lasts this long plus one
+/// item (a few milliseconds).
+const SHORT: Duration = Duration::from_millis(50);
+
+/// The pause between two of the sweep's transactions, in which mail
+/// waiting for the database goes first: a thread of this process waiting
+/// for its turn (see `store::write_turn`) is woken at once, another process
+/// tries SQLite's lock again every 100 ms at most.
+const PAUSE: Duration = Duration::from_millis(50);
 
 /// What one sweep did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,216 +54,177 @@ pub struct SweepReport {
     pub draws_by_timeout: usize,
 }
 
+/// What the sweep did on one board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Acted {
+    Nothing,
+    Reminded,
+    LostOnTime,
+    DrawnByTimeout,
+}
+
 impl Service {
-    /// Runs the deadline sweep as of `now`.
+    /// Runs the deadline sweep as of `now`: its steps in turn.
     pub fn sweep(&mut self, now: OffsetDateTime) -> Result<SweepReport, ServiceError> {
-        let tx = self.store.transaction()?;
-        let clocks = deadlines::active_clocks(&tx)?;
-        let mut report = SweepReport::default();
-        // No clock running is no reason to stop: challenges still lapse.
-        let oldest = clocks.iter().map(|c| c.last_turn_at).min().unwrap_or(now);
-        let system = system_mail(now, "sweep");
-        let parts = (
-            &self.config,
-            &self.templates,
-            &self.key,
-            &mut self.passwords,
-        );
-        let mut ctx = system_ctx(parts, &tx, &system, now);
-        let allowances = super::tournament::vacation_allowances(&ctx)?;
-        // Vacations since the start of an event count against its
-        // allowance even where they ended before every running clock
-        // started (as the board mails count them).
-        let from = allowances
-            .values()
-            .map(|&(_, since)| since)
-            .fold(oldest, OffsetDateTime::min);
-        let mut vacations: HashMap<PlayerId, Vec<Vacation>> = HashMap::new();
-        for (player, vacation) in deadlines::vacations_ending_after(&tx, from)? {
-            vacations.entry(player).or_default().push(vacation);
-        }
-        for clock in clocks {
-            let Some(to_move) = clock.to_move else {
-                continue;
-            };
-            let all_away = vacations.get(&to_move).map_or(&[][..], Vec::as_slice);
-            // A board of an event with a vacation allowance stops its clock
-            // for that many vacation days since the start of the event.
-            let clipped;
-            let away = match allowances.get(&clock.board) {
-                Some(&(days, since)) => {
-                    clipped = schedule::within_allowance(all_away, since, days);
-                    &clipped[..]
-                }
-                None => all_away,
-            };
-            let mails = match schedule::due(&clock, now, away) {
-                Due::Nothing => continue,
-                Due::Nag(reminders) => {
-                    deadlines::set_nags_sent(&tx, clock.board, reminders)?;
-                    report.reminders += 1;
-                    let player = players::by_id(&tx, to_move)?;
-                    let text = format!(
-                        "Reminder: {} has not moved on board {} for {} days. The game is lost on time on {} unless {} moves.",
-                        player.userid,
-                        clock.board,
-                        schedule::running_time(clock.last_turn_at, now, away).whole_days(),
-                        readable(schedule::forfeit_at(&clock, away, now)),
-                        player.userid
-                    );
-                    board_mail::board_mails(&ctx, clock.board, Occasion::Nag(text))?
-                }
-                Due::LossOnTime => {
-                    let board = boards::get(&tx, clock.board)?.ok_or_else(|| {
-                        ServiceError::CorruptGame {
-                            board: clock.board,
-                            reason: "the board vanished during the sweep".into(),
-                        }
-                    })?;
-                    let loser = players::by_id(&tx, to_move)?;
-                    let score = if board.color_of(to_move) == Some(Color::White) {
-                        "0-1"
-                    } else {
-                        "1-0"
-                    };
-                    let reason = format!(
-                        "lost on time: {} did not move within {} days",
-                        loser.userid, clock.forfeit_days
-                    );
-                    end_game(
-                        &ctx,
-                        clock.board,
-                        Ending::Played {
-                            score,
-                            reason: &reason,
-                        },
-                    )?;
-                    report.losses_on_time += 1;
-                    board_mail::board_mails(&ctx, clock.board, Occasion::Update)?
-                }
-                Due::DrawByTimeout => {
-                    let reason = format!(
-                        "draw: the offer was not answered within {} days",
-                        clock.forfeit_days
-                    );
-                    end_game(
-                        &ctx,
-                        clock.board,
-                        Ending::Played {
-                            score: "1/2-1/2",
-                            reason: &reason,
-                        },
-                    )?;
-                    report.draws_by_timeout += 1;
-                    board_mail::board_mails(&ctx, clock.board, Occasion::Update)?
-                }
-            };
-            ctx.out.extend(mails);
-            let pending = ctx.pending.take();
-            ctx.out.extend(pending);
-        }
-        // Swiss rounds past their deadline.
-        super::tournament::round_deadlines(&ctx)?;
-        super::challenges::lapse_unanswered(&ctx)?;
-        let pending = ctx.pending.take();
-        ctx.out.extend(pending);
-        let mails = std::mem::take(&mut ctx.out);
-        charge::record(&tx, &Payer::Pbem, &mails, now)?;
-        queue_all(&tx, &self.config, &self.key, mails, now, &mut Replies::Now)?;
-        tx.commit()?;
+        let report = self.board_deadlines(now)?;
+        self.swiss_round_deadlines(now)?;
+        self.lapse_challenges(now)?;
         Ok(report)
+    }
+
+    /// Challenges unanswered past their days lapse, with no result and no
+    /// rating (see `challenges`), in a transaction of their own.
+    fn lapse_challenges(&mut self, now: OffsetDateTime) -> Result<(), ServiceError> {
+        let system = system_mail(now, "sweep");
+        self.in_short_transactions(&system, now, &["unanswered challenges"], |ctx, _| {
+            super::challenges::lapse_unanswered(ctx).map(drop)
+        })?;
+        Ok(())
+    }
+
+    /// Reminders, losses on time and draws by timeout.
+    fn board_deadlines(&mut self, now: OffsetDateTime) -> Result<SweepReport, ServiceError> {
+        let due = self.read(|conn| due_boards(conn, now))?;
+        let system = system_mail(now, "sweep");
+        let acted = self
+            .in_short_transactions(&system, now, &due, |ctx, &board| board_deadline(ctx, board))?;
+        let mut report = SweepReport::default();
+        for acted in acted {
+            match acted {
+                Acted::Nothing => {}
+                Acted::Reminded => report.reminders += 1,
+                Acted::LostOnTime => report.losses_on_time += 1,
+                Acted::DrawnByTimeout => report.draws_by_timeout += 1,
+            }
+        }
+        Ok(report)
+    }
+
+    /// Swiss rounds past their deadline (each scores its unfinished games
+    /// and pairs the next round), in a transaction of their own.
+    fn swiss_round_deadlines(&mut self, now: OffsetDateTime) -> Result<(), ServiceError> {
+        let system = system_mail(now, "sweep");
+        self.in_short_transactions(&system, now, &["Swiss rounds"], |ctx, _| {
+            super::tournament::round_deadlines(ctx).map(drop)
+        })?;
+        Ok(())
     }
 
     /// Sends each player a list of the boards where it is their turn, once a
     /// day at most. Returns how many digests were queued.
+    ///
+    /// In short transactions like the sweep: the players already served
+    /// today are recorded with their digests (the setting `digest_partial`,
+    /// `<day> <last player id>`; players go in the order of their ids), so
+    /// a digest cut short goes on where it stopped, and two at once send
+    /// nobody two.
     pub fn digest(&mut self, now: OffsetDateTime) -> Result<usize, ServiceError> {
-        let tx = self.store.transaction()?;
         let today = now.date().to_string();
-        if store::setting(&tx, "digest_last_day")?.as_deref() == Some(today.as_str()) {
+        let waiting = self.read(|conn| {
+            if store::setting(conn, "digest_last_day")?.as_deref() == Some(today.as_str()) {
+                return Ok(None);
+            }
+            let mut waiting: HashMap<PlayerId, Vec<u32>> = HashMap::new();
+            for clock in deadlines::active_clocks(conn)? {
+                if let Some(to_move) = clock.to_move {
+                    waiting.entry(to_move).or_default().push(clock.board);
+                }
+            }
+            let mut waiting: Vec<_> = waiting.into_iter().collect();
+            waiting.sort_by_key(|(player, _)| *player);
+            Ok(Some(waiting))
+        })?;
+        let Some(waiting) = waiting else {
             return Ok(0);
-        }
-        store::set_setting(&tx, "digest_last_day", &today)?;
+        };
         let system = system_mail(now, "digest");
-        let parts = (
-            &self.config,
-            &self.templates,
-            &self.key,
-            &mut self.passwords,
-        );
-        let ctx = system_ctx(parts, &tx, &system, now);
-        // Per player, each board waiting: its number and what the digest
-        // says of it.
-        let mut waiting: HashMap<PlayerId, Vec<(u32, String)>> = HashMap::new();
-        for clock in deadlines::active_clocks(&tx)? {
-            let Some(to_move) = clock.to_move else {
-                continue;
-            };
-            let loaded = match board_mail::load(&ctx, clock.board) {
-                Ok(loaded) => loaded,
-                Err(super::Failure::Fatal(error)) => return Err(error),
-                Err(super::Failure::Refused(_)) => continue,
-            };
-            let facts = board_mail::BoardFacts::gather(&ctx, &loaded)?;
-            let opponent = if loaded.board.white == to_move {
-                &facts.black
-            } else {
-                &facts.white
-            };
-            let mut text = format!(
-                "Board {} ({} against {}): your turn for {} days.",
-                loaded.board.number,
-                loaded.board.variant.display_name(),
-                opponent.userid,
-                (now - clock.last_turn_at).whole_days()
-            );
-            for line in facts.digest_lines() {
-                text.push_str("\n    ");
-                text.push_str(&line);
-            }
-            text.push_str(&format!(
-                "\n    To play without a password, write your turn to {}",
-                self.config
-                    .address
-                    .with_token(&self.key.token(loaded.board.number, to_move))
-            ));
-            waiting
-                .entry(to_move)
-                .or_default()
-                .push((loaded.board.number, text));
-        }
-        let mut mails = Vec::new();
-        let mut players_waiting: Vec<_> = waiting.into_iter().collect();
-        players_waiting.sort_by_key(|(player, _)| *player);
-        for (player, boards) in players_waiting {
-            let player = players::by_id(&tx, player)?;
-            let lines: Vec<&str> = boards.iter().map(|(_, text)| text.as_str()).collect();
-            let text = format!(
-                "It is your turn on these boards:\n\n  {}\n",
-                lines.join("\n\n  ")
-            );
-            let mut mail = ctx.notice(
-                vec![player.mail_address().to_string()],
-                &format!("pbem digest for {}", player.userid),
-                &text,
-            )?;
-            mail.in_reply_to = None;
-            mail.references.clear();
-            // With one board, a reply to the digest plays there (its token
-            // is recorded with the position, as a board mail's is).
-            if let [(number, _)] = boards.as_slice() {
-                mail.reply_to = Some(
-                    self.config
-                        .address
-                        .with_token(&self.key.token(*number, player.id)),
-                );
-            }
-            mails.push(mail);
-        }
-        let count = mails.len();
-        charge::record(&tx, &Payer::Pbem, &mails, now)?;
-        queue_all(&tx, &self.config, &self.key, mails, now, &mut Replies::Now)?;
+        let sent =
+            self.in_short_transactions(&system, now, &waiting, |ctx, (player, boards)| {
+                player_digest(ctx, &today, *player, boards)
+            })?;
+        let tx = self.store.transaction()?;
+        store::set_setting(&tx, "digest_last_day", &today)?;
         tx.commit()?;
-        Ok(count)
+        Ok(sent.into_iter().filter(|&sent| sent).count())
+    }
+
+    /// Runs `read` in a read transaction: one consistent view of the
+    /// database, without its write lock.
+    fn read<R>(
+        &self,
+        read: impl FnOnce(&Connection) -> Result<R, ServiceError>,
+    ) -> Result<R, ServiceError> {
+        let tx = self.store.conn().unchecked_transaction()?;
+        let result = read(&tx)?;
+        tx.commit()?;
+        Ok(result)
+    }
+
+    /// Acts on each of `items` in turn, in transactions of about [`SHORT`]
+    /// each, with a [`PAUSE`] between two; returns what `act` returned
+    /// for each item it completed. Each item runs in a savepoint with its
+    /// mails: one that fails on its own data (or panics, a bug) is taken
+    /// back and logged, and the others go on; it is due again at the next
+    /// sweep.
+    fn in_short_transactions<T: Debug, O>(
+        &mut self,
+        system: &Inbound,
+        now: OffsetDateTime,
+        items: &[T],
+        mut act: impl FnMut(&mut Ctx<'_>, &T) -> Result<O, ServiceError>,
+    ) -> Result<Vec<O>, ServiceError> {
+        let mut done = Vec::with_capacity(items.len());
+        let mut rest = items;
+        while !rest.is_empty() {
+            if rest.len() < items.len() {
+                std::thread::sleep(PAUSE);
+            }
+            let tx = self.store.transaction()?;
+            let started = Instant::now();
+            let mut taken = 0;
+            for item in rest {
+                taken += 1;
+                tx.execute_cached("SAVEPOINT item", [])?;
+                // A context of its own: nothing of a failed item is left
+                // for the next.
+                let parts = (
+                    &self.config,
+                    &self.templates,
+                    &self.key,
+                    &mut self.passwords,
+                );
+                let mut ctx = system_ctx(parts, &tx, system, now);
+                let outcome = panic::catch_unwind(AssertUnwindSafe(|| act(&mut ctx, item)));
+                let mut mails = std::mem::take(&mut ctx.out);
+                mails.extend(ctx.pending.take());
+                drop(ctx);
+                let error = match outcome {
+                    Ok(Ok(acted)) => {
+                        charge::record(&tx, &Payer::Pbem, &mails, now)?;
+                        queue_all(&tx, &self.config, &self.key, mails, now, &mut Replies::Now)?;
+                        tx.execute_cached("RELEASE item", [])?;
+                        done.push(acted);
+                        None
+                    }
+                    Ok(Err(error)) if error.is_about_one_mail() => Some(error.to_string()),
+                    Ok(Err(error)) => return Err(error),
+                    Err(panic) => Some(format!("a bug: {}", panic_text(panic.as_ref()))),
+                };
+                if let Some(error) = error {
+                    tx.execute_batch("ROLLBACK TO item; RELEASE item")?;
+                    tracing::error!(
+                        ?item,
+                        "deadline work on an item failed; it is taken back and due again at the next sweep: {error}"
+                    );
+                }
+                if started.elapsed() >= SHORT {
+                    break;
+                }
+            }
+            tx.commit()?;
+            rest = &rest[taken..];
+        }
+        Ok(done)
     }
 
     /// Records who is to move on boards created before that was recorded.
@@ -256,6 +241,229 @@ impl Service {
         tx.commit()?;
         Ok(())
     }
+}
+
+/// The boards whose deadlines call for something at `now`, from one read
+/// of every running clock and the vacations that stop them.
+fn due_boards(conn: &Connection, now: OffsetDateTime) -> Result<Vec<u32>, ServiceError> {
+    let clocks = deadlines::active_clocks(conn)?;
+    let Some(oldest) = clocks.iter().map(|c| c.last_turn_at).min() else {
+        return Ok(Vec::new());
+    };
+    let allowances = tournaments::vacation_allowances(conn)?;
+    // Vacations since the start of an event count against its allowance
+    // even where they ended before every running clock started (as the
+    // board mails count them).
+    let from = allowances
+        .values()
+        .map(|&(_, since)| since)
+        .fold(oldest, OffsetDateTime::min);
+    let mut vacations: HashMap<PlayerId, Vec<Vacation>> = HashMap::new();
+    for (player, vacation) in deadlines::vacations_ending_after(conn, from)? {
+        vacations.entry(player).or_default().push(vacation);
+    }
+    let mut due = Vec::new();
+    for clock in clocks {
+        let Some(to_move) = clock.to_move else {
+            continue;
+        };
+        let all_away = vacations.get(&to_move).map_or(&[][..], Vec::as_slice);
+        let honoured = match allowances.get(&clock.board) {
+            Some(&(days, since)) => schedule::within_allowance(all_away, since, days),
+            None => all_away.to_vec(),
+        };
+        if schedule::due(&clock, now, &honoured) != Due::Nothing {
+            due.push(clock.board);
+        }
+    }
+    Ok(due)
+}
+
+/// The vacations of `player` that stop the clock of `board`: since its
+/// last turn, or, on a board of an event with a vacation allowance, that
+/// many days of them since the start of the event.
+fn honoured_vacations(
+    conn: &Connection,
+    clock: &Clock,
+    player: PlayerId,
+) -> Result<Vec<Vacation>, ServiceError> {
+    Ok(
+        match tournaments::vacation_allowance_of(conn, clock.board)? {
+            Some((days, since)) => schedule::within_allowance(
+                &deadlines::vacations_of(conn, player, since)?,
+                since,
+                days,
+            ),
+            None => deadlines::vacations_of(conn, player, clock.last_turn_at)?,
+        },
+    )
+}
+
+/// What the deadlines of `board` call for, as the database stands in this
+/// transaction (a turn or another sweep may have come since the read):
+/// done, with its mails in `ctx.out`.
+fn board_deadline(ctx: &mut Ctx<'_>, board: u32) -> Result<Acted, ServiceError> {
+    let Some(clock) = deadlines::clock_of(ctx.conn, board)? else {
+        return Ok(Acted::Nothing);
+    };
+    let Some(to_move) = clock.to_move else {
+        return Ok(Acted::Nothing);
+    };
+    let now = ctx.now;
+    let away = honoured_vacations(ctx.conn, &clock, to_move)?;
+    let (acted, mails) = match schedule::due(&clock, now, &away) {
+        Due::Nothing => return Ok(Acted::Nothing),
+        Due::Nag(reminders) => {
+            deadlines::set_nags_sent(ctx.conn, clock.board, reminders)?;
+            let player = players::by_id(ctx.conn, to_move)?;
+            let text = format!(
+                "Reminder: {} has not moved on board {} for {} days. The game is lost on time on {} unless {} moves.",
+                player.userid,
+                clock.board,
+                schedule::running_time(clock.last_turn_at, now, &away).whole_days(),
+                readable(schedule::forfeit_at(&clock, &away, now)),
+                player.userid
+            );
+            (
+                Acted::Reminded,
+                board_mail::board_mails(ctx, clock.board, Occasion::Nag(text))?,
+            )
+        }
+        Due::LossOnTime => {
+            let board =
+                boards::get(ctx.conn, clock.board)?.ok_or_else(|| ServiceError::CorruptGame {
+                    board: clock.board,
+                    reason: "the board vanished during the sweep".into(),
+                })?;
+            let loser = players::by_id(ctx.conn, to_move)?;
+            let score = if board.color_of(to_move) == Some(Color::White) {
+                "0-1"
+            } else {
+                "1-0"
+            };
+            let reason = format!(
+                "lost on time: {} did not move within {} days",
+                loser.userid, clock.forfeit_days
+            );
+            end_game(
+                ctx,
+                clock.board,
+                Ending::Played {
+                    score,
+                    reason: &reason,
+                },
+            )?;
+            (
+                Acted::LostOnTime,
+                board_mail::board_mails(ctx, clock.board, Occasion::Update)?,
+            )
+        }
+        Due::DrawByTimeout => {
+            let reason = format!(
+                "draw: the offer was not answered within {} days",
+                clock.forfeit_days
+            );
+            end_game(
+                ctx,
+                clock.board,
+                Ending::Played {
+                    score: "1/2-1/2",
+                    reason: &reason,
+                },
+            )?;
+            (
+                Acted::DrawnByTimeout,
+                board_mail::board_mails(ctx, clock.board, Occasion::Update)?,
+            )
+        }
+    };
+    ctx.out.extend(mails);
+    Ok(acted)
+}
+
+/// The digest of one player: the boards of `boards` where it is still
+/// their turn; none when the player had theirs today already. Whether a
+/// digest was queued.
+fn player_digest(
+    ctx: &mut Ctx<'_>,
+    today: &str,
+    player: PlayerId,
+    boards: &[u32],
+) -> Result<bool, ServiceError> {
+    let served = store::setting(ctx.conn, "digest_partial")?;
+    let served_through = served
+        .as_deref()
+        .and_then(|text| text.strip_prefix(today))
+        .and_then(|rest| rest.trim().parse::<i64>().ok());
+    if served_through.is_some_and(|last| last >= player.0) {
+        return Ok(false);
+    }
+    store::set_setting(ctx.conn, "digest_partial", &format!("{today} {}", player.0))?;
+    let mut texts = Vec::new();
+    for &number in boards {
+        let Some(clock) = deadlines::clock_of(ctx.conn, number)? else {
+            continue;
+        };
+        if clock.to_move != Some(player) {
+            continue;
+        }
+        let loaded = match board_mail::load(ctx, number) {
+            Ok(loaded) => loaded,
+            Err(super::Failure::Fatal(error)) => return Err(error),
+            Err(super::Failure::Refused(_)) => continue,
+        };
+        let facts = board_mail::BoardFacts::gather(ctx, &loaded)?;
+        let opponent = if loaded.board.white == player {
+            &facts.black
+        } else {
+            &facts.white
+        };
+        let mut text = format!(
+            "Board {} ({} against {}): your turn for {} days.",
+            loaded.board.number,
+            loaded.board.variant.display_name(),
+            opponent.userid,
+            (ctx.now - clock.last_turn_at).whole_days()
+        );
+        for line in facts.digest_lines() {
+            text.push_str("\n    ");
+            text.push_str(&line);
+        }
+        text.push_str(&format!(
+            "\n    To play without a password, write your turn to {}",
+            ctx.config
+                .address
+                .with_token(&ctx.key.token(loaded.board.number, player))
+        ));
+        texts.push((number, text));
+    }
+    if texts.is_empty() {
+        return Ok(false);
+    }
+    let player = players::by_id(ctx.conn, player)?;
+    let lines: Vec<&str> = texts.iter().map(|(_, text)| text.as_str()).collect();
+    let text = format!(
+        "It is your turn on these boards:\n\n  {}\n",
+        lines.join("\n\n  ")
+    );
+    let mut mail = ctx.notice(
+        vec![player.mail_address().to_string()],
+        &format!("pbem digest for {}", player.userid),
+        &text,
+    )?;
+    mail.in_reply_to = None;
+    mail.references.clear();
+    // With one board, a reply to the digest plays there (its token is
+    // recorded with the position, as a board mail's is).
+    if let [(number, _)] = texts.as_slice() {
+        mail.reply_to = Some(
+            ctx.config
+                .address
+                .with_token(&ctx.key.token(*number, player.id)),
+        );
+    }
+    ctx.out.push(mail);
+    Ok(true)
 }
 
 /// A context for work the server does on its own (no mail answered).

@@ -29,7 +29,9 @@ pub(crate) use ratings::variant_sections;
 mod reading;
 mod tournament;
 
+use std::any::Any;
 use std::cell::RefCell;
+use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 
 use rusqlite::Connection;
@@ -274,7 +276,18 @@ impl Service {
         mails: Vec<Inbound>,
         now: OffsetDateTime,
     ) -> Result<Vec<Handled>, ServiceError> {
-        self.check_passwords_ahead(&mails, now)?;
+        // Only a head start: after a panic (a bug, say in reading a
+        // hostile command) the passwords are checked by their commands,
+        // where a panic is caught per mail.
+        let ahead =
+            panic::catch_unwind(AssertUnwindSafe(|| self.check_passwords_ahead(&mails, now)));
+        match ahead {
+            Ok(result) => result?,
+            Err(panic) => tracing::error!(
+                "checking the passwords of a batch ahead failed on a bug: {}",
+                panic_text(panic.as_ref())
+            ),
+        }
         let server = self.config.address.clone();
         let handled = queue::with_builder(&server, |beside| {
             self.handle_in_transaction(&mails, now, beside)
@@ -304,38 +317,49 @@ impl Service {
             // as processed (it would fail again on every try).
             tx.execute_cached("SAVEPOINT mail", [])?;
             let mark = beside.mark();
-            match handle_in(parts, &tx, mail, now, &mut Replies::Beside(beside)) {
-                Ok(result) => {
+            // A panic (a bug) while handling one mail is that mail's
+            // failure too: left to end the process, it would take the whole
+            // uncommitted batch with it, and the same mail would panic again
+            // after every restart, blocking the inbox. What it leaves behind
+            // is taken back below: the savepoint's writes, the replies given
+            // to the builder, and `Ctx`, dropped while unwinding; the
+            // password cache only holds complete outcomes.
+            let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+                handle_in(parts, &tx, mail, now, &mut Replies::Beside(beside))
+            }));
+            let error = match outcome {
+                Ok(Ok(result)) => {
                     tx.execute_cached("RELEASE mail", [])?;
                     handled.push(result);
+                    continue;
                 }
-                Err(error) if error.is_about_one_mail() => {
-                    tx.execute_batch("ROLLBACK TO mail; RELEASE mail")?;
-                    beside.take_back(mark);
-                    tracing::error!(
-                        message_id = %mail.message_id,
-                        from = mail.from.as_deref().unwrap_or(""),
-                        "a mail could not be handled; its effects are taken back: {error}"
-                    );
-                    if !mailbox::is_processed(&tx, &mail.message_id, sender_key(mail))? {
-                        mailbox::mark_processed(&tx, &mail.message_id, sender_key(mail), now)?;
-                    }
-                    // The sender learns that nothing was done, rather than
-                    // waiting for an answer that never comes.
-                    let answer = match answerable_sender(&self.config, mail) {
-                        Some(sender) => vec![failure_answer(&self.templates, mail, sender)?],
-                        None => Vec::new(),
-                    };
-                    handled.push(if answer.is_empty() {
-                        Handled::Ignored
-                    } else {
-                        Handled::Processed { replies: 1 }
-                    });
-                    let replies = &mut Replies::Beside(beside);
-                    queue_all(&tx, &self.config, &self.key, answer, now, replies)?;
-                }
-                Err(error) => return Err(error),
+                Ok(Err(error)) if error.is_about_one_mail() => error.to_string(),
+                Ok(Err(error)) => return Err(error),
+                Err(panic) => format!("a bug: {}", panic_text(panic.as_ref())),
+            };
+            tx.execute_batch("ROLLBACK TO mail; RELEASE mail")?;
+            beside.take_back(mark);
+            tracing::error!(
+                message_id = %mail.message_id,
+                from = mail.from.as_deref().unwrap_or(""),
+                "a mail could not be handled; its effects are taken back: {error}"
+            );
+            if !mailbox::is_processed(&tx, &mail.message_id, sender_key(mail))? {
+                mailbox::mark_processed(&tx, &mail.message_id, sender_key(mail), now)?;
             }
+            // The sender learns that nothing was done, rather than waiting
+            // for an answer that never comes.
+            let answer = match answerable_sender(&self.config, mail) {
+                Some(sender) => vec![failure_answer(&self.templates, mail, sender)?],
+                None => Vec::new(),
+            };
+            handled.push(if answer.is_empty() {
+                Handled::Ignored
+            } else {
+                Handled::Processed { replies: 1 }
+            });
+            let replies = &mut Replies::Beside(beside);
+            queue_all(&tx, &self.config, &self.key, answer, now, replies)?;
         }
         beside.finish(&tx)?;
         tx.commit()?;
@@ -613,6 +637,17 @@ fn failure_answer(
         references: vec![mail.message_id.clone()],
         ..Outgoing::default()
     })
+}
+
+/// What a panic said, for the log: its message when it has one.
+pub(crate) fn panic_text(payload: &(dyn Any + Send)) -> &str {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        text
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text
+    } else {
+        "a panic without a message"
+    }
 }
 
 /// The sender a mail is recorded under: together with its Message-ID, what

@@ -191,6 +191,24 @@ impl Beside {
     }
 }
 
+/// Builds a reply on the builder thread. A panic (a bug) is that reply's
+/// failure alone: left to stop the thread, it would fail the whole batch,
+/// and the batch again after every restart.
+fn build_caught(
+    server: &ServerAddress,
+    mail: &Outgoing,
+    message_id: &str,
+    now: OffsetDateTime,
+) -> Result<Built, BuildError> {
+    std::panic::catch_unwind(|| outgoing::build(server, mail, message_id, now)).unwrap_or_else(
+        |panic| {
+            Err(BuildError::Panicked(
+                super::panic_text(panic.as_ref()).to_string(),
+            ))
+        },
+    )
+}
+
 /// Runs `work` with a builder thread beside it; the replies `work` gives
 /// it are queued by [`Beside::finish`], which `work` calls before it
 /// commits. Replies not finished when `work` returns are dropped. Where
@@ -204,7 +222,7 @@ pub(super) fn with_builder<R>(server: &ServerAddress, work: impl FnOnce(&mut Bes
             .spawn_scoped(scope, move || {
                 for (mail, message_id, now) in received {
                     if answer
-                        .send(outgoing::build(server, &mail, &message_id, now))
+                        .send(build_caught(server, &mail, &message_id, now))
                         .is_err()
                     {
                         return;

@@ -21,16 +21,31 @@ pub struct Clock {
     pub draw_offered_at: Option<OffsetDateTime>,
 }
 
+/// The columns of a [`Clock`], for [`clocks`].
+const CLOCK_SELECT: &str = "SELECT b.number, b.to_move_id, b.last_turn_at, b.nag_days, b.forfeit_days, b.nags_sent, o.created_at
+     FROM boards b LEFT JOIN offers o ON o.board = b.number AND o.kind = 'draw'
+     WHERE b.result IS NULL AND b.challenged_id IS NULL";
+
 /// The clocks of every board still being played. A challenge that waits
 /// for its challenged player has no clock yet (it lapses instead: see
 /// `service::challenges`).
 pub fn active_clocks(conn: &Connection) -> Result<Vec<Clock>, StoreError> {
-    let mut statement = conn.prepare_cached(
-        "SELECT b.number, b.to_move_id, b.last_turn_at, b.nag_days, b.forfeit_days, b.nags_sent, o.created_at
-         FROM boards b LEFT JOIN offers o ON o.board = b.number AND o.kind = 'draw'
-         WHERE b.result IS NULL AND b.challenged_id IS NULL ORDER BY b.number",
-    )?;
-    let rows = statement.query_map([], |row| {
+    clocks(conn, &format!("{CLOCK_SELECT} ORDER BY b.number"), [])
+}
+
+/// The clock of `board`, if it is still being played.
+pub fn clock_of(conn: &Connection, board: u32) -> Result<Option<Clock>, StoreError> {
+    let sql = format!("{CLOCK_SELECT} AND b.number = ?1");
+    Ok(clocks(conn, &sql, [board])?.pop())
+}
+
+fn clocks(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+) -> Result<Vec<Clock>, StoreError> {
+    let mut statement = conn.prepare_cached(sql)?;
+    let rows = statement.query_map(params, |row| {
         Ok((
             row.get::<_, u32>(0)?,
             row.get::<_, Option<i64>>(1)?,

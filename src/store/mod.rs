@@ -169,6 +169,9 @@ impl Store {
     }
 
     fn setup(mut conn: Connection, path: Option<PathBuf>) -> Result<Store, StoreError> {
+        // First: what follows may meet another process's write (a sweep,
+        // `pbem process`), and waits for it rather than failing.
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         // Every committed turn must survive a crash or power loss.
         conn.pragma_update(None, "synchronous", "FULL")?;
@@ -185,7 +188,6 @@ impl Store {
         // thread and outside the write turn, so the inbound commits need
         // not. This is the bound for when nothing is being sent.
         conn.pragma_update(None, "wal_autocheckpoint", WAL_BACKSTOP_PAGES)?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         let write_turn = write_turn(path);
         {

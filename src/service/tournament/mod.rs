@@ -7,8 +7,6 @@
 //! the director, and ends the event (the final crosstable to every entrant
 //! and the director) when its last game ends.
 
-use std::collections::HashMap;
-
 use time::OffsetDateTime;
 
 use super::board_mail::{self, Occasion};
@@ -39,7 +37,7 @@ use create::{create, details};
 use director::{adjudicate, broadcast, start, withdraw};
 use entries::{enter, invite, leave, rating_of};
 use rounds::{finish_if_done, send_board_mails, start_game, start_swiss};
-pub(super) use rounds::{game_ended, round_deadlines, vacation_allowances};
+pub(super) use rounds::{game_ended, round_deadlines};
 pub(super) use views::results;
 use views::{crosstable_text, list, notice_with_block, show};
 

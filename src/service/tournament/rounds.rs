@@ -106,14 +106,6 @@ fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
     Ok(())
 }
 
-/// How long a vacation may stop the clock of a board of an event with a
-/// vacation allowance (see `schedule::within_allowance`).
-pub(in crate::service) fn vacation_allowances(
-    ctx: &Ctx<'_>,
-) -> Result<HashMap<u32, (u32, OffsetDateTime)>, ServiceError> {
-    Ok(store::vacation_allowances(ctx.conn)?)
-}
-
 /// Sends a board's mails: at the end of the mail when a mail is being
 /// answered, or with the sweep's mails.
 /// Starts the event's game of `round` between `white` and `black`: its
