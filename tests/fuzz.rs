@@ -48,9 +48,9 @@ fn word() -> impl Strategy<Value = String> {
         prop::sample::select(
             // Every command word, so a new command is fuzzed as soon as
             // it exists, then hostile arguments.
-            pbem::command::COMMAND_WORDS
+            pbem::command::Word::ALL
                 .iter()
-                .copied()
+                .flat_map(|word| word.definition().words.iter().copied())
                 .chain([
                     "chess2",
                     "marseillais",

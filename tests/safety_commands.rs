@@ -113,3 +113,18 @@ fn a_mistaken_line_s_error_never_repeats_the_password() {
         assert_never_quoted(&h, &mails, "alice-pw");
     }
 }
+#[test]
+fn help_names_every_command_word_of_the_table() {
+    let mut h = Harness::new();
+    let mails = h.send(BOB, "help", "help");
+    let body = &mails[0].body;
+    for word in pbem::command::Word::ALL {
+        for spelling in word.definition().words {
+            assert!(
+                body.split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|w| w == *spelling),
+                "help does not name {spelling}:\n{body}"
+            );
+        }
+    }
+}

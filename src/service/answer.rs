@@ -25,7 +25,7 @@ use crate::store::sent::{self, SentMail};
 
 /// What became of one command of a mail.
 pub struct Outcome {
-    /// The line as written.
+    /// The line as written, its passwords blanked (`dialogue`).
     pub written: String,
     /// The board it acted on.
     pub board: Option<u32>,
@@ -153,7 +153,7 @@ pub(super) fn finish(
                 ctx.out.push(mail);
             }
         }
-        let written = board_mail::blank_passwords(&outcome.written);
+        let written = &outcome.written;
         let label = if written.is_empty() {
             format!("{}.", index + 1)
         } else {

@@ -1,0 +1,303 @@
+//! Blanking passwords where pbem quotes a mail back (answers, error
+//! mails, the reasons of refusals), by the command table's password
+//! places. pbem never quotes a password back: the answer goes to a From
+//! that may be forged, and mail is kept in many places.
+//!
+//! The rule, for each quoted line:
+//! - A word that is (or, from 3 characters, holds) a password of any line
+//!   of the mail that parsed is blanked, wherever it stands.
+//! - A line that parsed is blanked at its own password places, unless its
+//!   userid and password did not log in: then its words may be out of
+//!   place, and it counts as mistaken.
+//! - A mistaken line (one that starts with a command word, or a near miss
+//!   of one, and does not parse, or whose login did not succeed) may be a
+//!   form of its command with a word missing or too many, two words
+//!   swapped, or userid and password added at its end: every word from
+//!   the place before the first password place of any form it may be
+//!   meant as is blanked, to the end of the line, except the fixed words
+//!   of the command's grammar (`board`, `compact`, `--white`, `1-0`). The
+//!   command word, a sub-command and what comes before the userid (a board
+//!   number, an event name) stay, so the answer still says which line.
+//!   A password two or more places before its place (two words missing
+//!   in front of it) is not recognised.
+//! - A reason quoting the line's words (`"x" is not a board number`) is
+//!   blanked of every word blanked in the line.
+
+use super::{Word, parse_line};
+use crate::rules::Variant;
+
+/// What stands in a quote for a blanked word.
+pub const BLANK: &str = "********";
+
+/// Secrets shorter than this are blanked only as whole words (a password
+/// `e4` must not blank every word holding an `e4`).
+const HELD_FROM: usize = 3;
+
+/// What one mail's quotes must not show.
+#[derive(Clone, Debug, Default)]
+pub struct Blanking {
+    /// The passwords of every line of the mail that parsed.
+    secrets: Vec<String>,
+    /// The userids (as written) that logged in with this mail.
+    logged_in: Vec<String>,
+}
+
+impl Blanking {
+    /// The blanking for a mail of `lines` (its Subject without reply
+    /// prefixes, and its own words), whose commands logged in as the
+    /// userids `logged_in`.
+    pub fn of_mail<'a>(
+        lines: impl IntoIterator<Item = &'a str>,
+        logged_in: impl IntoIterator<Item = String>,
+    ) -> Blanking {
+        let mut secrets: Vec<String> = Vec::new();
+        for line in lines {
+            if let Some(Ok(parsed)) = parse_line(line) {
+                for password in parsed.command.passwords() {
+                    if !password.is_empty() && !secrets.iter().any(|s| s == password) {
+                        secrets.push(password.to_string());
+                    }
+                }
+            }
+        }
+        Blanking {
+            secrets,
+            logged_in: logged_in.into_iter().collect(),
+        }
+    }
+
+    /// The blanking for lines of a mail whose passwords are `secrets`
+    /// and no login is known to have succeeded.
+    pub fn of_secrets(secrets: Vec<String>) -> Blanking {
+        Blanking {
+            secrets,
+            logged_in: Vec::new(),
+        }
+    }
+
+    /// Notes the userids that logged in with the mail so far.
+    pub fn set_logged_in(&mut self, logged_in: Vec<String>) {
+        self.logged_in = logged_in;
+    }
+
+    /// `line` as quoted back: its words, one space apart, the blanked
+    /// ones as [`BLANK`].
+    pub fn line(&self, line: &str) -> String {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let hidden = self.hidden(line, &words);
+        words
+            .iter()
+            .zip(&hidden)
+            .map(|(word, hide)| if *hide { BLANK } else { word })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A text about `line` (the reason it was refused), blanked of every
+    /// word blanked in the line and of every password of the mail.
+    pub fn message(&self, line: &str, message: &str) -> String {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let hidden = self.hidden(line, &words);
+        let mut secrets: Vec<&str> = words
+            .iter()
+            .zip(&hidden)
+            .filter(|(_, hide)| **hide)
+            .flat_map(|(word, _)| [*word, word.trim_matches(|c: char| !c.is_alphanumeric())])
+            .chain(self.secrets.iter().map(String::as_str))
+            .filter(|secret| !secret.is_empty() && *secret != BLANK)
+            .collect();
+        // The longest first: a secret inside another is blanked with it.
+        secrets.sort_by_key(|secret| std::cmp::Reverse(secret.len()));
+        let mut text = message.to_string();
+        for secret in &secrets {
+            text = replace_ignoring_case(&text, secret, true);
+        }
+        for secret in secrets.iter().filter(|s| s.chars().count() >= HELD_FROM) {
+            text = replace_ignoring_case(&text, secret, false);
+        }
+        text
+    }
+
+    /// Which words of `line` are blanked.
+    fn hidden(&self, line: &str, words: &[&str]) -> Vec<bool> {
+        let mut hidden: Vec<bool> = words.iter().map(|word| self.is_secret(word)).collect();
+        if let Some(from) = self.mistaken_from(line, words) {
+            for (index, hide) in hidden.iter_mut().enumerate().skip(from.place) {
+                if !from.word.is_fixed(words[index]) {
+                    *hide = true;
+                }
+            }
+        }
+        hidden
+    }
+
+    fn is_secret(&self, word: &str) -> bool {
+        self.secrets.iter().any(|secret| {
+            word == secret
+                || (secret.chars().count() >= HELD_FROM && word.contains(secret.as_str()))
+        })
+    }
+
+    /// Where a mistaken line's blanked words begin, and its command.
+    fn mistaken_from(&self, line: &str, words: &[&str]) -> Option<Mistaken> {
+        let start = usize::from(
+            words.first().is_some_and(|w| w.parse::<Variant>().is_ok())
+                && words.get(1).is_some_and(|w| Word::near(w).is_some()),
+        );
+        let word = Word::near(words.get(start)?)?;
+        if let Some(Ok(parsed)) = parse_line(line) {
+            match parsed.command.credentials() {
+                // A line without login holds its passwords in their
+                // places (`signup`): they are secrets already.
+                None => return None,
+                Some((userid, _)) if self.logged_in.iter().any(|u| u == userid) => return None,
+                Some(_) => {}
+            }
+        }
+        let sub = words.get(start + 1).copied();
+        let first = word
+            .forms_for(sub)
+            .iter()
+            .flat_map(|form| form.passwords.iter().copied())
+            .min()?;
+        Some(Mistaken {
+            word,
+            place: start + first.saturating_sub(1).max(1),
+        })
+    }
+}
+
+/// A mistaken line: its command, and the first blanked word's index.
+struct Mistaken {
+    word: Word,
+    place: usize,
+}
+
+/// `text` with every occurrence of `secret` (ASCII case ignored) as
+/// [`BLANK`]; with `whole`, only where it stands between characters that
+/// are not letters or digits.
+fn replace_ignoring_case(text: &str, secret: &str, whole: bool) -> String {
+    let lower_text = text.to_ascii_lowercase();
+    let lower_secret = secret.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while let Some(found) = lower_text[at..].find(&lower_secret) {
+        let begin = at + found;
+        let end = begin + lower_secret.len();
+        let bounded = !whole
+            || (!text[..begin]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+                && !text[end..]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphanumeric));
+        out.push_str(&text[at..begin]);
+        out.push_str(if bounded { BLANK } else { &text[begin..end] });
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quoted(line: &str) -> String {
+        Blanking::default().line(line)
+    }
+
+    #[test]
+    fn a_well_formed_line_loses_only_its_passwords() {
+        let blanking = Blanking::of_mail(
+            [
+                "move 101 alice s3cret e4",
+                "password alice old-pw new-pw",
+                "signup bob bob-pw bob@example.org",
+            ],
+            ["alice".to_string()],
+        );
+        assert_eq!(
+            blanking.line("move 101 alice s3cret e4"),
+            "move 101 alice ******** e4"
+        );
+        assert_eq!(
+            blanking.line("Chess2 move 101  alice\ts3cret e4"),
+            "Chess2 move 101 alice ******** e4"
+        );
+        assert_eq!(
+            blanking.line("password alice old-pw new-pw"),
+            "password alice ******** ********"
+        );
+        assert_eq!(
+            blanking.line("signup bob bob-pw bob@example.org"),
+            "signup bob ******** bob@example.org"
+        );
+        assert_eq!(blanking.line("my s3cret plan"), "my ******** plan");
+        assert_eq!(blanking.line("Nice game!"), "Nice game!");
+    }
+
+    #[test]
+    fn a_mistaken_line_loses_everything_from_before_its_password_place() {
+        assert_eq!(
+            quoted("tournament enter spring alice alice-pw now"),
+            "tournament enter spring ******** ******** ********"
+        );
+        assert_eq!(
+            quoted("subscribe 101 ann ann-pw now"),
+            "subscribe 101 ******** ******** ********"
+        );
+        assert_eq!(
+            quoted("mvoe 101 bob hunter2 Kxc6"),
+            "mvoe 101 ******** ******** ********"
+        );
+        assert_eq!(quoted("move"), "move");
+        // The login did not succeed: the words may be out of place.
+        assert_eq!(
+            quoted("move 101 alice-pw alice e4"),
+            "move 101 ******** ******** ********"
+        );
+        // The grammar's own words stay.
+        assert_eq!(quoted("set board alice-pw"), "set board ********");
+        assert_eq!(
+            quoted("set board compact alice alice-pw"),
+            "set board compact ******** ********"
+        );
+        assert_eq!(
+            quoted("challenge alice-pw bob --white --days=3"),
+            "challenge ******** ******** --white --days=3"
+        );
+        // Commands without passwords stay whole.
+        assert_eq!(quoted("games alice nxet"), "games alice nxet");
+    }
+
+    #[test]
+    fn a_reason_is_blanked_of_the_line_s_blanked_words() {
+        let blanking = Blanking::default();
+        assert_eq!(
+            blanking.message(
+                "set alice board alice-pw compact",
+                "set: \"alice-pw\" is not a preference; the command is: set <userid> <password> board"
+            ),
+            "set: \"********\" is not a preference; the command is: set <userid> <password> board"
+        );
+        assert_eq!(
+            blanking.message(
+                "move 101 Alice-PW alice e4",
+                "wrong userid or password for \"alice-pw\""
+            ),
+            "wrong userid or password for \"********\""
+        );
+        // Only whole words for short secrets; any occurrence for longer.
+        assert_eq!(
+            replace_ignoring_case("the password pw", "pw", true),
+            "the password ********"
+        );
+        assert_eq!(
+            replace_ignoring_case("x--days=hunter2x", "hunter2", false),
+            "x--days=********x"
+        );
+    }
+}
