@@ -6,9 +6,10 @@
 //! The rule, for each quoted line:
 //! - A word that is (or, from 3 characters, holds) a password of any line
 //!   of the mail that parsed is blanked, wherever it stands.
-//! - A line that parsed is blanked at its own password places, unless its
-//!   userid and password did not log in: then its words may be out of
-//!   place, and it counts as mistaken.
+//! - A line that parsed is blanked at its own password places when its
+//!   userid and password logged in. Otherwise (the login failed, or the
+//!   command has no login but a password: `signup`) its words may be out
+//!   of place, and it counts as mistaken.
 //! - A mistaken line (one that starts with a command word, or a near miss
 //!   of one, and does not parse, or whose login did not succeed) may be a
 //!   form of its command with a word missing or too many, two words
@@ -146,12 +147,13 @@ impl Blanking {
         );
         let word = Word::near(words.get(start)?)?;
         if let Some(Ok(parsed)) = parse_line(line) {
-            match parsed.command.credentials() {
-                // A line without login holds its passwords in their
-                // places (`signup`): they are secrets already.
-                None => return None,
-                Some((userid, _)) if self.logged_in.iter().any(|u| u == userid) => return None,
-                Some(_) => {}
+            let in_place = match parsed.command.credentials() {
+                Some((userid, _)) => self.logged_in.iter().any(|u| u == userid),
+                // Nothing proves where a `signup`'s password stands.
+                None => parsed.command.passwords().is_empty(),
+            };
+            if in_place {
+                return None;
             }
         }
         let sub = words.get(start + 1).copied();
@@ -231,9 +233,10 @@ mod tests {
             blanking.line("password alice old-pw new-pw"),
             "password alice ******** ********"
         );
+        // Nothing proves a signup's words in place.
         assert_eq!(
             blanking.line("signup bob bob-pw bob@example.org"),
-            "signup bob ******** bob@example.org"
+            "signup ******** ******** ********"
         );
         assert_eq!(blanking.line("my s3cret plan"), "my ******** plan");
         assert_eq!(blanking.line("Nice game!"), "Nice game!");
