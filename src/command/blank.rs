@@ -20,9 +20,14 @@
 //!   command word, a sub-command and what comes before the userid (a board
 //!   number, an event name) stay, so the answer still says which line.
 //!   A password two or more places before its place (two words missing
-//!   in front of it) is not recognised.
+//!   in front of it) is not recognised. A mistaken line of a form without
+//!   password (`show`, `tournament standings`) is blanked after the words
+//!   of the form's example (a login written where none is taken).
+//! - A line that does not start with a command word or a near miss is
+//!   only blanked of the mail's passwords.
 //! - A reason quoting the line's words (`"x" is not a board number`) is
-//!   blanked of every word blanked in the line.
+//!   blanked of every word blanked in the line, of 3 characters or more
+//!   (shorter ones would blank the reason's own words: `a`, `is`).
 
 use super::{Word, parse_line};
 use crate::rules::Variant;
@@ -33,6 +38,10 @@ pub const BLANK: &str = "********";
 /// Secrets shorter than this are blanked only as whole words (a password
 /// `e4` must not blank every word holding an `e4`).
 const HELD_FROM: usize = 3;
+
+/// Blanked words from this many characters are blanked in a reason even
+/// inside other words.
+const INSIDE_FROM: usize = 6;
 
 /// What one mail's quotes must not show.
 #[derive(Clone, Debug, Default)]
@@ -105,7 +114,8 @@ impl Blanking {
             .filter(|(_, hide)| **hide)
             .flat_map(|(word, _)| [*word, word.trim_matches(|c: char| !c.is_alphanumeric())])
             .chain(self.secrets.iter().map(String::as_str))
-            .filter(|secret| !secret.is_empty() && *secret != BLANK)
+            // Shorter words would blank the reason's own (`a`, `is`).
+            .filter(|secret| secret.chars().count() >= HELD_FROM && *secret != BLANK)
             .collect();
         // The longest first: a secret inside another is blanked with it.
         secrets.sort_by_key(|secret| std::cmp::Reverse(secret.len()));
@@ -113,7 +123,9 @@ impl Blanking {
         for secret in &secrets {
             text = replace_ignoring_case(&text, secret, true);
         }
-        for secret in secrets.iter().filter(|s| s.chars().count() >= HELD_FROM) {
+        // A longer word is blanked even inside another (`--days=x`
+        // lowercased and glued), where a short one would be a syllable.
+        for secret in secrets.iter().filter(|s| s.chars().count() >= INSIDE_FROM) {
             text = replace_ignoring_case(&text, secret, false);
         }
         text
@@ -156,15 +168,23 @@ impl Blanking {
                 return None;
             }
         }
-        let sub = words.get(start + 1).copied();
-        let first = word
-            .forms_for(sub)
+        let forms = word.forms_for(words.get(start + 1).copied());
+        let place = match forms
             .iter()
             .flat_map(|form| form.passwords.iter().copied())
-            .min()?;
+            .min()
+        {
+            Some(first) => first.saturating_sub(1).max(1),
+            // A command without password may still be written with a
+            // login it does not take: what follows its own words.
+            None => forms
+                .iter()
+                .map(|form| form.example.split(' ').count())
+                .max()?,
+        };
         Some(Mistaken {
             word,
-            place: start + first.saturating_sub(1).max(1),
+            place: start + place,
         })
     }
 }
@@ -272,8 +292,18 @@ mod tests {
             quoted("challenge alice-pw bob --white --days=3"),
             "challenge ******** ******** --white --days=3"
         );
-        // Commands without passwords stay whole.
-        assert_eq!(quoted("games alice nxet"), "games alice nxet");
+        // Commands without passwords lose what follows their own words.
+        assert_eq!(quoted("games alice nxet"), "games alice ********");
+        assert_eq!(quoted("games alice all"), "games alice all");
+        assert_eq!(
+            quoted("show 101 alice alice-pw e4"),
+            "show 101 ******** ******** ********"
+        );
+        assert_eq!(
+            quoted("tournament standings spring alice alice-pw"),
+            "tournament standings spring ******** ********"
+        );
+        assert_eq!(quoted("help chess3"), "help chess3");
     }
 
     #[test]

@@ -73,7 +73,9 @@ pub struct Form {
     /// Where its passwords stand: the places of the words after the
     /// command word (1 is the first word after it).
     pub passwords: &'static [usize],
-    /// A well-formed line of this form (the tests parse it).
+    /// A well-formed line of this form with only the words it needs
+    /// (the tests parse it; a mistaken line of a form without password
+    /// is blanked after as many words).
     pub example: &'static str,
 }
 
@@ -267,14 +269,14 @@ impl Word {
             ),
             Word::Games => definition(
                 &["games"],
-                &[form!(info::GAMES, &[], "games alice next")],
+                &[form!(info::GAMES, &[], "games alice")],
                 InReply::Full,
                 false,
                 &["active", "next", "all"],
             ),
             Word::Show => definition(
                 &["show"],
-                &[form!(info::SHOW, &[], "show 101#3 compact")],
+                &[form!(info::SHOW, &[], "show 101#3")],
                 InReply::Bare,
                 true,
                 &["compact"],

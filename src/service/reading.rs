@@ -5,8 +5,10 @@
 //! - A reply to a board mail (one carrying a reply token) speaks for that
 //!   player on that board. Its first words are a turn or a board command
 //!   (`draw`, `accept`, `reject`, `resign`, `decline`, `undo`,
-//!   `queue <turn>`, `show`, `pgn`) without board number or password, or
-//!   any full command. Whatever follows is a comment.
+//!   `queue <turn>`, `show`, `pgn`: the command table's
+//!   [`InReply::Bare`] words) without board number or password, or any
+//!   full command (some without userid and password, [`InReply::WithoutLogin`]).
+//!   Whatever follows is a comment.
 //! - Any other mail holds full commands, one a line; other lines are a
 //!   comment on the board the commands name.
 //! - A comment line that looks like a turn, a move, a (misspelled) command
@@ -206,7 +208,6 @@ fn reply_command(line: &str, board: u32) -> Option<Item> {
 /// (those the command table gives [`InReply::Bare`]).
 fn bare_command(line: &str, board: u32) -> Option<Line> {
     let (word, rest) = bare_with_rest(line)?;
-    let token = Speaker::Token;
     let action = |action| {
         Some(Command::Action(BoardAction {
             board,
@@ -223,7 +224,7 @@ fn bare_command(line: &str, board: u32) -> Option<Line> {
         Word::Pgn if rest.is_empty() => Some(Command::Pgn { board }),
         Word::Queue if !rest.is_empty() => Some(Command::Queue(Queue {
             board,
-            speaker: token,
+            speaker: Speaker::Token,
             turn: turn_text(rest),
         })),
         Word::Resign => action(Action::Resign),
