@@ -25,6 +25,8 @@
 //!   of the form's example (a login written where none is taken).
 //! - A line that does not start with a command word or a near miss is
 //!   only blanked of the mail's passwords.
+//! - The userid of the player whose address sent the mail stays (the
+//!   answer goes to that player), unless it is a password of the mail.
 //! - A reason quoting the line's words (`"x" is not a board number`) is
 //!   blanked of every word blanked in the line, of 3 characters or more
 //!   (shorter ones would blank the reason's own words: `a`, `is`).
@@ -50,6 +52,10 @@ pub struct Blanking {
     secrets: Vec<String>,
     /// The userids (as written) that logged in with this mail.
     logged_in: Vec<String>,
+    /// The userid of the player whose address sent the mail: the answer
+    /// goes to that player, whose userid is no secret to them (and
+    /// saying so tells a stranger nothing).
+    own_userid: Option<String>,
 }
 
 impl Blanking {
@@ -73,6 +79,7 @@ impl Blanking {
         Blanking {
             secrets,
             logged_in: logged_in.into_iter().collect(),
+            own_userid: None,
         }
     }
 
@@ -82,7 +89,15 @@ impl Blanking {
         Blanking {
             secrets,
             logged_in: Vec::new(),
+            own_userid: None,
         }
+    }
+
+    /// Notes the userid of the player whose address sent the mail: a
+    /// mistaken line keeps it (unless it is a password of the mail).
+    pub fn with_own_userid(mut self, userid: Option<String>) -> Blanking {
+        self.own_userid = userid;
+        self
     }
 
     /// Notes the userids that logged in with the mail so far.
@@ -136,12 +151,18 @@ impl Blanking {
         let mut hidden: Vec<bool> = words.iter().map(|word| self.is_secret(word)).collect();
         if let Some(from) = self.mistaken_from(line, words) {
             for (index, hide) in hidden.iter_mut().enumerate().skip(from.place) {
-                if !from.word.is_fixed(words[index]) {
+                if !from.word.is_fixed(words[index]) && !self.is_own_userid(words[index]) {
                     *hide = true;
                 }
             }
         }
         hidden
+    }
+
+    fn is_own_userid(&self, word: &str) -> bool {
+        self.own_userid
+            .as_deref()
+            .is_some_and(|own| own.eq_ignore_ascii_case(word))
     }
 
     fn is_secret(&self, word: &str) -> bool {
@@ -304,6 +325,28 @@ mod tests {
             "tournament standings spring ******** ********"
         );
         assert_eq!(quoted("help chess3"), "help chess3");
+    }
+
+    #[test]
+    fn the_sender_s_own_userid_stays_unless_it_is_a_password() {
+        let own = Blanking::default().with_own_userid(Some("alice".into()));
+        assert_eq!(
+            own.line("draw 101 Alice guess-1"),
+            "draw 101 Alice ********"
+        );
+        assert_eq!(
+            own.message(
+                "draw 101 alice guess-1",
+                "wrong userid or password for \"alice\""
+            ),
+            "wrong userid or password for \"alice\""
+        );
+        let swapped = Blanking::of_mail(["draw 101 bob-pw alice"], Vec::new())
+            .with_own_userid(Some("alice".into()));
+        assert_eq!(
+            swapped.line("draw 101 bob-pw alice"),
+            "draw 101 ******** ********"
+        );
     }
 
     #[test]

@@ -286,7 +286,7 @@ fn merged(
     }
     if !refusals.is_empty() {
         body.push_str("\nYour mail, with passwords blanked:\n");
-        for line in board_mail::quote_blanked(ctx) {
+        for line in board_mail::quote_blanked(ctx)? {
             body.push_str(&format!("> {line}\n"));
         }
     }

@@ -680,7 +680,7 @@ pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceE
             board: shown.as_ref().map(|(number, _)| *number),
             variant,
             board_text: shown.map(|(_, body)| body).unwrap_or_default(),
-            quoted: quote_blanked(ctx),
+            quoted: quote_blanked(ctx)?,
         },
     )?;
     Ok(Outgoing {
@@ -722,7 +722,7 @@ pub fn board_for_sender(
 
 /// The mail's subject and the sender's own words (the first 60 lines),
 /// with every password blanked (see [`crate::command::blank`]).
-pub fn quote_blanked(ctx: &Ctx<'_>) -> Vec<String> {
+pub fn quote_blanked(ctx: &Ctx<'_>) -> Result<Vec<String>, ServiceError> {
     let lines = ctx.mail.command_lines();
     let subject = ctx.mail.subject.trim_end();
     // The Subject as the commands were read from it: behind the client's
@@ -732,16 +732,20 @@ pub fn quote_blanked(ctx: &Ctx<'_>) -> Vec<String> {
     let blanking = blanking_of(
         ctx,
         std::iter::once(command).chain(lines.iter().map(String::as_str)),
-    );
+    )?;
     let mut quoted = vec![format!("Subject: {prefix}{}", blanking.line(command))];
     quoted.extend(lines.iter().take(60).map(|line| blanking.line(line)));
-    quoted
+    Ok(quoted)
 }
 
 /// The blanking of a mail of `lines`, by what its commands' logins proved
-/// so far.
-pub fn blanking_of<'a>(ctx: &Ctx<'_>, lines: impl IntoIterator<Item = &'a str>) -> Blanking {
-    Blanking::of_mail(lines, logged_in(ctx))
+/// so far and whose address sent it.
+pub fn blanking_of<'a>(
+    ctx: &Ctx<'_>,
+    lines: impl IntoIterator<Item = &'a str>,
+) -> Result<Blanking, ServiceError> {
+    let own = players::by_address(ctx.conn, ctx.sender)?.map(|player| player.userid);
+    Ok(Blanking::of_mail(lines, logged_in(ctx)).with_own_userid(own))
 }
 
 /// The userids (as written) that logged in with the mail so far.

@@ -64,7 +64,7 @@ impl Ctx<'_> {
         let mut blanking = board_mail::blanking_of(
             self,
             std::iter::once(subject).chain(lines.iter().map(String::as_str)),
-        );
+        )?;
         for (written, item) in reading.items.iter() {
             let outcome = self.run_item(written, item, token)?;
             // Quoted back with its passwords blanked, by what the logins
