@@ -514,7 +514,7 @@ impl Conversation {
             11 => {
                 let line = preference_line(mover, step.pick, &step.text);
                 // By password, or without in a reply to the board mail.
-                if step.pick % 2 == 0 {
+                if step.pick.is_multiple_of(2) {
                     self.send(&from, "pbem@localhost", "p", &line);
                 } else {
                     self.send(&from, &token_address, "Re: Chess Board 101", &line);
@@ -558,7 +558,7 @@ fn tournament_line(mover: &str, other: &str, pick: u64, text: &str) -> String {
 /// A preference command: with `mover`'s password for an even `pick`,
 /// without (as a reply writes it) for an odd one.
 fn preference_line(mover: &str, pick: u64, text: &str) -> String {
-    let login = if pick % 2 == 0 {
+    let login = if pick.is_multiple_of(2) {
         format!("{mover} {mover}-password ")
     } else {
         String::new()
