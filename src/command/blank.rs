@@ -136,12 +136,12 @@ impl Blanking {
         secrets.sort_by_key(|secret| std::cmp::Reverse(secret.len()));
         let mut text = message.to_string();
         for secret in &secrets {
-            text = replace_ignoring_case(&text, secret, true);
+            text = replace_ignoring_case(&text, secret, Bounds::Word);
         }
         // A longer word is blanked even inside another (`--days=x`
         // lowercased and glued), where a short one would be a syllable.
         for secret in secrets.iter().filter(|s| s.chars().count() >= INSIDE_FROM) {
-            text = replace_ignoring_case(&text, secret, false);
+            text = replace_ignoring_case(&text, secret, Bounds::Anywhere);
         }
         text
     }
@@ -216,26 +216,41 @@ struct Mistaken {
     place: usize,
 }
 
-/// `text` with every occurrence of `secret` (ASCII case ignored) as
-/// [`BLANK`]; with `whole`, only where it stands between characters that
-/// are not letters or digits.
-fn replace_ignoring_case(text: &str, secret: &str, whole: bool) -> String {
+/// Where [`replace_ignoring_case`] finds a secret.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bounds {
+    /// Between characters that are not letters or digits; a plain
+    /// lowercase word (`wrong`, `the`) only where it is quoted (within
+    /// `"..."`, or after `'` or `=`), since pbem's own words are such
+    /// words and pbem quotes what it repeats.
+    Word,
+    /// Anywhere, even inside another word; never a plain lowercase word.
+    Anywhere,
+}
+
+/// `text` with every occurrence of `secret` (ASCII case ignored) within
+/// `bounds` as [`BLANK`].
+fn replace_ignoring_case(text: &str, secret: &str, bounds: Bounds) -> String {
     let lower_text = text.to_ascii_lowercase();
     let lower_secret = secret.to_ascii_lowercase();
+    let plain = secret.bytes().all(|b| b.is_ascii_lowercase());
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     while let Some(found) = lower_text[at..].find(&lower_secret) {
         let begin = at + found;
         let end = begin + lower_secret.len();
-        let bounded = !whole
-            || (!text[..begin]
-                .chars()
-                .next_back()
-                .is_some_and(char::is_alphanumeric)
-                && !text[end..]
-                    .chars()
-                    .next()
-                    .is_some_and(char::is_alphanumeric));
+        let before = text[..begin].chars().next_back();
+        let after = text[end..].chars().next();
+        let bounded = match bounds {
+            Bounds::Anywhere => !plain,
+            Bounds::Word => {
+                !before.is_some_and(char::is_alphanumeric)
+                    && !after.is_some_and(char::is_alphanumeric)
+                    && (!plain
+                        || before.is_some_and(|c| matches!(c, '\'' | '='))
+                        || text[..begin].matches('"').count() % 2 == 1)
+            }
+        };
         out.push_str(&text[at..begin]);
         out.push_str(if bounded { BLANK } else { &text[begin..end] });
         at = end;
@@ -366,14 +381,25 @@ mod tests {
             ),
             "wrong userid or password for \"********\""
         );
-        // Only whole words for short secrets; any occurrence for longer.
         assert_eq!(
-            replace_ignoring_case("the password pw", "pw", true),
-            "the password ********"
+            replace_ignoring_case("the password \"pw\"", "pw", Bounds::Word),
+            "the password \"********\""
         );
         assert_eq!(
-            replace_ignoring_case("x--days=hunter2x", "hunter2", false),
+            replace_ignoring_case("x--days=hunter2x", "hunter2", Bounds::Anywhere),
             "x--days=********x"
+        );
+        assert_eq!(
+            replace_ignoring_case("unexpected words: \"y hunter\"", "hunter", Bounds::Word),
+            "unexpected words: \"y ********\""
+        );
+        // pbem's own words stay; what it quotes is blanked.
+        assert_eq!(
+            blanking.message(
+                "tournament create td wrong cup2 chess",
+                "wrong userid or password for \"wrong\""
+            ),
+            "wrong userid or password for \"********\""
         );
     }
 }

@@ -338,7 +338,7 @@ fn no_more(rest: &[&str], usage: &'static str) -> Result<(), CommandError> {
     } else {
         Err(error(
             "tournament",
-            &format!("unexpected words: {}", rest.join(" ")),
+            &format!("unexpected words: \"{}\"", rest.join(" ")),
             usage,
         ))
     }
