@@ -28,8 +28,11 @@
 //! - The userid of the player whose address sent the mail stays (the
 //!   answer goes to that player), unless it is a password of the mail.
 //! - A reason quoting the line's words (`"x" is not a board number`) is
-//!   blanked of every word blanked in the line, of 3 characters or more
-//!   (shorter ones would blank the reason's own words: `a`, `is`).
+//!   blanked of every word blanked in the line and every password of the
+//!   mail; a plain lowercase word or one under 3 characters only where
+//!   the reason quotes it (pbem's own words are such: `wrong userid or
+//!   password for "wrong"`), one of 6 characters or more with other
+//!   characters even inside another word.
 
 use super::{Word, parse_line};
 use crate::rules::Variant;
@@ -38,11 +41,12 @@ use crate::rules::Variant;
 pub const BLANK: &str = "********";
 
 /// Secrets shorter than this are blanked only as whole words (a password
-/// `e4` must not blank every word holding an `e4`).
+/// `e4` must not blank every word holding an `e4`), and in a reason only
+/// where it quotes them.
 const HELD_FROM: usize = 3;
 
-/// Blanked words from this many characters are blanked in a reason even
-/// inside other words.
+/// Blanked words from this many characters (not plain lowercase words)
+/// are blanked in a reason even inside other words.
 const INSIDE_FROM: usize = 6;
 
 /// What one mail's quotes must not show.
@@ -129,8 +133,7 @@ impl Blanking {
             .filter(|(_, hide)| **hide)
             .flat_map(|(word, _)| [*word, word.trim_matches(|c: char| !c.is_alphanumeric())])
             .chain(self.secrets.iter().map(String::as_str))
-            // Shorter words would blank the reason's own (`a`, `is`).
-            .filter(|secret| secret.chars().count() >= HELD_FROM && *secret != BLANK)
+            .filter(|secret| !secret.is_empty() && *secret != BLANK)
             .collect();
         // The longest first: a secret inside another is blanked with it.
         secrets.sort_by_key(|secret| std::cmp::Reverse(secret.len()));
@@ -140,7 +143,7 @@ impl Blanking {
         }
         // A longer word is blanked even inside another (`--days=x`
         // lowercased and glued), where a short one would be a syllable.
-        for secret in secrets.iter().filter(|s| s.chars().count() >= INSIDE_FROM) {
+        for secret in &secrets {
             text = replace_ignoring_case(&text, secret, Bounds::Anywhere);
         }
         text
@@ -220,9 +223,9 @@ struct Mistaken {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bounds {
     /// Between characters that are not letters or digits; a plain
-    /// lowercase word (`wrong`, `the`) only where it is quoted (within
-    /// `"..."`, or after `'` or `=`), since pbem's own words are such
-    /// words and pbem quotes what it repeats.
+    /// lowercase word (`wrong`, `the`) or a short one (`a`, `td`) only
+    /// where it is quoted (within `"..."`, or after `'` or `=`), since
+    /// pbem's own words are such words and pbem quotes what it repeats.
     Word,
     /// Anywhere, even inside another word; never a plain lowercase word.
     Anywhere,
@@ -233,7 +236,9 @@ enum Bounds {
 fn replace_ignoring_case(text: &str, secret: &str, bounds: Bounds) -> String {
     let lower_text = text.to_ascii_lowercase();
     let lower_secret = secret.to_ascii_lowercase();
-    let plain = secret.bytes().all(|b| b.is_ascii_lowercase());
+    // pbem's own words are plain lowercase words, or short (`a`, `is`).
+    let plain =
+        secret.bytes().all(|b| b.is_ascii_lowercase()) || secret.chars().count() < HELD_FROM;
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     while let Some(found) = lower_text[at..].find(&lower_secret) {
@@ -242,7 +247,7 @@ fn replace_ignoring_case(text: &str, secret: &str, bounds: Bounds) -> String {
         let before = text[..begin].chars().next_back();
         let after = text[end..].chars().next();
         let bounded = match bounds {
-            Bounds::Anywhere => !plain,
+            Bounds::Anywhere => !plain && secret.chars().count() >= INSIDE_FROM,
             Bounds::Word => {
                 !before.is_some_and(char::is_alphanumeric)
                     && !after.is_some_and(char::is_alphanumeric)
