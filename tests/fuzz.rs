@@ -1,17 +1,21 @@
 //! The fuzz suite (proptest), run by `cargo test` for a bounded number of
-//! cases: command lines, turn notation, game records, inbound MIME, mail
-//! addresses and the mails built for them, and whole mail conversations
-//! through the service on a real SQLite file. The properties: nothing
-//! panics, the service never fails on a mail, and a stored board always
-//! replays. `PBEM_FUZZ_CASES` multiplies the number of cases (default 1;
-//! e.g. 50 for a long run); a failing case is printed with its seed, and
-//! proptest keeps it under `tests/fuzz.proptest-regressions` to rerun it
-//! first.
+//! cases: command lines (every command of the command table, tournament,
+//! rating and preference commands among them, and their blanked quotes),
+//! turn notation, game records, inbound MIME, mail addresses and the mails
+//! built for them, and whole mail conversations through the service on a
+//! real SQLite file, with tournament, rating and preference commands among
+//! their mails. The properties: nothing panics, the service never fails on
+//! a mail, a stored board always replays, and no mail pbem sends holds a
+//! player's password. `PBEM_FUZZ_CASES` multiplies the number of cases
+//! (default 1; e.g. 50 for a long run); a failing case is printed with its
+//! seed, and proptest keeps it under `tests/fuzz.proptest-regressions` to
+//! rerun it first.
 
 use std::sync::OnceLock;
 
 use mail_parser::MessageParser;
 use pbem::command;
+use pbem::command::blank::Blanking;
 use pbem::mail::ServerAddress;
 use pbem::mail::address;
 use pbem::mail::inbound::Inbound;
@@ -20,7 +24,7 @@ use pbem::rules::notation::{parse_move, parse_record, parse_turn};
 use pbem::rules::{Game, Variant};
 use pbem::service::{Service, ServiceConfig};
 use pbem::store::players::PlayerId;
-use pbem::store::{Store, boards, players};
+use pbem::store::{Store, boards, mailbox, players};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use shakmaty::CastlingMode;
@@ -48,9 +52,18 @@ fn word() -> impl Strategy<Value = String> {
         prop::sample::select(
             // Every command word, so a new command is fuzzed as soon as
             // it exists, then hostile arguments.
-            pbem::command::COMMAND_WORDS
+            pbem::command::Word::ALL
                 .iter()
-                .copied()
+                .flat_map(|word| word.definition().words.iter().copied())
+                // The fixed words of every command's grammar (tournament
+                // sub-commands and options, preference names and values).
+                .chain(
+                    pbem::command::Word::ALL.iter().flat_map(|word| word
+                        .definition()
+                        .fixed
+                        .iter()
+                        .copied()),
+                )
                 .chain([
                     "chess2",
                     "marseillais",
@@ -75,6 +88,28 @@ fn word() -> impl Strategy<Value = String> {
                     "variants",
                     "compact",
                     "all",
+                    "spring",
+                    "Spring-2026_x",
+                    "9lives",
+                    "td",
+                    "--swiss=4294967295",
+                    "--max=99999999999",
+                    "--round-days=0",
+                    "--closes=2026-02-30",
+                    "--tiebreaks=sb,sb,nosuch",
+                    "--min-rating=4001",
+                    "--vacation=-1",
+                    "1/2-1/2",
+                    "½-½",
+                    "open",
+                    "running",
+                    "finished",
+                    "board",
+                    "mail",
+                    "html",
+                    "digest",
+                    "on",
+                    "off",
                 ])
                 .collect::<Vec<_>>()
         )
@@ -156,11 +191,20 @@ proptest! {
 
     #[test]
     fn command_lines_never_panic(line in command_line()) {
-        if let Some(Ok(parsed)) = command::parse_line(&line) {
-            // What the service asks of every command must hold too.
-            let _ = parsed.command.board();
-            let _ = parsed.command.credentials();
-            let _ = parsed.command.passwords();
+        let blanking = Blanking::of_mail([line.as_str()], Vec::new());
+        let _ = blanking.line(&line);
+        match command::parse_line(&line) {
+            Some(Ok(parsed)) => {
+                // What the service asks of every command must hold too.
+                let _ = parsed.command.board();
+                let _ = parsed.command.credentials();
+                let _ = parsed.command.passwords();
+                let _ = parsed.command.word();
+            }
+            Some(Err(error)) => {
+                let _ = blanking.message(&line, &error.to_string());
+            }
+            None => {}
         }
     }
 
@@ -262,7 +306,7 @@ struct Step {
 
 fn step() -> impl Strategy<Value = Step> {
     (
-        0..9u8,
+        0..12u8,
         any::<u64>(),
         prop_oneof![command_line(), notation(), "\\PC{0,60}"],
     )
@@ -347,6 +391,27 @@ impl Conversation {
                 String::from_utf8_lossy(raw)
             );
         }
+        // No mail pbem sends holds a player's password.
+        let store = self.service.store();
+        let queued = mailbox::unsent(store.conn(), 10_000).expect("outbox");
+        for mail in &queued {
+            let message = MessageParser::default()
+                .parse(&mail.message)
+                .expect("pbem writes parseable mail");
+            let mut text = message.subject().unwrap_or_default().to_string();
+            for part in &message.parts {
+                text.push_str(&String::from_utf8_lossy(part.contents()));
+            }
+            for password in ["alice-password", "bob-password"] {
+                assert!(
+                    !text.contains(password),
+                    "a mail holds {password}:\n{text}\nanswering:\n{}",
+                    String::from_utf8_lossy(raw)
+                );
+            }
+        }
+        let ids: Vec<i64> = queued.iter().map(|q| q.id).collect();
+        mailbox::mark_all_sent(store, &ids, self.now).expect("marked sent");
     }
 
     /// Board 101 as stored, replayed (it must replay).
@@ -432,6 +497,29 @@ impl Conversation {
                 "Re: Chess Board 101",
                 &format!("{turn}\n{}", step.text),
             ),
+            9 => {
+                let line = tournament_line(mover, other, step.pick, &step.text);
+                self.send(&from, "pbem@localhost", "t", &line);
+            }
+            10 => {
+                let line = match step.pick % 5 {
+                    0 => "ratings".to_string(),
+                    1 => format!("ratings {}", step.text),
+                    2 => "standings chess".to_string(),
+                    3 => format!("rating {other}"),
+                    _ => format!("rating {}", step.text),
+                };
+                self.send(&from, "pbem@localhost", "r", &line);
+            }
+            11 => {
+                let line = preference_line(mover, step.pick, &step.text);
+                // By password, or without in a reply to the board mail.
+                if step.pick.is_multiple_of(2) {
+                    self.send(&from, "pbem@localhost", "p", &line);
+                } else {
+                    self.send(&from, &token_address, "Re: Chess Board 101", &line);
+                }
+            }
             _ => {
                 let mut raw = SAMPLE_MAIL.as_bytes().to_vec();
                 let at = (step.pick as usize) % raw.len();
@@ -439,6 +527,49 @@ impl Conversation {
                 self.send_raw(&raw);
             }
         }
+    }
+}
+
+/// A tournament command of `mover` (password right) on the event
+/// `spring`, picked by `pick`, with the fuzzed `text` where a command takes
+/// words of its own.
+fn tournament_line(mover: &str, other: &str, pick: u64, text: &str) -> String {
+    let login = format!("{mover} {mover}-password");
+    match pick % 13 {
+        0 => format!("tournament create {login} spring chess {text}"),
+        1 => format!("tournament create {login} spring chess --swiss=3 --max=3"),
+        2 => format!("tournament enter spring {login}"),
+        3 => format!("tournament leave spring {login}"),
+        4 => format!("tournament invite spring {login} {other} {text}"),
+        5 => format!("tournament start spring {login}"),
+        6 => format!("tournament withdraw spring {login} {other} {text}"),
+        7 => format!("tournament adjudicate spring {login} 101 1-0 {text}"),
+        8 => format!("tournament broadcast spring {login} {text}"),
+        9 => {
+            let view = ["show", "standings", "crosstable", "pgn", "trf"][(pick / 13 % 5) as usize];
+            format!("tournament {view} spring")
+        }
+        10 => format!("tournaments {text}"),
+        11 => "tournaments open".to_string(),
+        _ => format!("tournament {text}"),
+    }
+}
+
+/// A preference command: with `mover`'s password for an even `pick`,
+/// without (as a reply writes it) for an odd one.
+fn preference_line(mover: &str, pick: u64, text: &str) -> String {
+    let login = if pick.is_multiple_of(2) {
+        format!("{mover} {mover}-password ")
+    } else {
+        String::new()
+    };
+    match pick / 2 % 6 {
+        0 => format!("set {login}board html"),
+        1 => format!("set {login}mail digest"),
+        2 => format!("set {login}pgn off"),
+        3 => format!("set {login}{text}"),
+        4 => format!("settings {login}"),
+        _ => format!("settings {login}{text}"),
     }
 }
 

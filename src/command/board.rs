@@ -72,20 +72,6 @@ impl Action {
             Action::Decline => "decline",
         }
     }
-
-    /// The action a word names, any case.
-    pub fn from_word(word: &str) -> Option<Action> {
-        [
-            Action::Resign,
-            Action::Draw,
-            Action::Accept,
-            Action::Reject,
-            Action::Undo,
-            Action::Decline,
-        ]
-        .into_iter()
-        .find(|a| a.word().eq_ignore_ascii_case(word))
-    }
 }
 
 /// `resign|draw|accept|reject|undo|decline <board> <userid> <password>`
@@ -123,103 +109,120 @@ pub struct Chat {
     pub text: String,
 }
 
-const CHALLENGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--days=N] [--nag=N] [--forfeit=N] [--unrated]";
-const MOVE: &str = "move <board> <userid> <password> <turn>[#<turn number>]";
-const QUEUE: &str = "queue <board> <userid> <password> <turn>";
-const ACTION: &str = "resign|draw|accept|reject|undo|decline <board> <userid> <password>";
-const SUBSCRIBE: &str =
+pub(super) const CHALLENGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--days=N] [--nag=N] [--forfeit=N] [--unrated]";
+pub(super) const MOVE: &str = "move <board> <userid> <password> <turn>[#<turn number>]";
+pub(super) const QUEUE: &str = "queue <board> <userid> <password> <turn>";
+pub(super) const ACTION: &str =
+    "resign|draw|accept|reject|undo|decline <board> <userid> <password>";
+pub(super) const SUBSCRIBE: &str =
     "subscribe|unsubscribe <board> <userid> <password>, or unsubscribe <board> <address>";
-const CHAT: &str = "chat <board> <userid> <password> <text>";
+pub(super) const CHAT: &str = "chat <board> <userid> <password> <text>";
 
-pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandError> {
-    match keyword {
-        "challenge" => parse_challenge(args),
-        "move" | "queue" => {
-            let usage = if keyword == "move" { MOVE } else { QUEUE };
-            let board = board_number(args.first(), keyword, usage)?;
-            let (userid, password, rest) = credentials(&args[1..], keyword, usage)?;
-            if rest.is_empty() {
-                return Err(error(keyword, "the turn is missing", usage));
-            }
-            let speaker = Speaker::Password { userid, password };
-            let written = rest.join(" ");
-            if keyword == "queue" {
-                return Ok(Command::Queue(Queue {
-                    board,
-                    speaker,
-                    turn: written,
-                }));
-            }
-            let (turn, guard) = split_guard(&written);
-            Ok(Command::Move(MoveTurn {
-                board,
-                speaker,
-                turn,
-                guard,
-            }))
-        }
-        "subscribe" | "unsubscribe" => {
-            let board = board_number(args.first(), keyword, SUBSCRIBE)?;
-            let subscriber = match &args[1..] {
-                [address] if address.contains('@') && keyword == "unsubscribe" => {
-                    Subscriber::Address(address.to_string())
-                }
-                [address] if address.contains('@') => {
-                    return Err(error(
-                        keyword,
-                        "a subscription needs your userid and password (it follows the board at your registered address)",
-                        SUBSCRIBE,
-                    ));
-                }
-                [userid, password] => Subscriber::Player(Speaker::Password {
-                    userid: userid.to_string(),
-                    password: password.to_string(),
-                }),
-                _ => {
-                    return Err(error(
-                        keyword,
-                        "give a board number, your userid and your password",
-                        SUBSCRIBE,
-                    ));
-                }
-            };
-            Ok(Command::Subscription(Subscription {
-                board,
-                subscriber,
-                subscribe: keyword == "subscribe",
-            }))
-        }
-        "chat" => {
-            let board = board_number(args.first(), keyword, CHAT)?;
-            let (userid, password, rest) = credentials(&args[1..], keyword, CHAT)?;
-            if rest.is_empty() {
-                return Err(error(keyword, "the message is missing", CHAT));
-            }
-            Ok(Command::Chat(Chat {
-                board,
-                speaker: Speaker::Password { userid, password },
-                text: rest.join(" "),
-            }))
-        }
-        _ => {
-            let action = Action::from_word(keyword)
-                .ok_or_else(|| error(keyword, "unknown command", ACTION))?;
-            let board = board_number(args.first(), keyword, ACTION)?;
-            let (userid, password, rest) = credentials(&args[1..], keyword, ACTION)?;
-            if !rest.is_empty() {
-                return Err(error(
-                    keyword,
-                    "unexpected words after the password",
-                    ACTION,
-                ));
-            }
-            Ok(Command::Action(BoardAction {
-                board,
-                speaker: Speaker::Password { userid, password },
-                action,
-            }))
-        }
+pub(super) fn move_turn(args: &[&str]) -> Result<Command, CommandError> {
+    let (board, speaker, written) = board_login_turn(args, "move", MOVE)?;
+    let (turn, guard) = split_guard(&written);
+    Ok(Command::Move(MoveTurn {
+        board,
+        speaker,
+        turn,
+        guard,
+    }))
+}
+
+pub(super) fn queue(args: &[&str]) -> Result<Command, CommandError> {
+    let (board, speaker, turn) = board_login_turn(args, "queue", QUEUE)?;
+    Ok(Command::Queue(Queue {
+        board,
+        speaker,
+        turn,
+    }))
+}
+
+/// `<board> <userid> <password> <turn>`.
+fn board_login_turn(
+    args: &[&str],
+    keyword: &str,
+    usage: &'static str,
+) -> Result<(u32, Speaker, String), CommandError> {
+    let board = board_number(args.first(), keyword, usage)?;
+    let (userid, password, rest) = credentials(&args[1..], keyword, usage)?;
+    if rest.is_empty() {
+        return Err(error(keyword, "the turn is missing", usage));
     }
+    Ok((
+        board,
+        Speaker::Password { userid, password },
+        rest.join(" "),
+    ))
+}
+
+pub(super) fn subscription(subscribe: bool, args: &[&str]) -> Result<Command, CommandError> {
+    let keyword = if subscribe {
+        "subscribe"
+    } else {
+        "unsubscribe"
+    };
+    let board = board_number(args.first(), keyword, SUBSCRIBE)?;
+    let subscriber = match &args[1..] {
+        [address] if address.contains('@') && !subscribe => {
+            Subscriber::Address(address.to_string())
+        }
+        [address] if address.contains('@') => {
+            return Err(error(
+                keyword,
+                "a subscription needs your userid and password (it follows the board at your registered address)",
+                SUBSCRIBE,
+            ));
+        }
+        [userid, password] => Subscriber::Player(Speaker::Password {
+            userid: userid.to_string(),
+            password: password.to_string(),
+        }),
+        _ => {
+            return Err(error(
+                keyword,
+                "give a board number, your userid and your password",
+                SUBSCRIBE,
+            ));
+        }
+    };
+    Ok(Command::Subscription(Subscription {
+        board,
+        subscriber,
+        subscribe,
+    }))
+}
+
+pub(super) fn chat(args: &[&str]) -> Result<Command, CommandError> {
+    let keyword = "chat";
+    let board = board_number(args.first(), keyword, CHAT)?;
+    let (userid, password, rest) = credentials(&args[1..], keyword, CHAT)?;
+    if rest.is_empty() {
+        return Err(error(keyword, "the message is missing", CHAT));
+    }
+    Ok(Command::Chat(Chat {
+        board,
+        speaker: Speaker::Password { userid, password },
+        text: rest.join(" "),
+    }))
+}
+
+pub(super) fn action(action: Action, args: &[&str]) -> Result<Command, CommandError> {
+    let keyword = action.word();
+    let board = board_number(args.first(), keyword, ACTION)?;
+    let (userid, password, rest) = credentials(&args[1..], keyword, ACTION)?;
+    if !rest.is_empty() {
+        return Err(error(
+            keyword,
+            "unexpected words after the password",
+            ACTION,
+        ));
+    }
+    Ok(Command::Action(BoardAction {
+        board,
+        speaker: Speaker::Password { userid, password },
+        action,
+    }))
 }
 
 /// Splits a `#n` turn-number guard off a written turn; a `#` without digits
@@ -235,7 +238,7 @@ pub fn split_guard(written: &str) -> (String, Option<u32>) {
     (written.trim().to_string(), None)
 }
 
-fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
+pub(super) fn challenge(args: &[&str]) -> Result<Command, CommandError> {
     let keyword = "challenge";
     let (userid, password, rest) = credentials(args, keyword, CHALLENGE)?;
     let Some((opponent, options)) = rest.split_first() else {

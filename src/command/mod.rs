@@ -7,10 +7,12 @@
 //! a command at all: the service treats it as a turn or a comment.
 
 mod account;
+pub mod blank;
 mod board;
 mod info;
 mod preferences;
 mod ratings;
+mod table;
 mod tournament;
 
 use std::fmt;
@@ -24,6 +26,7 @@ pub use board::{
 };
 pub use info::{Games, GamesFilter, HelpTopic, Show};
 pub use preferences::{Change, SetPreference};
+pub use table::{Definition, Form, InReply, Word};
 pub use tournament::{
     Create as CreateTournament, EventFilter, MAX_BROADCAST_CHARS, MAX_INVITES, Ruling, Tournament,
     View, Withdrawal,
@@ -114,7 +117,19 @@ impl Command {
             Command::Queue(q) => Some(q.board),
             Command::Subscription(s) => Some(s.board),
             Command::Chat(c) => Some(c.board),
-            _ => None,
+            Command::Signup(_)
+            | Command::Password(_)
+            | Command::Address(_)
+            | Command::Help(_)
+            | Command::Games(_)
+            | Command::Challenge(_)
+            | Command::Vacation(_)
+            | Command::Confirm { .. }
+            | Command::Tournament(_)
+            | Command::Ratings { .. }
+            | Command::Rating { .. }
+            | Command::Set(_)
+            | Command::Settings { .. } => None,
         }
     }
 
@@ -172,7 +187,54 @@ impl Command {
                 subscriber: Subscriber::Player(speaker),
                 ..
             }) => speaker.password().into_iter().collect(),
-            _ => Vec::new(),
+            Command::Subscription(Subscription {
+                subscriber: Subscriber::Address(_),
+                ..
+            })
+            | Command::Confirm { .. }
+            | Command::Help(_)
+            | Command::Games(_)
+            | Command::Show(_)
+            | Command::History { .. }
+            | Command::Pgn { .. }
+            | Command::Ratings { .. }
+            | Command::Rating { .. } => Vec::new(),
+        }
+    }
+
+    /// The command word of the command.
+    pub fn word(&self) -> Word {
+        match self {
+            Command::Signup(_) => Word::Signup,
+            Command::Password(_) => Word::Password,
+            Command::Address(_) => Word::Address,
+            Command::Help(_) => Word::Help,
+            Command::Games(_) => Word::Games,
+            Command::Challenge(_) => Word::Challenge,
+            Command::Move(_) => Word::Move,
+            Command::Show(_) => Word::Show,
+            Command::History { .. } => Word::History,
+            Command::Pgn { .. } => Word::Pgn,
+            Command::Action(a) => match a.action {
+                Action::Resign => Word::Resign,
+                Action::Draw => Word::Draw,
+                Action::Accept => Word::Accept,
+                Action::Reject => Word::Reject,
+                Action::Undo => Word::Undo,
+                Action::Decline => Word::Decline,
+            },
+            Command::Queue(_) => Word::Queue,
+            Command::Subscription(s) if s.subscribe => Word::Subscribe,
+            Command::Subscription(_) => Word::Unsubscribe,
+            Command::Chat(_) => Word::Chat,
+            Command::Vacation(_) => Word::Vacation,
+            Command::Confirm { .. } => Word::Confirm,
+            Command::Tournament(Tournament::List(_)) => Word::Tournaments,
+            Command::Tournament(_) => Word::Tournament,
+            Command::Ratings { .. } => Word::Ratings,
+            Command::Rating { .. } => Word::Rating,
+            Command::Set(_) => Word::Set,
+            Command::Settings { .. } => Word::Settings,
         }
     }
 }
@@ -221,61 +283,45 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
         }
         _ => (None, &words[..]),
     };
-    let (word, args) = rest.split_first()?;
-    let keyword = word.to_ascii_lowercase();
-    if !is_command_word(&keyword) {
-        return None;
-    }
-    let parsed = match keyword.as_str() {
-        "signup" | "password" | "address" | "vacation" | "confirm" => {
-            account::parse(&keyword, args)
-        }
-        "help" | "games" | "show" | "history" | "pgn" => info::parse(&keyword, args),
-        "tournament" | "tournaments" => tournament::parse(&keyword, args),
-        "ratings" | "standings" | "rating" => ratings::parse(&keyword, args),
-        "set" | "settings" => preferences::parse(&keyword, args),
-        _ => board::parse(&keyword, args),
+    let (written, args) = rest.split_first()?;
+    let word = Word::from_text(written)?;
+    let keyword = written.to_ascii_lowercase();
+    let parsed = match word {
+        Word::Signup => account::signup(args),
+        Word::Password => account::password(args),
+        Word::Address => account::address(args),
+        Word::Vacation => account::vacation(args),
+        Word::Confirm => account::confirm(args),
+        Word::Help => info::help(args),
+        Word::Games => info::games(args),
+        Word::Show => info::show(args),
+        Word::History => info::history(args),
+        Word::Pgn => info::pgn(args),
+        Word::Challenge => board::challenge(args),
+        Word::Move => board::move_turn(args),
+        Word::Queue => board::queue(args),
+        Word::Resign => board::action(Action::Resign, args),
+        Word::Draw => board::action(Action::Draw, args),
+        Word::Accept => board::action(Action::Accept, args),
+        Word::Reject => board::action(Action::Reject, args),
+        Word::Undo => board::action(Action::Undo, args),
+        Word::Decline => board::action(Action::Decline, args),
+        Word::Subscribe => board::subscription(true, args),
+        Word::Unsubscribe => board::subscription(false, args),
+        Word::Chat => board::chat(args),
+        Word::Tournament | Word::Tournaments => tournament::parse(&keyword, args),
+        // `standings` is told as the sender wrote it.
+        Word::Ratings => ratings::ratings(&keyword, args),
+        Word::Rating => ratings::rating(args),
+        Word::Set => preferences::set(args),
+        Word::Settings => preferences::settings(args),
     };
     Some(parsed.map(|command| Line { variant, command }))
 }
 
-/// The command words, lowercase (also what a misspelled command is
-/// recognised against when reading replies).
-pub const COMMAND_WORDS: &[&str] = &[
-    "signup",
-    "password",
-    "address",
-    "help",
-    "games",
-    "challenge",
-    "move",
-    "show",
-    "history",
-    "pgn",
-    "resign",
-    "draw",
-    "accept",
-    "reject",
-    "undo",
-    "decline",
-    "queue",
-    "subscribe",
-    "unsubscribe",
-    "chat",
-    "vacation",
-    "confirm",
-    "tournament",
-    "tournaments",
-    "ratings",
-    "standings",
-    "rating",
-    "set",
-    "settings",
-];
-
 /// Whether `word` (any case) starts a command.
 pub fn is_command_word(word: &str) -> bool {
-    COMMAND_WORDS.iter().any(|c| c.eq_ignore_ascii_case(word))
+    Word::from_text(word).is_some()
 }
 
 /// Reads a board number.

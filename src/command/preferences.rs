@@ -24,47 +24,48 @@ pub const SET: &str =
     "set <userid> <password> board ascii|compact|html | mail every|digest | pgn on|off";
 pub const SETTINGS: &str = "settings <userid> <password>";
 
-pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandError> {
-    match keyword {
-        "set" => {
-            let (speaker, name, value) = match args {
-                [name, value] => (Speaker::Token, name, value),
-                [userid, password, name, value] => (
-                    Speaker::Password {
-                        userid: userid.to_string(),
-                        password: password.to_string(),
-                    },
-                    name,
-                    value,
-                ),
-                _ => {
-                    return Err(error(
-                        keyword,
-                        "expected a userid, a password, a preference and its value",
-                        SET,
-                    ));
-                }
-            };
-            let change = change(name, value).map_err(|problem| error(keyword, &problem, SET))?;
-            Ok(Command::Set(SetPreference { speaker, change }))
-        }
-        _ => match args {
-            [] => Ok(Command::Settings {
-                speaker: Speaker::Token,
-            }),
-            [userid, password] => Ok(Command::Settings {
-                speaker: Speaker::Password {
-                    userid: userid.to_string(),
-                    password: password.to_string(),
-                },
-            }),
-            [_] => Err(error(keyword, "the password is missing", SETTINGS)),
-            _ => Err(error(
+pub(super) fn set(args: &[&str]) -> Result<Command, CommandError> {
+    let keyword = "set";
+    let (speaker, name, value) = match args {
+        [name, value] => (Speaker::Token, name, value),
+        [userid, password, name, value] => (
+            Speaker::Password {
+                userid: userid.to_string(),
+                password: password.to_string(),
+            },
+            name,
+            value,
+        ),
+        _ => {
+            return Err(error(
                 keyword,
-                "expected only a userid and a password",
-                SETTINGS,
-            )),
-        },
+                "expected a userid, a password, a preference and its value",
+                SET,
+            ));
+        }
+    };
+    let change = change(name, value).map_err(|problem| error(keyword, &problem, SET))?;
+    Ok(Command::Set(SetPreference { speaker, change }))
+}
+
+pub(super) fn settings(args: &[&str]) -> Result<Command, CommandError> {
+    let keyword = "settings";
+    match args {
+        [] => Ok(Command::Settings {
+            speaker: Speaker::Token,
+        }),
+        [userid, password] => Ok(Command::Settings {
+            speaker: Speaker::Password {
+                userid: userid.to_string(),
+                password: password.to_string(),
+            },
+        }),
+        [_] => Err(error(keyword, "the password is missing", SETTINGS)),
+        _ => Err(error(
+            keyword,
+            "expected only a userid and a password",
+            SETTINGS,
+        )),
     }
 }
 

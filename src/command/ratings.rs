@@ -4,26 +4,28 @@
 use super::{Command, CommandError, error};
 use crate::rules::Variant;
 
-const RATINGS: &str = "ratings [<variant>]   (or: standings [<variant>])";
-const RATING: &str = "rating <userid>";
+pub(super) const RATINGS: &str = "ratings [<variant>]   (or: standings [<variant>])";
+pub(super) const RATING: &str = "rating <userid>";
 
-pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandError> {
-    match keyword {
-        "rating" => match args {
-            [userid] => Ok(Command::Rating {
-                userid: userid.to_string(),
-            }),
-            [] => Err(error(keyword, "the userid is missing", RATING)),
-            _ => Err(error(keyword, "give one userid", RATING)),
-        },
-        _ => match args {
-            [] => Ok(Command::Ratings { variant: None }),
-            [variant] => variant
-                .parse::<Variant>()
-                .map(|v| Command::Ratings { variant: Some(v) })
-                .map_err(|e| error(keyword, &e.to_string(), RATINGS)),
-            _ => Err(error(keyword, "give at most one variant", RATINGS)),
-        },
+/// `keyword`: `ratings` or `standings`, as written (lowercase).
+pub(super) fn ratings(keyword: &str, args: &[&str]) -> Result<Command, CommandError> {
+    match args {
+        [] => Ok(Command::Ratings { variant: None }),
+        [variant] => variant
+            .parse::<Variant>()
+            .map(|v| Command::Ratings { variant: Some(v) })
+            .map_err(|e| error(keyword, &e.to_string(), RATINGS)),
+        _ => Err(error(keyword, "give at most one variant", RATINGS)),
+    }
+}
+
+pub(super) fn rating(args: &[&str]) -> Result<Command, CommandError> {
+    match args {
+        [userid] => Ok(Command::Rating {
+            userid: userid.to_string(),
+        }),
+        [] => Err(error("rating", "the userid is missing", RATING)),
+        _ => Err(error("rating", "give one userid", RATING)),
     }
 }
 

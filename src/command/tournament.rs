@@ -152,18 +152,19 @@ impl Tournament {
     }
 }
 
-const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS] [--round-days=N] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] (in a reply to a mail of pbem's, without userid and password)";
-const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
-const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
-const START: &str = "tournament start <name> <td> <password>";
-const WITHDRAW: &str =
+pub(super) const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS] [--round-days=N] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] (in a reply to a mail of pbem's, without userid and password)";
+pub(super) const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
+pub(super) const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
+pub(super) const START: &str = "tournament start <name> <td> <password>";
+pub(super) const WITHDRAW: &str =
     "tournament withdraw <name> <td> <password> <userid> [--forfeit-all|--keep-played]";
-const ADJUDICATE: &str =
+pub(super) const ADJUDICATE: &str =
     "tournament adjudicate <name> <td> <password> <board> <1-0|0-1|1/2-1/2|cancel> <reason...>";
-const BROADCAST: &str = "tournament broadcast <name> <td> <password> <text>";
-const VIEW: &str = "tournament show|standings|crosstable|pgn|trf <name> [<userid> <password>]";
+pub(super) const BROADCAST: &str = "tournament broadcast <name> <td> <password> <text>";
+pub(super) const VIEW: &str =
+    "tournament show|standings|crosstable|pgn|trf <name> [<userid> <password>]";
 const TOURNAMENT: &str = "tournament create|enter|leave|invite|start|withdraw|adjudicate|broadcast|show|standings|crosstable|pgn|trf ... (send \"help\" for the forms)";
-const LIST: &str = "tournaments [open|running|finished]";
+pub(super) const LIST: &str = "tournaments [open|running|finished]";
 
 /// The longest broadcast, in characters.
 pub const MAX_BROADCAST_CHARS: usize = 2_000;
@@ -409,7 +410,7 @@ fn no_more(rest: &[&str], usage: &'static str) -> Result<(), CommandError> {
     } else {
         Err(error(
             "tournament",
-            &format!("unexpected words: {}", rest.join(" ")),
+            &format!("unexpected words: \"{}\"", rest.join(" ")),
             usage,
         ))
     }

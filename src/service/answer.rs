@@ -25,7 +25,7 @@ use crate::store::sent::{self, SentMail};
 
 /// What became of one command of a mail.
 pub struct Outcome {
-    /// The line as written.
+    /// The line as written, its passwords blanked (`dialogue`).
     pub written: String,
     /// The board it acted on.
     pub board: Option<u32>,
@@ -289,7 +289,7 @@ fn merged(
         }
     }
     if !refusals.is_empty() {
-        let quoted = board_mail::quote_blanked(ctx);
+        let quoted = board_mail::quote_blanked(ctx)?;
         if quoted.is_empty() {
             body.push_str(&format!("\n{}\n", board_mail::NOT_QUOTED));
         } else {

@@ -10,7 +10,8 @@ use std::cell::RefCell;
 use serde::Serialize;
 use shakmaty::{Color, Position, Square};
 
-use super::{Ctx, Failure, Refusal, ServiceError, answer, reading, refuse};
+use super::{Ctx, Failure, Refusal, ServiceError, answer, refuse};
+use crate::command::blank::Blanking;
 use crate::mail::outgoing::{self, Html, Inline, Outgoing};
 use crate::render::board::{BoardStyle, draw};
 use crate::render::picture::{self, Scene};
@@ -705,7 +706,7 @@ pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceE
             board: shown.as_ref().map(|(number, _)| *number),
             variant,
             board_text: shown.map(|(_, body)| body).unwrap_or_default(),
-            quoted: quote_blanked(ctx),
+            quoted: quote_blanked(ctx)?,
             not_quoted: NOT_QUOTED,
         },
     )?;
@@ -746,88 +747,48 @@ pub fn board_for_sender(
     Ok(Some(rendered))
 }
 
-/// The mail's subject and the sender's own words, with every password
-/// blanked: the words in a password position of a command line (written
-/// right or misspelled), and any word that is a password the mail gave.
-pub fn quote_blanked(ctx: &Ctx<'_>) -> Vec<String> {
+/// The mail's subject and the sender's own words (the first 60 lines),
+/// with every password blanked (see [`crate::command::blank`]).
+pub fn quote_blanked(ctx: &Ctx<'_>) -> Result<Vec<String>, ServiceError> {
     if !ctx.trusted {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let lines = ctx.mail.command_lines();
-    let subject = ctx.mail.subject.as_str();
-    let passwords: Vec<String> = std::iter::once(subject)
-        .chain(lines.iter().map(String::as_str))
-        .filter_map(|line| match crate::command::parse_line(line) {
-            Some(Ok(parsed)) => Some(
-                parsed
-                    .command
-                    .passwords()
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect::<Vec<_>>(),
-            ),
-            _ => None,
-        })
-        .flatten()
-        .filter(|p| !p.is_empty())
-        .collect();
-    let blank = |line: &str| {
-        let line = blank_passwords(line);
-        line.split(' ')
-            .map(|word| {
-                if passwords.iter().any(|p| p == word) {
-                    "********"
-                } else {
-                    word
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let mut quoted = vec![format!("Subject: {}", blank(subject))];
-    quoted.extend(lines.iter().take(60).map(|line| blank(line)));
-    quoted
+    let subject = ctx.mail.subject.trim_end();
+    // The Subject as the commands were read from it: behind the client's
+    // `Re:`, which stays in the quote.
+    let command = super::strip_reply_prefixes(subject);
+    let prefix = &subject[..subject.len() - command.len()];
+    let blanking = blanking_of(
+        ctx,
+        std::iter::once(command).chain(lines.iter().map(String::as_str)),
+    )?;
+    let mut quoted = vec![format!("Subject: {prefix}{}", blanking.line(command))];
+    quoted.extend(lines.iter().take(60).map(|line| blanking.line(line)));
+    Ok(quoted)
 }
 
 /// What an answer says instead of quoting the mail to a sender that is
 /// not trusted (`Ctx::trusted`).
 pub const NOT_QUOTED: &str = "Your mail is not quoted back: pbem quotes a mail only to a registered address of the player it proves.";
 
-/// Blanks the words that hold passwords in a command line, whether or not
-/// the line parsed.
-pub fn blank_passwords(line: &str) -> String {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let start = usize::from(
-        words
-            .first()
-            .is_some_and(|w| w.parse::<crate::rules::Variant>().is_ok()),
-    );
-    let Some(keyword) = words.get(start).and_then(|w| reading::command_word_near(w)) else {
-        return line.to_string();
-    };
-    // Positions after the command word that hold passwords.
-    let secret: &[usize] = match keyword {
-        "signup" | "address" | "vacation" | "challenge" => &[2],
-        // `set board compact` and `settings` by reply carry no password.
-        "set" if words.len() - start >= 5 => &[2],
-        "settings" if words.len() - start >= 3 => &[2],
-        "password" => &[2, 3],
-        "move" | "queue" | "resign" | "draw" | "accept" | "reject" | "undo" | "decline"
-        | "chat" => &[3],
-        _ => return line.to_string(),
-    };
-    words
+/// The blanking of a mail of `lines`, by what its commands' logins proved
+/// so far and whose address sent it.
+pub fn blanking_of<'a>(
+    ctx: &Ctx<'_>,
+    lines: impl IntoIterator<Item = &'a str>,
+) -> Result<Blanking, ServiceError> {
+    let own = players::by_address(ctx.conn, ctx.sender)?.map(|player| player.userid);
+    Ok(Blanking::of_mail(lines, logged_in(ctx)).with_own_userid(own))
+}
+
+/// The userids (as written) that logged in with the mail so far.
+pub fn logged_in(ctx: &Ctx<'_>) -> Vec<String> {
+    ctx.login_outcomes
         .iter()
-        .enumerate()
-        .map(|(i, word)| {
-            if i > start && secret.contains(&(i - start)) {
-                "********"
-            } else {
-                word
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+        .filter(|(_, good)| *good)
+        .map(|(userid, _)| userid.clone())
+        .collect()
 }
 
 /// Wraps a move list at `width` columns, breaking only before a move
@@ -867,32 +828,6 @@ pub fn wrap(text: &str, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn passwords_are_blanked_in_their_positions() {
-        assert_eq!(
-            blank_passwords("move 101 alice s3cret e4"),
-            "move 101 alice ******** e4"
-        );
-        assert_eq!(
-            blank_passwords("Chess2 move 101 alice s3cret e4"),
-            "Chess2 move 101 alice ******** e4"
-        );
-        assert_eq!(
-            blank_passwords("signup alice pw alice@example.org"),
-            "signup alice ******** alice@example.org"
-        );
-        assert_eq!(
-            blank_passwords("password alice old new"),
-            "password alice ******** ********"
-        );
-        assert_eq!(blank_passwords("Nice game!"), "Nice game!");
-        assert_eq!(blank_passwords("move"), "move");
-        assert_eq!(
-            blank_passwords("mvoe 101 bob hunter2 Kxc6"),
-            "mvoe 101 bob ******** Kxc6"
-        );
-    }
 
     #[test]
     fn a_numbered_turn_is_never_wrapped_apart() {

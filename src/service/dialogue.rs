@@ -5,9 +5,10 @@
 //! outcomes to `answer`, which sends one answer per mail.
 
 use super::answer::{self, Outcome};
-use super::board_mail::{Occasion, blank_passwords};
+use super::board_mail::{self, Occasion};
 use super::reading::{self, Item, Reading};
 use super::{Ctx, Failure, Refusal, ServiceError, strip_reply_prefixes, token_board};
+use crate::command::blank::Blanking;
 use crate::mail::reply::{self, Known};
 use crate::mail::token::NOT_A_BOARD;
 use crate::rules::notation::parse_turn;
@@ -64,8 +65,16 @@ impl Ctx<'_> {
             return self.comment_alone(reading, board_token, notes);
         }
         let mut outcomes = Vec::new();
+        let mut blanking = board_mail::blanking_of(
+            self,
+            std::iter::once(subject).chain(lines.iter().map(String::as_str)),
+        )?;
         for (written, item) in reading.items.iter() {
-            outcomes.push(self.run_item(written, item, token)?);
+            let outcome = self.run_item(written, item, token)?;
+            // Quoted back with its passwords blanked, by what the logins
+            // of the mail proved so far.
+            blanking.set_logged_in(board_mail::logged_in(self));
+            outcomes.push(blanked(&blanking, outcome));
         }
         if !reading.comment.is_empty() {
             let refused = outcomes.iter().any(|o| o.refusal.is_some());
@@ -266,6 +275,16 @@ impl Ctx<'_> {
 /// The longest comment kept, in characters.
 pub const COMMENT_CHARS: usize = 4000;
 
+/// An outcome as the answer quotes it: its line and the reason it was
+/// refused, with every password blanked.
+fn blanked(blanking: &Blanking, mut outcome: Outcome) -> Outcome {
+    if let Some(refusal) = &mut outcome.refusal {
+        refusal.message = blanking.message(&outcome.written, &refusal.message);
+    }
+    outcome.written = blanking.line(&outcome.written);
+    outcome
+}
+
 /// The error for a reply whose first words pbem did not understand.
 fn not_understood(text: &str) -> String {
     let turn = text.trim().trim_end_matches(['.', ';', ',']);
@@ -275,7 +294,6 @@ fn not_understood(text: &str) -> String {
         Err(error) if !turn.contains(char::is_whitespace) => format!(" ({error})"),
         _ => String::new(),
     };
-    let text = blank_passwords(text);
     format!(
         "pbem did not understand \"{text}\" as a turn or a command{reason}; nothing was played and nothing was passed on. Reply with just your turn in SAN (for example Nf6, or a two-move turn as e5,Nf6) or a command such as draw, accept or resign; a comment may follow on the next lines."
     )

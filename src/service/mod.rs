@@ -965,14 +965,14 @@ impl Ctx<'_> {
         Ok(None)
     }
 
-    /// A command line as the sender's answer names it: with its passwords
-    /// blanked to a trusted sender; to any other only its leading command
+    /// A command line (its passwords already blanked) as the sender's
+    /// answer names it: whole to a trusted sender; to any other only its
+    /// leading command
     /// words and numbers (`move 101`), so that no text of the mail reaches
     /// an address that may be forged.
-    fn shown_line(&self, written: &str) -> String {
-        let blanked = board_mail::blank_passwords(written);
+    fn shown_line(&self, blanked: &str) -> String {
         if self.trusted {
-            return blanked;
+            return blanked.to_string();
         }
         blanked
             .split_whitespace()

@@ -5,8 +5,10 @@
 //! - A reply to a board mail (one carrying a reply token) speaks for that
 //!   player on that board. Its first words are a turn or a board command
 //!   (`draw`, `accept`, `reject`, `resign`, `decline`, `undo`,
-//!   `queue <turn>`, `show`, `pgn`) without board number or password, or
-//!   any full command. Whatever follows is a comment.
+//!   `queue <turn>`, `show`, `pgn`: the command table's
+//!   [`InReply::Bare`] words) without board number or password, or any
+//!   full command (some without userid and password, [`InReply::WithoutLogin`]).
+//!   Whatever follows is a comment.
 //! - Any other mail holds full commands, one a line; other lines are a
 //!   comment on the board the commands name.
 //! - A comment line that looks like a turn, a move, a (misspelled) command
@@ -15,9 +17,10 @@
 //!
 //! Reading is pure: no store, no I/O. The service acts on the [`Reading`].
 
-use super::board_mail::blank_passwords;
+use crate::command::blank::Blanking;
 use crate::command::{
-    self, Action, BoardAction, Command, CommandError, Line, Queue, Show, Speaker, split_guard,
+    self, Action, BoardAction, Command, CommandError, InReply, Line, Queue, Show, Speaker, Word,
+    split_guard,
 };
 use crate::rules::notation::parse_turn;
 
@@ -154,11 +157,12 @@ pub fn read(subject: &str, lines: &[String], token_board: Option<u32>) -> Readin
         .flatten()
         .map(str::to_string)
         .collect();
+    let blanking = Blanking::of_secrets(passwords.clone());
     reading.withheld = reading.comment.iter().find_map(|line| {
         suspicious(line, &passwords).map(|why| match why {
             // Never echoed: the answer goes to a From that may be forged.
             HOLDS_PASSWORD => format!("of your comment that {why}"),
-            _ => format!("\"{}\" {why}", blank_passwords(line)),
+            _ => format!("\"{}\" {why}", blanking.line(line)),
         })
     });
     reading
@@ -200,27 +204,58 @@ fn reply_command(line: &str, board: u32) -> Option<Item> {
     })
 }
 
-/// The board commands a reply may hold without board number or password.
+/// The board commands a reply may hold without board number or password
+/// (those the command table gives [`InReply::Bare`]).
 fn bare_command(line: &str, board: u32) -> Option<Line> {
     let (word, rest) = bare_with_rest(line)?;
-    let command = match word.as_str() {
-        "show" if rest.is_empty() => Command::Show(Show {
+    let action = |action| {
+        Some(Command::Action(BoardAction {
+            board,
+            speaker: Speaker::Token,
+            action,
+        }))
+    };
+    let command = match word {
+        Word::Show if rest.is_empty() => Some(Command::Show(Show {
             board,
             turn: None,
             compact: false,
-        }),
-        "pgn" if rest.is_empty() => Command::Pgn { board },
-        "queue" if !rest.is_empty() => Command::Queue(Queue {
+        })),
+        Word::Pgn if rest.is_empty() => Some(Command::Pgn { board }),
+        Word::Queue if !rest.is_empty() => Some(Command::Queue(Queue {
             board,
             speaker: Speaker::Token,
             turn: turn_text(rest),
-        }),
-        word => Command::Action(BoardAction {
-            board,
-            speaker: Speaker::Token,
-            action: Action::from_word(word)?,
-        }),
-    };
+        })),
+        Word::Resign => action(Action::Resign),
+        Word::Draw => action(Action::Draw),
+        Word::Accept => action(Action::Accept),
+        Word::Reject => action(Action::Reject),
+        Word::Undo => action(Action::Undo),
+        Word::Decline => action(Action::Decline),
+        Word::Show
+        | Word::Pgn
+        | Word::Queue
+        | Word::Signup
+        | Word::Password
+        | Word::Address
+        | Word::Help
+        | Word::Games
+        | Word::Challenge
+        | Word::Move
+        | Word::History
+        | Word::Subscribe
+        | Word::Unsubscribe
+        | Word::Chat
+        | Word::Vacation
+        | Word::Confirm
+        | Word::Tournament
+        | Word::Tournaments
+        | Word::Ratings
+        | Word::Rating
+        | Word::Set
+        | Word::Settings => None,
+    }?;
     Some(Line {
         variant: None,
         command,
@@ -228,22 +263,17 @@ fn bare_command(line: &str, board: u32) -> Option<Line> {
 }
 
 /// A line's first word when it is a bare board command word (`draw`,
-/// `Resign.`), lowercase, and the rest of the line; `None` when the word
+/// `Resign.`), and the rest of the line; `None` when the word
 /// is followed by a board number (then it is a full command).
-fn bare_with_rest(line: &str) -> Option<(String, &str)> {
+fn bare_with_rest(line: &str) -> Option<(Word, &str)> {
     let line = line.trim();
     let end = line.find(char::is_whitespace).unwrap_or(line.len());
-    let word = line[..end]
-        .trim_end_matches(['.', '!', '?', ',', ';', ':'])
-        .to_ascii_lowercase();
+    let word = Word::from_text(line[..end].trim_end_matches(['.', '!', '?', ',', ';', ':']))
+        .filter(|word| word.definition().in_reply == InReply::Bare)?;
     let rest = line[end..].trim();
     let first_rest = rest.split_whitespace().next().unwrap_or("");
     let board_follows = first_rest.trim_start_matches('#').parse::<u32>().is_ok();
-    let bare = matches!(
-        word.as_str(),
-        "draw" | "accept" | "reject" | "resign" | "decline" | "undo" | "show" | "pgn" | "queue"
-    );
-    (bare && !board_follows).then_some((word, rest))
+    (!board_follows).then_some((word, rest))
 }
 
 /// A turn as a reply writes it, without the trailing punctuation and
@@ -293,64 +323,13 @@ fn looks_like_command(words: &[&str]) -> bool {
     let Some(first) = words.first() else {
         return false;
     };
-    let Some(near) = command_word_near(first) else {
+    if Word::near(first).is_none() {
         return false;
-    };
-    command::is_command_word(near)
-        && (near.eq_ignore_ascii_case(first.trim_end_matches(['.', '!', ',', ';', ':']))
-            || words.get(1).is_none_or(|second| {
-                second.trim_start_matches('#').parse::<u32>().is_ok() || looks_like_move(second)
-            }))
-}
-
-/// The command word `word` is, or is a near miss of (one typo in a word
-/// of four letters or more, two from seven), lowercase.
-pub fn command_word_near(word: &str) -> Option<&'static str> {
-    let word = word
-        .trim_end_matches(['.', '!', '?', ',', ';', ':'])
-        .to_lowercase();
-    if let Some(exact) = command::COMMAND_WORDS.iter().find(|c| **c == word) {
-        return Some(exact);
     }
-    let typos = match word.chars().count() {
-        0..=3 => return None,
-        4..=6 => 1,
-        _ => 2,
-    };
-    command::COMMAND_WORDS
-        .iter()
-        .find(|c| typo_distance(&word, c) <= typos)
-        .copied()
-}
-
-/// The edit distance with adjacent transpositions counting one (optimal
-/// string alignment), for short words only.
-fn typo_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len() > 16 || b.len() > 16 {
-        return usize::MAX;
-    }
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = best;
-        }
-    }
-    d[a.len()][b.len()]
+    Word::from_text(first.trim_end_matches(['.', '!', ',', ';', ':'])).is_some()
+        || words.get(1).is_none_or(|second| {
+            second.trim_start_matches('#').parse::<u32>().is_ok() || looks_like_move(second)
+        })
 }
 
 /// Whether a word looks like one move in any common notation, in any case
