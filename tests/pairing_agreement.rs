@@ -2,7 +2,8 @@
 //! random tournaments (tests/data/pairing/random-dutch.trf.gz, made and paired
 //! round by round by bbpPairings' own generator, and
 //! random-accelerated.trf.gz, accelerated events paired round by round by
-//! bbpPairings; see README "Swiss pairings"). Every round of every tournament is re-paired by pbem from the
+//! bbpPairings; see docs/design.md, "Swiss pairing: FIDE Dutch by weighted
+//! matching"). Every round of every tournament is re-paired by pbem from the
 //! rounds before it and compared pair by pair and colour by colour.
 //!
 //! FIDE's bar for endorsing a pairing program is the same pairings on at
@@ -111,10 +112,10 @@ fn dutch_pairings_agree_with_the_endorsed_engine() {
     for (name, rounds) in &differing {
         println!("  differs: {name} rounds {rounds:?}");
     }
-    // Known deviation (README "Swiss pairings"): t02226.trf round 7, pbem's
-    // error, worked by hand from C.04.3 (3-14 and 12-19 is right): a warm
-    // start of `pairing::matching` returns a matching short of the maximum;
-    // solved from scratch, pbem pairs it as bbpPairings does.
+    // t02226.trf round 7 once differed (pbem's error, worked by hand from
+    // C.04.3: 3-14 and 12-19 is right): a warm start of `pairing::matching`
+    // returned a matching short of the maximum. Fixed (docs/design.md,
+    // "Resuming a matching"); tests/pairing_cases.rs keeps the round.
     // FIDE's bar: 4,990 of 5,000.
     assert!(agree * 5000 >= checked * 4990, "{agree} of {checked} agree");
 }

@@ -1,5 +1,5 @@
 //! Revised Double Move Chess (`chess2`) and Two Move Chess (`twomove`):
-//! RULES.md sections "chess2" and "twomove", the seed's example games, and
+//! docs/rules.md sections "chess2" and "twomove", the seed's example games, and
 //! the inventor's reference games in `tests/fixtures/twomove/` (see the
 //! README there).
 //!

@@ -1,5 +1,6 @@
-//! Rules shared by every variant (RULES.md, "Common ground for every
-//! variant"), and international chess itself (RULES.md, "chess").
+//! Rules shared by every variant (docs/rules.md, sections "Common ground",
+//! "Draws" and "Notation"), and international chess itself (docs/rules.md,
+//! "chess").
 //!
 //! Each test names the bullet it covers, plays a turn the rule allows and a
 //! turn it forbids (checking the reason), and, for rules about the end of the

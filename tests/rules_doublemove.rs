@@ -1,5 +1,5 @@
 //! Doublemove Chess under the AISE rules (`doublemove`) and under Galvin's
-//! original regulations (`doublemove-classic`): RULES.md sections
+//! original regulations (`doublemove-classic`): docs/rules.md sections
 //! "doublemove" and "doublemove-classic". The king-capture rules they share
 //! with other variants are in `rules_common.rs`.
 //!

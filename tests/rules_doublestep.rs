@@ -1,5 +1,5 @@
 //! Doublestep Chess (`doublestep`) and Doubletime Chess (`doubletime`):
-//! RULES.md sections "doublestep" and "doubletime", and the worked lines of
+//! docs/rules.md sections "doublestep" and "doubletime", and the worked lines of
 //! the seed page (the doubletime K+P endgame, the king taken and freed).
 //!
 //! Each test names the bullet it covers, plays a turn the rule allows and a

@@ -1,4 +1,4 @@
-//! Extra Move Chess (`extramove`): RULES.md section "extramove".
+//! Extra Move Chess (`extramove`): docs/rules.md section "extramove".
 //!
 //! Each test names the bullet it covers, plays a turn the rule allows and a
 //! turn it forbids (checking the reason), and, for rules about the end of the

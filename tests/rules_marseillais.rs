@@ -1,6 +1,6 @@
 //! Marseillais Chess (`marseillais`) and Balanced Marseillais Chess
-//! (`balanced-marseillais`): RULES.md section "marseillais and
-//! balanced-marseillais".
+//! (`balanced-marseillais`): docs/rules.md sections "marseillais" and
+//! "balanced-marseillais".
 //!
 //! Each test names the bullet it covers, plays a turn the rule allows and a
 //! turn it forbids (checking the reason), and, for rules about the end of the

@@ -1,7 +1,8 @@
-//! The three points RULES.md settled after an independent reference was
-//! written (issue 16): a doublestep is one move, legal by the position it
-//! leaves; en passant of a doublestepper is judged as though its second
-//! step had not been taken; twinmove-free begins with a pawn move.
+//! The three points docs/rules.md settled after an independent reference was
+//! written (issue 16; its sections "doublestep" and "twinmove-free"): a
+//! doublestep is one move, legal by the position it leaves; en passant of a
+//! doublestepper is judged as though its second step had not been taken;
+//! twinmove-free begins with a pawn move.
 //!
 //! Each test plays turns the rule allows and turns it forbids (checking the
 //! reason), and, where the point changes whether a position is mate, checks

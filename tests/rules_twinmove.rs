@@ -1,5 +1,5 @@
 //! Twinmove Chess, compulsory (`twinmove`) and uncompelled
-//! (`twinmove-free`): RULES.md sections "twinmove" and "twinmove-free".
+//! (`twinmove-free`): docs/rules.md sections "twinmove" and "twinmove-free".
 //!
 //! Each test names the bullet it covers, plays a turn the rule allows and a
 //! turn it forbids (checking the reason), and, for rules about the end of the

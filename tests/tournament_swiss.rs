@@ -316,10 +316,11 @@ fn table_rows(body: &str) -> Vec<Vec<String>> {
 }
 
 /// The final crosstable of the event above, worked out by hand from its
-/// games (the pairings are bbpPairings', so they are fixed). C.07 as the
-/// README reads it: an unplayed round (bye, forfeit, withdrawal) counts in
-/// Buchholz and SB as a game against a virtual opponent with the player's
-/// own score; a bye or forfeit win counts as a win.
+/// games (the pairings are bbpPairings', so they are fixed). C.07 as
+/// docs/directors.md reads it ("Tiebreaks"): an unplayed round (bye,
+/// forfeit, withdrawal) counts in Buchholz and SB as a game against a
+/// virtual opponent with the player's own score; a bye or forfeit win
+/// counts as a win.
 ///
 /// Scores: s1 4, s3 3, s2 2½, s6 2½, s4 s5 s7 s8 1½, s9 1.
 /// - s1 beat s5 (1½), s9 (1), s4 (1½), s2 (2½): BH 6.5, cut 1 (drop 1)
@@ -371,9 +372,9 @@ fn points(res: Res) -> u32 {
 
 /// Checks every row of the crosstable against a tally made here from the
 /// games as played: score, each round's cell, Buchholz cut 1, Buchholz,
-/// Sonneborn-Berger, direct encounter, wins (C.07 as README reads it: an
-/// unplayed round counts against a virtual opponent with the player's own
-/// score).
+/// Sonneborn-Berger, direct encounter, wins (C.07 as docs/directors.md,
+/// "Tiebreaks", reads it: an unplayed round counts against a virtual
+/// opponent with the player's own score).
 fn check_crosstable(body: &str, record: &Record) {
     let score = |p: &str| -> u32 { record[p].values().map(|(_, _, r)| points(*r)).sum() };
     let played = |r: Res| matches!(r, Res::Win | Res::Draw | Res::Loss);

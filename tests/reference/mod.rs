@@ -6,7 +6,7 @@
 //! the board square by square (shakmaty supplies only the board and square
 //! types), a move is checked by playing it on a copy of the board and looking
 //! for attacks on the own king, and each variant's turn rules are written out
-//! as plain code straight from `RULES.md`, one function per variant family.
+//! as plain code straight from `docs/rules.md`, one function per variant family.
 //! Speed is not a goal: clarity is, so that a disagreement with the engine
 //! can be settled by reading this file next to the rules.
 

@@ -4,7 +4,7 @@
 //!
 //! Nothing here calls the engine, nor shares its design: the board is a
 //! plain array of 64 squares, pieces move by walking square by square,
-//! every rule is written out from `RULES.md` as plain code, and legality is
+//! every rule is written out from `docs/rules.md` as plain code, and legality is
 //! tested by playing a move on a copy of the board and then asking whether
 //! the own king is in check, with check spelled out literally (in
 //! doubletime: by trying every enemy doublestep that could end on the king).
