@@ -1,4 +1,4 @@
-//! The mail command language (PROTOCOL.md): one line of text becomes one
+//! The mail command language (docs/players.md): one line of text becomes one
 //! typed [`Command`], or a [`CommandError`] saying what the line should
 //! have looked like. No I/O and no store: the service acts on the result.
 //!

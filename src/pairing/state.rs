@@ -502,7 +502,7 @@ fn baku(t: &mut T) -> Result<(), String> {
     }
     // C.04.7: group GA is the first half of the players rounded up to an
     // even number, 2 * ceil(n / 4) (bbpPairings takes ceil(n / 2), one
-    // fewer when that is odd; see README "Swiss pairings").
+    // fewer when that is odd; see docs/design.md, "TRF and Baku acceleration").
     let last_rank = (2 * t.by_rank.len().div_ceil(4)).min(t.by_rank.len()) - 1;
     let last_round = (t.expected_rounds - 1) / 2;
     let last_full = last_round / 2;

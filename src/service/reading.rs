@@ -1,6 +1,6 @@
 //! What a mail says: its Subject and the sender's own words read as
-//! commands, a turn, and a comment, by one model (PROTOCOL.md, "Where
-//! commands are read"):
+//! commands, a turn, and a comment, by one model (docs/players.md, "Where
+//! pbem reads commands"):
 //!
 //! - A reply to a board mail (one carrying a reply token) speaks for that
 //!   player on that board. Its first words are a turn or a board command

@@ -42,7 +42,7 @@ pub(super) use views::results;
 use views::{crosstable_text, list, notice_with_block, show};
 
 /// Reminder and loss-on-time days of tournament boards unless the event
-/// says otherwise (PROTOCOL.md).
+/// says otherwise (docs/directors.md, "Commands").
 const DEFAULT_NAG_DAYS: u32 = 1;
 const DEFAULT_FORFEIT_DAYS: u32 = 7;
 
