@@ -100,7 +100,7 @@ pub struct Store {
 
 /// A write transaction: rolls back unless committed. While it lives, the
 /// other connections of this process to the same database wait for their
-/// turn (see [`write_turn`]).
+/// turn (see `write_turn`).
 pub struct WriteTx<'a> {
     // Dropped first: the transaction ends before the turn passes on.
     tx: Transaction<'a>,
@@ -213,7 +213,7 @@ impl Store {
 
     /// Starts a write transaction; it rolls back unless committed. It
     /// waits for this process's other connections to the file (see
-    /// [`write_turn`]), then takes SQLite's write lock at once (`BEGIN
+    /// `write_turn`), then takes SQLite's write lock at once (`BEGIN
     /// IMMEDIATE`, waiting up to the busy timeout): a deferred transaction
     /// that read first would fail outright when another connection wrote in
     /// between. Transactions do not nest: starting one inside another fails.
