@@ -2,9 +2,10 @@
 //! rating, challenge and account commands, from forged senders and
 //! throwaway accounts, delivered between the turns of a real round robin
 //! that four players play to the end by mail. Every real turn must be
-//! played and the event finished, nothing lost, no address that did not
-//! confirm may get more than one mail, no text of an attacker reaches
-//! anybody, and the mail pbem sends stays within its ceilings.
+//! played and the event finished, nothing lost, no address an attacker
+//! names gets more than one mail (and one forged as a sender no more than
+//! a stranger's ceiling), no text of an attacker reaches anybody but the
+//! attacker, and the mail pbem sends stays within its ceilings.
 
 mod support;
 
@@ -58,7 +59,9 @@ fn mail(from: &str, subject: &str, id: &str, body: &str) -> Vec<u8> {
 /// One hostile mail; `n` keeps ids, names and stranger addresses apart.
 fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
     let id = format!("hostile-{n}@evil.example");
+    // Addresses named in commands, and addresses forged as senders.
     let victim = format!("victim{}@victim.example", rng.below(40));
+    let forged = format!("someone{}@forged.example", rng.below(40));
     let board = boards[rng.below(boards.len())];
     let spam: String = (0..60).map(|i| format!("{MARKER} {i}\n")).collect();
     match rng.below(13) {
@@ -74,7 +77,7 @@ fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
         ),
         // Forged from a stranger with the attacker's own valid password.
         1 => mail(
-            &victim,
+            &forged,
             "hi",
             &id,
             &format!("move {board} mallory mallory-password e4\n{spam}"),
@@ -104,7 +107,7 @@ fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
         ),
         // Wrong confirmation codes.
         4 => mail(
-            &victim,
+            &forged,
             "confirm",
             &id,
             &"confirm ABCDEFGHJK\n".repeat(8),
@@ -134,13 +137,13 @@ fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
         ),
         // Probing who exists.
         7 => mail(
-            &victim,
+            &forged,
             "probe",
             &id,
             "rating nosuchuser\nrating ann\ntournament invite spring mallory mallory-password nosuchuser",
         ),
         // A large answer asked for by a forged sender.
-        8 => mail(&victim, "pgn", &id, "tournament pgn spring\ntournament trf spring"),
+        8 => mail(&forged, "pgn", &id, "tournament pgn spring\ntournament trf spring"),
         // Thousands of commands.
         9 => mail(
             &format!("flood{}@evil.example", rng.below(5)),
@@ -168,7 +171,7 @@ fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
         ),
         // Preferences and settings for another player.
         12 => mail(
-            &victim,
+            &forged,
             "set",
             &id,
             "set ann mallory-password mail digest\nsettings ann guess",
@@ -329,8 +332,10 @@ fn every_attack_beside_a_real_round_robin_loses_nothing_and_spams_nobody() {
     let mut per_address: HashMap<String, usize> = HashMap::new();
     for sent in &all {
         *per_address.entry(sent.to.to_ascii_lowercase()).or_default() += 1;
+        // The attacker's own confirmed address may see its own text quoted
+        // back; nobody else may.
         assert!(
-            !sent.body.contains(MARKER),
+            sent.to == MALLORY || !sent.body.contains(MARKER),
             "an attacker's text reached {}:\n{}",
             sent.to,
             sent.body
@@ -343,10 +348,19 @@ fn every_attack_beside_a_real_round_robin_loses_nothing_and_spams_nobody() {
         );
     }
     for (address, mails) in &per_address {
+        // An address named by an attacker gets one mail at most (its
+        // confirmation); one forged as a sender no more than a stranger's
+        // ceiling, however many mails are forged from it.
         if address.ends_with("@victim.example") {
             assert!(
                 *mails <= 1,
                 "{address} got {mails} mails without confirming"
+            );
+        }
+        if address.ends_with("@forged.example") {
+            assert!(
+                *mails <= h.config.service.sent.stranger.day as usize,
+                "{address} got {mails} mails"
             );
         }
     }

@@ -60,6 +60,11 @@ pub struct Blanking {
     /// goes to that player, whose userid is no secret to them (and
     /// saying so tells a stranger nothing).
     own_userid: Option<String>,
+    /// Whether the mail's reply token proved a player: only then is a
+    /// command written without its login (`tournament start spring`) in
+    /// its place; without a token such a line may hold a login where the
+    /// reply form has free text.
+    by_token: bool,
 }
 
 impl Blanking {
@@ -84,6 +89,7 @@ impl Blanking {
             secrets,
             logged_in: logged_in.into_iter().collect(),
             own_userid: None,
+            by_token: false,
         }
     }
 
@@ -94,6 +100,7 @@ impl Blanking {
             secrets,
             logged_in: Vec::new(),
             own_userid: None,
+            by_token: false,
         }
     }
 
@@ -101,6 +108,12 @@ impl Blanking {
     /// mistaken line keeps it (unless it is a password of the mail).
     pub fn with_own_userid(mut self, userid: Option<String>) -> Blanking {
         self.own_userid = userid;
+        self
+    }
+
+    /// Notes whether the mail's reply token proved a player.
+    pub fn with_token(mut self, by_token: bool) -> Blanking {
+        self.by_token = by_token;
         self
     }
 
@@ -185,8 +198,17 @@ impl Blanking {
         if let Some(Ok(parsed)) = parse_line(line) {
             let in_place = match parsed.command.credentials() {
                 Some((userid, _)) => self.logged_in.iter().any(|u| u == userid),
-                // Nothing proves where a `signup`'s password stands.
-                None => parsed.command.passwords().is_empty(),
+                // Nothing proves where a `signup`'s password stands; a
+                // command in its reply form stands in place only when a
+                // reply token proved its player.
+                None => {
+                    parsed.command.passwords().is_empty()
+                        && (self.by_token
+                            || !word
+                                .forms_for(words.get(start + 1).copied())
+                                .iter()
+                                .any(|form| !form.passwords.is_empty()))
+                }
             };
             if in_place {
                 return None;

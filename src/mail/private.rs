@@ -23,7 +23,8 @@ pub fn dir(path: &Path) -> io::Result<()> {
         }
         let mode = fs::metadata(path)?.permissions().mode();
         if mode & 0o007 != 0 {
-            tracing::warn!(
+            // Expected of a folder made before pbem (umask 022): no warning.
+            tracing::info!(
                 path = %path.display(),
                 "the folder was open to everybody; pbem takes that away (mode {:o})",
                 mode & 0o770

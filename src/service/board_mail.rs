@@ -779,7 +779,11 @@ pub fn blanking_of<'a>(
     lines: impl IntoIterator<Item = &'a str>,
 ) -> Result<Blanking, ServiceError> {
     let own = players::by_address(ctx.conn, ctx.sender)?.map(|player| player.userid);
-    Ok(Blanking::of_mail(lines, logged_in(ctx)).with_own_userid(own))
+    let by_token = matches!(ctx.reply_token(), Some(Ok((_, player)))
+        if players::by_id(ctx.conn, player)?.owns_address(ctx.sender));
+    Ok(Blanking::of_mail(lines, logged_in(ctx))
+        .with_own_userid(own)
+        .with_token(by_token))
 }
 
 /// The userids (as written) that logged in with the mail so far.
