@@ -172,7 +172,15 @@ pub(super) fn waiting_line(ctx: &Ctx<'_>, board: &Board) -> Result<Option<String
 
 /// When the challenge of `board` lapses if it is not answered.
 fn lapses_at(board: &Board) -> time::OffsetDateTime {
-    board.created_at + time::Duration::days(i64::from(board.options.forfeit_days))
+    after_days(board.created_at, board.options.forfeit_days)
+}
+
+/// `days` after `start`; a count past the calendar (only a corrupt row
+/// holds one) never comes.
+fn after_days(start: time::OffsetDateTime, days: u32) -> time::OffsetDateTime {
+    start
+        .checked_add(time::Duration::days(i64::from(days)))
+        .unwrap_or(time::macros::datetime!(9999-12-31 23:59 UTC))
 }
 
 /// Whether a game of `board` ending now is an abort: a side has made
@@ -189,7 +197,7 @@ pub(super) fn is_abort(ctx: &Ctx<'_>, board: u32) -> Result<bool, ServiceError> 
 pub(super) fn lapse_unanswered(ctx: &Ctx<'_>) -> Result<usize, ServiceError> {
     let mut lapsed = 0;
     for (number, created_at, days) in boards::waiting_for_answer(ctx.conn)? {
-        if created_at + time::Duration::days(i64::from(days)) > ctx.now {
+        if after_days(created_at, days) > ctx.now {
             continue;
         }
         let Some(challenge) = boards::unaccepted(ctx.conn, number)? else {
