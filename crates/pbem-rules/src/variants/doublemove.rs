@@ -4,9 +4,9 @@
 
 use shakmaty::{Move, Position};
 
-use crate::rules::position::{CheckRule, Pos};
-use crate::rules::state::{Phase, State};
-use crate::rules::variant::{
+use crate::position::{CheckRule, Pos};
+use crate::state::{Phase, State};
+use crate::variant::{
     AfterFirstMove, EnPassantRule, Forbidden, NoSecondMove, Rules, Variant,
 };
 

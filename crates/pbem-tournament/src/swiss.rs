@@ -1,10 +1,10 @@
 //! A Swiss event as the pairing engine reads it: the event's results
-//! ([`EventResults`]) written as the in-memory TRF of `crate::pairing`, with
+//! ([`EventResults`]) written as the in-memory TRF of [`pbem_pairing`], with
 //! the TRF codes bbpPairings and JaVaFo read (`1 = 0` for played games, `+
 //! -` for forfeits, `U` the pairing-allocated bye, `H` a half-point bye, `Z`
 //! a zero-point bye: a round a player was not paired in).
 
-use crate::pairing::{Colour, Entry, Player, Points, Tournament};
+use pbem_pairing::{Colour, Entry, Player, Points, Tournament};
 
 use super::table::{ByeKind, EventResults, GameResult};
 

@@ -5,9 +5,9 @@
 
 use shakmaty::{Color, Move, Role};
 
-use crate::rules::position::{CheckRule, Pos};
-use crate::rules::state::{Phase, State};
-use crate::rules::variant::{
+use crate::position::{CheckRule, Pos};
+use crate::state::{Phase, State};
+use crate::variant::{
     AfterFirstMove, EnPassantRule, Forbidden, NoSecondMove, Rules, Variant,
 };
 
