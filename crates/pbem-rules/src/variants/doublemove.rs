@@ -6,9 +6,7 @@ use shakmaty::{Move, Position};
 
 use crate::position::{CheckRule, Pos};
 use crate::state::{Phase, State};
-use crate::variant::{
-    AfterFirstMove, EnPassantRule, Forbidden, NoSecondMove, Rules, Variant,
-};
+use crate::variant::{AfterFirstMove, EnPassantRule, Forbidden, NoSecondMove, Rules, Variant};
 
 pub struct Doublemove {
     /// Galvin's original regulations instead of the AISE rules.
