@@ -516,8 +516,10 @@ fn bracket_loop<W: Weight>(c: &mut Ctx, mm: &mut Matcher<W>) -> Result<RawPairs,
         // players) and the next score group (its residents).
         carried = Vec::new();
         mdp_count = 0;
-        // C.9 (the bye assignee's unplayed games) applies while the bye
-        // can still go to the single downfloater of the brackets above.
+        // C.9 (fewest unplayed games for the bye assignee) is weighed in
+        // the next bracket only when the bye assignee's score is at least
+        // the next score group's and no player left unpaired here is
+        // matched below that group.
         c.single_df_bye = n % 2 == 1
             && next_group_first != n
             && c.bye_score >= score_of_vertex(c, next_group_first);
