@@ -7,8 +7,8 @@
 //!
 //! * [`position`]: one board and its move generator (FIDE or king capture);
 //! * [`state`]: a game between moves, with the phase of the turn;
-//! * [`variant`]: the [`Rules`](variant::Rules) trait and the registry of variants;
-//! * [`variants`]: one file per variant family;
+//! * [`variant`]: the [`Rules`] trait and the registry of variants;
+//! * `variants` (private): one file per variant family;
 //! * [`turn`]: whole turns: enumeration, perft, judging a written turn;
 //! * [`game`]: a game from its start, with repetition and results;
 //! * [`notation`]: reading records and moves as people write them.
