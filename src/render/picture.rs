@@ -256,7 +256,7 @@ fn coding() -> &'static Coding {
 }
 
 /// Encodes a drawn picture with the png crate's own compression and row
-/// filter (what the pictures benchmark compares [`png`] with).
+/// filter (what the pictures benchmark compares [`png()`] with).
 pub fn encode_with(
     picture: &Picture,
     compression: png::DeflateCompression,

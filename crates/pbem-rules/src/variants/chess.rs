@@ -2,9 +2,9 @@
 
 use shakmaty::{Move, Position};
 
-use crate::rules::position::{CheckRule, Pos};
-use crate::rules::state::{Phase, State};
-use crate::rules::variant::{AfterFirstMove, EnPassantRule, MovesPerTurn, Rules, Variant};
+use crate::position::{CheckRule, Pos};
+use crate::state::{Phase, State};
+use crate::variant::{AfterFirstMove, EnPassantRule, MovesPerTurn, Rules, Variant};
 
 pub struct Chess;
 

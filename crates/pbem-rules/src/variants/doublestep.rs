@@ -14,9 +14,9 @@
 
 use shakmaty::{Color, Move, Position, Rank, Role};
 
-use crate::rules::position::{CheckRule, Pos};
-use crate::rules::state::{Phase, State};
-use crate::rules::variant::{
+use crate::position::{CheckRule, Pos};
+use crate::state::{Phase, State};
+use crate::variant::{
     AfterFirstMove, EnPassantRule, Forbidden, MovesPerTurn, Rules, SecondMover, Variant,
 };
 

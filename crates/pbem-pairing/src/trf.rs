@@ -16,8 +16,8 @@
 //! (4), colour (`w`/`b`/`-`), result code.
 
 use super::{
-    Acceleration, ByeRecord, Colour, Entry, FictitiousPoints, Player, Points, Prohibited,
-    Tournament,
+    Acceleration, ByeRecord, Colour, Entry, EntryColour, EntryResult, FictitiousPoints, Player,
+    Points, Prohibited, Tournament,
 };
 
 /// Longest line read (a 99-round player line is about 1,080 characters).
@@ -111,10 +111,13 @@ fn start_numbers(chars: &[char], from: usize) -> Result<Vec<u32>, String> {
 
 /// A `240` record: `240 T RRR PPPP PPPP ...`.
 fn bye_record(chars: &[char]) -> Result<ByeRecord, String> {
-    let kind = chars.get(4).copied().unwrap_or(' ').to_ascii_uppercase();
-    if !matches!(kind, 'F' | 'H' | 'Z') {
-        return Err(format!("bye type {kind:?} is not F, H or Z"));
-    }
+    let code = chars.get(4).copied().unwrap_or(' ').to_ascii_uppercase();
+    let kind = match code {
+        'F' => EntryResult::FullPointBye,
+        'H' => EntryResult::HalfPointBye,
+        'Z' => EntryResult::ZeroPointBye,
+        _ => return Err(format!("bye type {code:?} is not F, H or Z")),
+    };
     let players = start_numbers(chars, 10)?;
     if players.is_empty() {
         return Err("a bye record without players".into());
@@ -406,14 +409,20 @@ fn player(chars: &[char]) -> Result<Player, String> {
         } else {
             number(&opp, "opponent")?
         };
-        let colour = chars.get(at + 5).copied().unwrap_or(' ');
-        let result = chars.get(at + 7).copied().unwrap_or(' ');
-        if !matches!(colour, 'w' | 'b' | '-' | ' ') {
-            return Err(format!(
-                "round {}: colour {colour:?} is not w, b or -",
+        let colour_code = chars.get(at + 5).copied().unwrap_or(' ');
+        let result_code = chars.get(at + 7).copied().unwrap_or(' ');
+        let colour = EntryColour::from_trf(colour_code).ok_or_else(|| {
+            format!(
+                "round {}: colour {colour_code:?} is not w, b or -",
                 rounds.len() + 1
-            ));
-        }
+            )
+        })?;
+        let result = EntryResult::from_trf(result_code).ok_or_else(|| {
+            format!(
+                "round {}: result {result_code:?} is not a TRF result code",
+                rounds.len() + 1
+            )
+        })?;
         rounds.push(Entry {
             opponent,
             colour,
@@ -479,7 +488,7 @@ pub fn write(t: &Tournament) -> String {
         out.push('\n');
     }
     for b in &t.byes {
-        let mut line = format!("240 {} {:03}", b.kind, b.round);
+        let mut line = format!("240 {} {:03}", b.kind.to_trf(), b.round);
         for s in &b.players {
             line.push_str(&format!(" {s:>4}"));
         }
@@ -520,14 +529,17 @@ pub fn points_of(t: &Tournament, p: &Player) -> u32 {
     let pts: &Points = &t.points;
     p.rounds
         .iter()
-        .map(|e| match e.result.to_ascii_uppercase() {
-            '1' | 'W' | '+' | 'F' => pts.win,
-            'U' => pts.pab,
-            '=' | 'D' | 'H' => pts.draw,
-            '0' | 'L' => pts.loss,
-            '-' => pts.forfeit_loss,
-            'Z' => pts.zero_bye,
-            _ => 0,
+        .map(|e| match e.result {
+            EntryResult::Win
+            | EntryResult::UnratedWin
+            | EntryResult::ForfeitWin
+            | EntryResult::FullPointBye => pts.win,
+            EntryResult::PairingAllocatedBye => pts.pab,
+            EntryResult::Draw | EntryResult::UnratedDraw | EntryResult::HalfPointBye => pts.draw,
+            EntryResult::Loss | EntryResult::UnratedLoss => pts.loss,
+            EntryResult::ForfeitLoss => pts.forfeit_loss,
+            EntryResult::ZeroPointBye => pts.zero_bye,
+            EntryResult::Pending => 0,
         })
         .sum()
 }
@@ -570,9 +582,79 @@ pub fn player_line(p: &Player, points: u32) -> String {
         } else {
             format!("{:>4}", e.opponent)
         };
-        line.push_str(&format!("  {opp} {} {}", e.colour, e.result));
+        line.push_str(&format!(
+            "  {opp} {} {}",
+            e.colour.to_trf(),
+            e.result.to_trf()
+        ));
     }
     line.trim_end().to_string()
+}
+
+impl EntryColour {
+    /// The colour column's code: `w`, `b`, `-` or blank; `None` for any
+    /// other character.
+    pub fn from_trf(code: char) -> Option<EntryColour> {
+        match code {
+            'w' => Some(EntryColour::White),
+            'b' => Some(EntryColour::Black),
+            '-' => Some(EntryColour::NoGame),
+            ' ' => Some(EntryColour::Blank),
+            _ => None,
+        }
+    }
+
+    /// The code written in the colour column.
+    pub fn to_trf(self) -> char {
+        match self {
+            EntryColour::White => 'w',
+            EntryColour::Black => 'b',
+            EntryColour::NoGame => '-',
+            EntryColour::Blank => ' ',
+        }
+    }
+}
+
+impl EntryResult {
+    /// A TRF-16 result code (`1 = 0 + - W D L H F U Z` or blank; letters
+    /// in either case); `None` for any other character.
+    pub fn from_trf(code: char) -> Option<EntryResult> {
+        Some(match code.to_ascii_uppercase() {
+            '1' => EntryResult::Win,
+            '=' => EntryResult::Draw,
+            '0' => EntryResult::Loss,
+            '+' => EntryResult::ForfeitWin,
+            '-' => EntryResult::ForfeitLoss,
+            'W' => EntryResult::UnratedWin,
+            'D' => EntryResult::UnratedDraw,
+            'L' => EntryResult::UnratedLoss,
+            'H' => EntryResult::HalfPointBye,
+            'F' => EntryResult::FullPointBye,
+            'U' => EntryResult::PairingAllocatedBye,
+            'Z' => EntryResult::ZeroPointBye,
+            ' ' => EntryResult::Pending,
+            _ => return None,
+        })
+    }
+
+    /// The code written in the result column (letters upper case).
+    pub fn to_trf(self) -> char {
+        match self {
+            EntryResult::Win => '1',
+            EntryResult::Draw => '=',
+            EntryResult::Loss => '0',
+            EntryResult::ForfeitWin => '+',
+            EntryResult::ForfeitLoss => '-',
+            EntryResult::UnratedWin => 'W',
+            EntryResult::UnratedDraw => 'D',
+            EntryResult::UnratedLoss => 'L',
+            EntryResult::HalfPointBye => 'H',
+            EntryResult::FullPointBye => 'F',
+            EntryResult::PairingAllocatedBye => 'U',
+            EntryResult::ZeroPointBye => 'Z',
+            EntryResult::Pending => ' ',
+        }
+    }
 }
 
 #[cfg(test)]
@@ -585,7 +667,10 @@ mod tests {
     fn reads_and_writes_back() {
         let t = parse(SAMPLE).unwrap();
         assert_eq!(t.players.len(), 2);
-        assert_eq!(t.players[0].rounds[1], Entry::bye('H'));
+        assert_eq!(
+            t.players[0].rounds[1],
+            Entry::bye(EntryResult::HalfPointBye)
+        );
         assert_eq!(t.players[0].rating, 2568);
         assert_eq!(t.total_rounds, Some(5));
         assert_eq!(t.initial_colour, Some(Colour::White));
@@ -640,7 +725,7 @@ mod tests {
         assert_eq!(
             t.byes,
             vec![ByeRecord {
-                kind: 'H',
+                kind: EntryResult::HalfPointBye,
                 round: 3,
                 players: vec![5, 7]
             }]

@@ -1,10 +1,10 @@
 //! A Swiss event as the pairing engine reads it: the event's results
-//! ([`EventResults`]) written as the in-memory TRF of `crate::pairing`, with
+//! ([`EventResults`]) written as the in-memory TRF of [`pbem_pairing`], with
 //! the TRF codes bbpPairings and JaVaFo read (`1 = 0` for played games, `+
 //! -` for forfeits, `U` the pairing-allocated bye, `H` a half-point bye, `Z`
 //! a zero-point bye: a round a player was not paired in).
 
-use crate::pairing::{Colour, Entry, Player, Points, Tournament};
+use pbem_pairing::{Colour, Entry, EntryResult, Player, Points, Tournament};
 
 use super::table::{ByeKind, EventResults, GameResult};
 
@@ -18,14 +18,15 @@ pub fn trf(results: &EventResults, name: &str, rounds: u32) -> Tournament {
         if game.white >= count || game.black >= count {
             continue;
         }
+        use EntryResult::{Draw, ForfeitLoss, ForfeitWin, Loss, Pending, Win};
         let (w, b) = match game.result {
-            GameResult::Pending => (' ', ' '),
-            GameResult::WhiteWins => ('1', '0'),
-            GameResult::Draw => ('=', '='),
-            GameResult::BlackWins => ('0', '1'),
-            GameResult::WhiteWinsByForfeit => ('+', '-'),
-            GameResult::BlackWinsByForfeit => ('-', '+'),
-            GameResult::DoubleForfeit | GameResult::Cancelled => ('-', '-'),
+            GameResult::Pending => (Pending, Pending),
+            GameResult::WhiteWins => (Win, Loss),
+            GameResult::Draw => (Draw, Draw),
+            GameResult::BlackWins => (Loss, Win),
+            GameResult::WhiteWinsByForfeit => (ForfeitWin, ForfeitLoss),
+            GameResult::BlackWinsByForfeit => (ForfeitLoss, ForfeitWin),
+            GameResult::DoubleForfeit | GameResult::Cancelled => (ForfeitLoss, ForfeitLoss),
         };
         entries[game.white].push((
             game.round,
@@ -40,12 +41,12 @@ pub fn trf(results: &EventResults, name: &str, rounds: u32) -> Tournament {
         if bye.player >= count {
             continue;
         }
-        let code = match bye.kind {
-            ByeKind::Full => 'U',
-            ByeKind::Half => 'H',
-            ByeKind::Zero => 'Z',
+        let result = match bye.kind {
+            ByeKind::Full => EntryResult::PairingAllocatedBye,
+            ByeKind::Half => EntryResult::HalfPointBye,
+            ByeKind::Zero => EntryResult::ZeroPointBye,
         };
-        entries[bye.player].push((bye.round, Entry::bye(code)));
+        entries[bye.player].push((bye.round, Entry::bye(result)));
     }
     let players = results
         .entrants

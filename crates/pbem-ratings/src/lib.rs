@@ -1,7 +1,8 @@
 //! Ratings: one Glicko-2 rating (rating, deviation, volatility) per player
-//! and variant, computed with the `skillratings` crate. Pure logic, no I/O:
-//! the store keeps the figures (`store::ratings`), the service updates them
-//! when a rated game ends and answers `ratings` and `rating`.
+//! and variant, computed with the `skillratings` crate. Pure logic, no I/O
+//! (the ratings of pbem, the play-by-email server, as a crate of its own):
+//! in pbem the store keeps the figures, and the service updates them when a
+//! rated game ends and answers `ratings` and `rating`.
 //!
 //! Each rated game is a rating period of its own for both players (as
 //! Lichess does): both are rated from their ratings before the game, at
@@ -306,3 +307,8 @@ pub fn replay<K: Copy + Eq + Hash>(games: &[RatedGame<K>]) -> (HashMap<K, Standi
 
 #[cfg(test)]
 mod tests;
+
+// The README's examples are compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -5,7 +5,7 @@
 //! only for length: it is the same algorithm and the same state.
 
 use super::{NONE, State, tri};
-use crate::pairing::weight::Weight;
+use crate::weight::Weight;
 
 impl<W: Weight> State<W> {
     /// Runs stages until no exposed vertex with a positive dual is left:

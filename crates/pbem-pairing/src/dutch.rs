@@ -7,12 +7,13 @@
 //! floats (C14-C21). A maximum-weight matching over all players still to be
 //! paired then satisfies the criteria in order, one bracket at a time from
 //! the top score group down, exactly as the rules' "lexicographic" order of
-//! candidates asks. Within a bracket the moved-down players are chosen first
-//! (B.1, the highest first), then the exchanges between S1 and S2 (B.3-B.6,
+//! candidates asks. Within a bracket (see `bracket_loop`) the moved-down
+//! players to pair are chosen first (D.3, the highest first) with their
+//! opponents, then the exchanges between S1 and S2 of the remainder (D.2,
 //! fewest and smallest differences of BSN), then each S1 player's opponent
-//! in BSN order, each decision fixed before the next, as in the endorsed
-//! engine bbpPairings (whose method of encoding priorities this follows).
-//! Colours are allocated by E1-E5.
+//! in BSN order (D.1), each decision fixed before the next, as in the
+//! endorsed engine bbpPairings (whose method of encoding priorities this
+//! follows). Colours are allocated by E1-E5.
 
 use std::collections::HashMap;
 
@@ -447,304 +448,103 @@ fn run<W: Weight>(s: &T, sorted: Vec<usize>) -> Result<RawPairs, PairingError> {
     bracket_loop(&mut c, &mut mm)
 }
 
-/// Pairs bracket after bracket, fixing each decision before the next.
-#[allow(clippy::needless_range_loop)] // positions in the bracket are the data
+/// Pairs bracket after bracket (C.04.3 A.3), from the top score group down,
+/// fixing each decision before the next: which moved-down players are paired
+/// (D.3), their opponents, the exchanges between S1 and S2 of the remainder
+/// (D.2), then each S1 player's opponent (D.1). Each decision is a change of
+/// edge weights followed by a new maximum-weight matching, so the criteria
+/// C.1-C.21 encoded in the weights keep their priority over the order of
+/// candidates.
 fn bracket_loop<W: Weight>(c: &mut Ctx, mm: &mut Matcher<W>) -> Result<RawPairs, PairingError> {
     let sorted = c.sorted.clone();
     let n = sorted.len();
-    let score_v = |c: &Ctx, v: usize| c.score[sorted[v]];
-    let mut by_id: Vec<Option<usize>> = vec![None; c.s.players.len()];
-    let mut vi: Vec<usize> = Vec::new();
-    let mut next = 0usize;
-    while next < n && score_v(c, next) >= score_v(c, 0) {
-        vi.push(next);
-        next += 1;
+    let score_of_vertex = |c: &Ctx, v: usize| c.score[sorted[v]];
+    let mut partner_by_id: Vec<Option<usize>> = vec![None; c.s.players.len()];
+    let mut search = Search {
+        mm,
+        matching: Vec::new(),
+        matched: vec![false; n],
+    };
+    // The first bracket is the top score group.
+    let mut carried: Vec<usize> = Vec::new();
+    let mut next_vertex = 0usize;
+    while next_vertex < n && score_of_vertex(c, next_vertex) >= score_of_vertex(c, 0) {
+        carried.push(next_vertex);
+        next_vertex += 1;
     }
-    let mut matched = vec![false; n];
-    let mut sgb_i = 0usize; // moved-down players in the current bracket
-    let mut sgbv = 0usize; // first vertex of the current score group
+    let mut mdp_count = 0usize;
+    let mut first_resident = 0usize;
     let mut guard = 0usize;
-    while vi.len() > 1 || next < n {
+    while carried.len() > 1 || next_vertex < n {
         guard += 1;
         if guard > 2 * n + 2 {
             return Err(PairingError::NoValidPairing);
         }
-        let nsgb = vi.len();
-        let nsgbv = sgbv + (nsgb - sgb_i);
-        let sg_iter = next;
-        while next < n && score_v(c, next) >= score_v(c, sg_iter) {
-            vi.push(next);
-            next += 1;
+        let size = carried.len();
+        let next_group = first_resident + (size - mdp_count);
+        // The next score group joins the matching as the destination of
+        // this bracket's downfloaters (C.7, C.8).
+        let next_group_first = next_vertex;
+        while next_vertex < n
+            && score_of_vertex(c, next_vertex) >= score_of_vertex(c, next_group_first)
+        {
+            carried.push(next_vertex);
+            next_vertex += 1;
         }
-        let in_bracket = |m: usize| m >= sgbv && m < nsgbv;
-        // Base weights: bw[larger][smaller], rows from the first resident.
-        let mut bw: Vec<Vec<W>> = vec![Vec::new(); vi.len()];
-        for larger in sgb_i..vi.len() {
-            let row: Vec<W> = (0..larger)
-                .map(|smaller| {
-                    c.edge(
-                        sorted[vi[smaller]],
-                        sorted[vi[larger]],
-                        larger < nsgb,
-                        larger >= nsgb,
-                    )
-                })
-                .collect();
-            for (smaller, w) in row.iter().enumerate() {
-                mm.set(vi[larger], vi[smaller], *w);
-            }
-            bw[larger] = row;
-        }
-        let (sgbits, _) = (c.sgb, ());
-        let ewc = |bw: &Vec<Vec<W>>, smaller: usize, larger: usize, sri: usize, rp: usize| -> W {
-            let r = bw[larger][smaller];
-            if r.is_zero() {
-                return r;
-            }
-            let addend = W::from_u64(u64::from(sri < rp))
-                .shl(sgbits)
-                .shl(sgbits)
-                .sub(W::from_u64(sri as u64))
-                .shl(1);
-            r.add(addend)
-        };
-        let mut st = mm.compute();
+        let mut bracket = Bracket::new(
+            c,
+            &sorted,
+            carried,
+            mdp_count,
+            size,
+            first_resident,
+            next_group,
+            search.mm,
+        );
+        search.solve();
+        bracket.choose_paired_mdps(&mut search, |v| score_of_vertex(c, v));
+        bracket.pair_mdps(&mut search)?;
+        let remainder = bracket.remainder(&search.matching);
+        remainder.prefer_fewest_exchanges(&bracket, &mut search, c.sgb);
+        let exchanges = remainder.exchange_count(&bracket, &search.matching);
+        remainder.exchange_lowest_of_s1(&mut bracket, &mut search, c.sgb, exchanges);
+        remainder.exchange_highest_of_s2(&mut bracket, &mut search, c.sgb, exchanges);
+        remainder.fix_s1_and_s2(&mut bracket, &mut search);
+        remainder.pair_s1_in_order(&bracket, &mut search)?;
 
-        // Moved-down players to pair in this bracket, highest first.
-        let mut md_score = 0u32;
-        let mut remaining = 0usize;
-        let mut remaining_matched = 0usize;
-        for pi in 0..sgb_i {
-            if pi == 0 || score_v(c, vi[pi]) < md_score {
-                md_score = score_v(c, vi[pi]);
-                remaining = 0;
-                remaining_matched = 0;
-                let mut k = pi;
-                while k < vi.len() && score_v(c, vi[k]) >= md_score {
-                    remaining += 1;
-                    if in_bracket(st[vi[k]]) {
-                        remaining_matched += 1;
-                    }
-                    k += 1;
-                }
-            }
-            if remaining_matched == 0 {
-                continue;
-            }
-            let pv = vi[pi];
-            if remaining <= remaining_matched {
-                matched[pv] = true;
-                continue;
-            }
-            remaining -= 1;
-            if !in_bracket(st[pv]) {
-                for oi in sgb_i..nsgb {
-                    let w = bw[oi][pi];
-                    if !w.is_zero() {
-                        mm.set(pv, vi[oi], w.or_u64(1));
-                    }
-                }
-                st = mm.compute();
-            }
-            if in_bracket(st[pv]) {
-                matched[pv] = true;
-                remaining_matched -= 1;
-                for oi in sgb_i..nsgb {
-                    let w = bw[oi][pi];
-                    if !w.is_zero() {
-                        mm.set(
-                            pv,
-                            vi[oi],
-                            w.or_u64((nsgb - sgb_i) as u64).add(W::from_u64(1)),
-                        );
-                    }
-                }
-            }
-        }
-        // Their opponents, the highest moved-down player first.
-        for pi in 0..sgb_i {
-            let pv = vi[pi];
-            if !matched[pv] {
-                continue;
-            }
-            let mut addend = vi.len() as u64;
-            for oi in (sgb_i..nsgb).rev() {
-                let ov = vi[oi];
-                if matched[ov] {
-                    continue;
-                }
-                let w = bw[oi][pi];
-                if !w.is_zero() {
-                    mm.set(pv, ov, w.add(W::from_u64(addend)));
-                    addend += 1;
-                }
-            }
-            st = mm.compute();
-            let mv = st[pv];
-            if mv == pv {
-                return Err(PairingError::NoValidPairing);
-            }
-            matched[mv] = true;
-            mm.remove_pair(pv, mv);
-        }
-
-        // The remainder (residents not paired with moved-down players).
-        let mut rem: Vec<usize> = Vec::new();
-        let mut rp = 0usize;
-        for pi in sgb_i..nsgb {
-            let pv = vi[pi];
-            if st[pv] < sgbv {
-                continue;
-            }
-            rem.push(pi);
-            if st[pv] < pv {
-                rp += 1;
-            }
-        }
-        let fge = rp;
-        for (bi, &oi) in rem.iter().enumerate() {
-            let ov = vi[oi];
-            for (ai, &pi) in rem.iter().enumerate().take(bi) {
-                let _ = ai;
-                mm.set(vi[pi], ov, ewc(&bw, pi, oi, ai, rp));
-            }
-        }
-        st = mm.compute();
-        let exchanged_s1 = |st: &Vec<usize>, pv: usize| st[pv] <= pv || st[pv] >= nsgbv;
-        let mut exchange_count = 0usize;
-        if !rem.is_empty() {
-            for &pi in &rem {
-                if pi >= rem[fge.min(rem.len() - 1)] && fge < rem.len() {
-                    break;
-                }
-                exchange_count += usize::from(exchanged_s1(&st, vi[pi]));
-            }
-        }
-        // Exchange the lowest players of S1 where possible.
-        let mut left = exchange_count;
-        let mut pri = rp;
-        let mut idx = fge;
-        while idx != 0 && left > 0 {
-            let opp_start = idx;
-            pri -= 1;
-            idx -= 1;
-            let pv = vi[rem[idx]];
-            if st[pv] > pv && st[pv] < nsgbv {
-                for &o in &rem[opp_start..] {
-                    let w = ewc(&bw, rem[idx], o, pri, rp);
-                    if !w.is_zero() {
-                        mm.set(pv, vi[o], w.sub(W::from_u64(1)));
-                    }
-                }
-                st = mm.compute();
-            }
-            let exchange = exchanged_s1(&st, pv);
-            left -= usize::from(exchange);
-            for &o in &rem[idx + 1..] {
-                if exchange {
-                    bw[o][rem[idx]] = W::zero();
-                }
-                mm.set(pv, vi[o], ewc(&bw, rem[idx], o, pri, rp));
-            }
-        }
-        // Exchange the highest players of S2 where possible.
-        let mut left = exchange_count;
-        let mut ri = rp;
-        let mut idx = fge;
-        while idx < rem.len() && left > 1 {
-            let pv = vi[rem[idx]];
-            let already = st[pv] > pv && st[pv] < nsgbv;
-            if !already {
-                for &o in &rem[idx + 1..] {
-                    let w = ewc(&bw, rem[idx], o, ri, rp);
-                    if !w.is_zero() {
-                        mm.set(pv, vi[o], w.add(W::from_u64(1)));
-                    }
-                }
-                st = mm.compute();
-            }
-            let exchange = st[pv] > pv && st[pv] < nsgbv;
-            if exchange {
-                left -= 1;
-                for &o in &rem[..idx] {
-                    bw[rem[idx]][o] = W::zero();
-                    mm.set(pv, vi[o], W::zero());
-                }
-                for oi in nsgb..vi.len() {
-                    bw[oi][rem[idx]] = W::zero();
-                    mm.set(pv, vi[oi], W::zero());
-                }
-            }
-            if !already {
-                for &o in &rem[idx + 1..] {
-                    mm.set(pv, vi[o], ewc(&bw, rem[idx], o, ri, rp));
-                }
-            }
-            ri += 1;
-            idx += 1;
-        }
-        // Fix who is in S1 and who in S2.
-        for a in 0..rem.len() {
-            let pv = vi[rem[a]];
-            for b in a + 1..rem.len() {
-                let ov = vi[rem[b]];
-                if st[pv] <= pv || st[pv] >= nsgbv || (st[ov] > ov && st[ov] < nsgbv) {
-                    bw[rem[b]][rem[a]] = W::zero();
-                }
-                mm.set(pv, ov, bw[rem[b]][rem[a]]);
-            }
-        }
-        // Each S1 player's opponent, in order.
-        for &pi in &rem {
-            let pv = vi[pi];
-            if st[pv] > pv && st[pv] < nsgbv {
-                let mut addend = 0u64;
-                for &oi in rem.iter().rev() {
-                    let ov = vi[oi];
-                    if oi <= pi || matched[ov] {
-                        continue;
-                    }
-                    let w = bw[oi][pi];
-                    if !w.is_zero() {
-                        mm.set(pv, ov, w.add(W::from_u64(addend)));
-                    }
-                    addend += 1;
-                }
-                st = mm.compute();
-                let mv = st[pv];
-                if mv == pv {
-                    return Err(PairingError::NoValidPairing);
-                }
-                matched[pv] = true;
-                matched[mv] = true;
-                mm.remove_pair(pv, mv);
-            }
-        }
-
-        // The next bracket: the unpaired and the next score group.
-        let mut new_vi = Vec::new();
-        sgb_i = 0;
-        c.single_df_bye = n % 2 == 1 && sg_iter != n && c.bye_score >= score_v(c, sg_iter);
-        for (pi, &pv) in vi.iter().enumerate() {
-            if pi < nsgb && matched[pv] {
-                by_id[sorted[pv]] = Some(sorted[st[pv]]);
-                by_id[sorted[st[pv]]] = Some(sorted[pv]);
+        // The next bracket: the players left unpaired (its moved-down
+        // players) and the next score group (its residents).
+        carried = Vec::new();
+        mdp_count = 0;
+        // C.9 (fewest unplayed games for the bye assignee) is weighed in
+        // the next bracket only when the bye assignee's score is at least
+        // the next score group's and no player left unpaired here is
+        // matched below that group.
+        c.single_df_bye = n % 2 == 1
+            && next_group_first != n
+            && c.bye_score >= score_of_vertex(c, next_group_first);
+        let matching = &search.matching;
+        for (pos, &v) in bracket.vertices.iter().enumerate() {
+            if pos < size && search.matched[v] {
+                partner_by_id[sorted[v]] = Some(sorted[matching[v]]);
+                partner_by_id[sorted[matching[v]]] = Some(sorted[v]);
             } else {
-                new_vi.push(pv);
-                if pi < nsgb {
-                    sgb_i += 1;
+                carried.push(v);
+                if pos < size {
+                    mdp_count += 1;
                 }
-                if c.single_df_bye && score_v(c, st[pv]) < score_v(c, sg_iter) {
+                if c.single_df_bye
+                    && score_of_vertex(c, matching[v]) < score_of_vertex(c, next_group_first)
+                {
                     c.single_df_bye = false;
                 }
             }
         }
-        vi = new_vi;
-        sgbv = nsgbv;
+        first_resident = next_group;
     }
     let mut out = Vec::new();
     for &id in &sorted {
-        match by_id[id] {
+        match partner_by_id[id] {
             Some(m) => {
                 if id < m {
                     let white = choose_colour(c.s, id, m) == Some(Colour::White);
@@ -755,6 +555,415 @@ fn bracket_loop<W: Weight>(c: &mut Ctx, mm: &mut Matcher<W>) -> Result<RawPairs,
         }
     }
     Ok(out)
+}
+
+/// The matcher with its latest matching (by vertex) and the vertices whose
+/// pairing in the current bracket is decided.
+struct Search<'m, W: Weight> {
+    mm: &'m mut Matcher<W>,
+    matching: Vec<usize>,
+    matched: Vec<bool>,
+}
+
+impl<W: Weight> Search<'_, W> {
+    /// A maximum-weight matching under the weights as they are now.
+    fn solve(&mut self) {
+        self.matching = self.mm.compute();
+    }
+}
+
+/// One pairing bracket (C.04.3 A.3) and the score group after it. Players
+/// are named by their position (`pos`) here: `vertices[pos]` is the
+/// player's vertex in the matching (its index in the sorted players).
+/// Positions `0..mdps` are the moved-down players (MDPs), highest first,
+/// `mdps..size` the resident players, `size..` the next score group; the
+/// residents' vertices run from `first_resident` to `next_group`.
+struct Bracket<W> {
+    vertices: Vec<usize>,
+    mdps: usize,
+    size: usize,
+    first_resident: usize,
+    next_group: usize,
+    /// The weight of every edge with a player of the bracket by the
+    /// criteria C.1-C.21, `base[larger][smaller]` by position; a decision
+    /// is fixed by zeroing the weights it rules out.
+    base: Vec<Vec<W>>,
+}
+
+impl<W: Weight> Bracket<W> {
+    /// The bracket with its base weights, which are also given to the matcher.
+    #[allow(clippy::too_many_arguments)] // the bracket's bounds, named
+    fn new(
+        c: &Ctx,
+        sorted: &[usize],
+        vertices: Vec<usize>,
+        mdps: usize,
+        size: usize,
+        first_resident: usize,
+        next_group: usize,
+        mm: &mut Matcher<W>,
+    ) -> Self {
+        let mut base: Vec<Vec<W>> = vec![Vec::new(); vertices.len()];
+        for larger in mdps..vertices.len() {
+            let row: Vec<W> = (0..larger)
+                .map(|smaller| {
+                    c.edge(
+                        sorted[vertices[smaller]],
+                        sorted[vertices[larger]],
+                        larger < size,
+                        larger >= size,
+                    )
+                })
+                .collect();
+            for (smaller, w) in row.iter().enumerate() {
+                mm.set(vertices[larger], vertices[smaller], *w);
+            }
+            base[larger] = row;
+        }
+        Bracket {
+            vertices,
+            mdps,
+            size,
+            first_resident,
+            next_group,
+            base,
+        }
+    }
+
+    /// Whether vertex `v` is a resident player of this bracket.
+    fn is_resident(&self, v: usize) -> bool {
+        v >= self.first_resident && v < self.next_group
+    }
+
+    /// Whether vertex `v` is paired in `matching` with a lower resident,
+    /// that is, it stands in S1 (B.2).
+    fn pairs_down(&self, matching: &[usize], v: usize) -> bool {
+        matching[v] > v && matching[v] < self.next_group
+    }
+
+    /// D.3 and B.1 (M1): which moved-down players are paired in this
+    /// bracket. Per score of MDPs, from the highest MDP down: if as many
+    /// MDPs of that score can be paired as remain, all are; else each in
+    /// turn is tried (a bonus on its edges to residents) and, if pairable,
+    /// kept paired (a larger bonus, so the later tries cannot undo it).
+    fn choose_paired_mdps(
+        &mut self,
+        search: &mut Search<W>,
+        score_of_vertex: impl Fn(usize) -> u32,
+    ) {
+        let mut mdp_score = 0u32;
+        // MDPs of `mdp_score` not considered yet, and how many of them
+        // the latest matching pairs with a resident.
+        let mut remaining = 0usize;
+        let mut remaining_paired = 0usize;
+        for pos in 0..self.mdps {
+            if pos == 0 || score_of_vertex(self.vertices[pos]) < mdp_score {
+                mdp_score = score_of_vertex(self.vertices[pos]);
+                remaining = 0;
+                remaining_paired = 0;
+                let mut k = pos;
+                while k < self.vertices.len() && score_of_vertex(self.vertices[k]) >= mdp_score {
+                    remaining += 1;
+                    if self.is_resident(search.matching[self.vertices[k]]) {
+                        remaining_paired += 1;
+                    }
+                    k += 1;
+                }
+            }
+            if remaining_paired == 0 {
+                continue;
+            }
+            let v = self.vertices[pos];
+            if remaining <= remaining_paired {
+                search.matched[v] = true;
+                continue;
+            }
+            remaining -= 1;
+            if !self.is_resident(search.matching[v]) {
+                // Try to pair this MDP.
+                for resident in self.mdps..self.size {
+                    let w = self.base[resident][pos];
+                    if !w.is_zero() {
+                        search.mm.set(v, self.vertices[resident], w.or_u64(1));
+                    }
+                }
+                search.solve();
+            }
+            if self.is_resident(search.matching[v]) {
+                // Fixed: this MDP is paired here.
+                search.matched[v] = true;
+                remaining_paired -= 1;
+                for resident in self.mdps..self.size {
+                    let w = self.base[resident][pos];
+                    if !w.is_zero() {
+                        search.mm.set(
+                            v,
+                            self.vertices[resident],
+                            w.or_u64((self.size - self.mdps) as u64).add(W::from_u64(1)),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// D.3: the opponents of the paired MDPs, the highest MDP first, each
+    /// preferring the highest resident the criteria allow (the lowest
+    /// resident gets the smallest bonus), and the pair fixed.
+    fn pair_mdps(&mut self, search: &mut Search<W>) -> Result<(), PairingError> {
+        for pos in 0..self.mdps {
+            let v = self.vertices[pos];
+            if !search.matched[v] {
+                continue;
+            }
+            let mut bonus = self.vertices.len() as u64;
+            for resident in (self.mdps..self.size).rev() {
+                let rv = self.vertices[resident];
+                if search.matched[rv] {
+                    continue;
+                }
+                let w = self.base[resident][pos];
+                if !w.is_zero() {
+                    search.mm.set(v, rv, w.add(W::from_u64(bonus)));
+                    bonus += 1;
+                }
+            }
+            search.solve();
+            let partner = search.matching[v];
+            if partner == v {
+                return Err(PairingError::NoValidPairing);
+            }
+            search.matched[partner] = true;
+            search.mm.remove_pair(v, partner);
+        }
+        Ok(())
+    }
+
+    /// The remainder (A.3, B.2): the residents the matching does not pair
+    /// with an MDP, S1 first (those paired with a lower player).
+    fn remainder(&self, matching: &[usize]) -> Remainder {
+        let mut players: Vec<usize> = Vec::new();
+        let mut pairs = 0usize;
+        for pos in self.mdps..self.size {
+            let v = self.vertices[pos];
+            if matching[v] < self.first_resident {
+                continue;
+            }
+            players.push(pos);
+            if matching[v] < v {
+                pairs += 1;
+            }
+        }
+        Remainder { players, pairs }
+    }
+}
+
+/// The remainder of a bracket, paired as a homogeneous bracket: its
+/// players by position in the bracket, highest first; the first `pairs` of
+/// them are the original S1 (B.2), the rest the original S2.
+struct Remainder {
+    players: Vec<usize>,
+    pairs: usize,
+}
+
+impl Remainder {
+    /// The weight of the edge between remainder players `smaller` and
+    /// `larger` (positions in the bracket), `smaller` being the
+    /// `smaller_index`-th of the remainder, with the preferences of D.2
+    /// below the criteria: fewest exchanges (a bonus for an S1 player paired
+    /// down), then the smallest differences of the exchanged players' BSNs
+    /// (the lower the S1 player, the smaller its bonus), and one free bit
+    /// for the exchange steps' own bonus.
+    fn weight<W: Weight>(
+        &self,
+        base: &[Vec<W>],
+        smaller: usize,
+        larger: usize,
+        smaller_index: usize,
+        size_bits: u32,
+    ) -> W {
+        let w = base[larger][smaller];
+        if w.is_zero() {
+            return w;
+        }
+        let bonus = W::from_u64(u64::from(smaller_index < self.pairs))
+            .shl(size_bits)
+            .shl(size_bits)
+            .sub(W::from_u64(smaller_index as u64))
+            .shl(1);
+        w.add(bonus)
+    }
+
+    /// D.2: gives the matcher the remainder's weights with the exchange
+    /// preferences and solves.
+    fn prefer_fewest_exchanges<W: Weight>(
+        &self,
+        bracket: &Bracket<W>,
+        search: &mut Search<W>,
+        size_bits: u32,
+    ) {
+        for (larger_index, &larger) in self.players.iter().enumerate() {
+            let lv = bracket.vertices[larger];
+            for (smaller_index, &smaller) in self.players.iter().enumerate().take(larger_index) {
+                search.mm.set(
+                    bracket.vertices[smaller],
+                    lv,
+                    self.weight(&bracket.base, smaller, larger, smaller_index, size_bits),
+                );
+            }
+        }
+        search.solve();
+    }
+
+    /// How many S1 players the best matching exchanges (does not pair
+    /// down): the number of exchanges D.2 makes.
+    fn exchange_count<W: Weight>(&self, bracket: &Bracket<W>, matching: &[usize]) -> usize {
+        self.players[..self.pairs]
+            .iter()
+            .filter(|&&pos| !bracket.pairs_down(matching, bracket.vertices[pos]))
+            .count()
+    }
+
+    /// D.2: the S1 players to move to S2, the lowest first where possible.
+    /// Each S1 player still pairing down is tried with a penalty on its
+    /// edges downward; if the matching then exchanges it, that is fixed
+    /// (its edges downward removed), else its weights are restored.
+    fn exchange_lowest_of_s1<W: Weight>(
+        &self,
+        bracket: &mut Bracket<W>,
+        search: &mut Search<W>,
+        size_bits: u32,
+        exchanges: usize,
+    ) {
+        let mut left = exchanges;
+        let mut index = self.pairs;
+        while index != 0 && left > 0 {
+            let s2_start = index;
+            index -= 1;
+            let pos = self.players[index];
+            let v = bracket.vertices[pos];
+            if bracket.pairs_down(&search.matching, v) {
+                for &o in &self.players[s2_start..] {
+                    let w = self.weight(&bracket.base, pos, o, index, size_bits);
+                    if !w.is_zero() {
+                        search.mm.set(v, bracket.vertices[o], w.sub(W::from_u64(1)));
+                    }
+                }
+                search.solve();
+            }
+            let exchanged = !bracket.pairs_down(&search.matching, v);
+            left -= usize::from(exchanged);
+            for &o in &self.players[index + 1..] {
+                if exchanged {
+                    bracket.base[o][pos] = W::zero();
+                }
+                let w = self.weight(&bracket.base, pos, o, index, size_bits);
+                search.mm.set(v, bracket.vertices[o], w);
+            }
+        }
+    }
+
+    /// D.2: the S2 players to move to S1, the highest first where possible
+    /// (the last exchange is already decided by the S1 side). Each is tried
+    /// with a bonus on its edges downward; if the matching then pairs it
+    /// down, that is fixed (its edges upward and to the next score group
+    /// removed); its tried weights are restored either way.
+    fn exchange_highest_of_s2<W: Weight>(
+        &self,
+        bracket: &mut Bracket<W>,
+        search: &mut Search<W>,
+        size_bits: u32,
+        exchanges: usize,
+    ) {
+        let mut left = exchanges;
+        let mut index = self.pairs;
+        while index < self.players.len() && left > 1 {
+            let pos = self.players[index];
+            let v = bracket.vertices[pos];
+            let already = bracket.pairs_down(&search.matching, v);
+            if !already {
+                for &o in &self.players[index + 1..] {
+                    let w = self.weight(&bracket.base, pos, o, index, size_bits);
+                    if !w.is_zero() {
+                        search.mm.set(v, bracket.vertices[o], w.add(W::from_u64(1)));
+                    }
+                }
+                search.solve();
+            }
+            if bracket.pairs_down(&search.matching, v) {
+                left -= 1;
+                for &o in &self.players[..index] {
+                    bracket.base[pos][o] = W::zero();
+                    search.mm.set(v, bracket.vertices[o], W::zero());
+                }
+                for next in bracket.size..bracket.vertices.len() {
+                    bracket.base[next][pos] = W::zero();
+                    search.mm.set(v, bracket.vertices[next], W::zero());
+                }
+            }
+            if !already {
+                for &o in &self.players[index + 1..] {
+                    let w = self.weight(&bracket.base, pos, o, index, size_bits);
+                    search.mm.set(v, bracket.vertices[o], w);
+                }
+            }
+            index += 1;
+        }
+    }
+
+    /// Fixes S1 and S2 as the exchanges left them: an edge survives only
+    /// from an S1 player down to an S2 player; the exchange bonuses go.
+    fn fix_s1_and_s2<W: Weight>(&self, bracket: &mut Bracket<W>, search: &mut Search<W>) {
+        for (a, &pos) in self.players.iter().enumerate() {
+            let v = bracket.vertices[pos];
+            for &other in &self.players[a + 1..] {
+                let ov = bracket.vertices[other];
+                if !bracket.pairs_down(&search.matching, v)
+                    || bracket.pairs_down(&search.matching, ov)
+                {
+                    bracket.base[other][pos] = W::zero();
+                }
+                search.mm.set(v, ov, bracket.base[other][pos]);
+            }
+        }
+    }
+
+    /// D.1: each S1 player's opponent in order, the highest S1 player
+    /// first, each preferring the highest S2 player the criteria allow
+    /// (the lowest gets no bonus), and the pair fixed.
+    fn pair_s1_in_order<W: Weight>(
+        &self,
+        bracket: &Bracket<W>,
+        search: &mut Search<W>,
+    ) -> Result<(), PairingError> {
+        for &pos in &self.players {
+            let v = bracket.vertices[pos];
+            if !bracket.pairs_down(&search.matching, v) {
+                continue;
+            }
+            let mut bonus = 0u64;
+            for &o in self.players.iter().rev() {
+                let ov = bracket.vertices[o];
+                if o <= pos || search.matched[ov] {
+                    continue;
+                }
+                let w = bracket.base[o][pos];
+                if !w.is_zero() {
+                    search.mm.set(v, ov, w.add(W::from_u64(bonus)));
+                }
+                bonus += 1;
+            }
+            search.solve();
+            let partner = search.matching[v];
+            if partner == v {
+                return Err(PairingError::NoValidPairing);
+            }
+            search.matched[v] = true;
+            search.matched[partner] = true;
+            search.mm.remove_pair(v, partner);
+        }
+        Ok(())
+    }
 }
 
 /// E1-E5: the colour `a` gets against `b`.

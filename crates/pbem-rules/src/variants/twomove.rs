@@ -4,9 +4,9 @@
 
 use shakmaty::{Move, Position};
 
-use crate::rules::position::{CheckRule, Pos};
-use crate::rules::state::{Phase, State};
-use crate::rules::variant::{AfterFirstMove, EnPassantRule, Forbidden, Rules, Variant};
+use crate::position::{CheckRule, Pos};
+use crate::state::{Phase, State};
+use crate::variant::{AfterFirstMove, EnPassantRule, Forbidden, Rules, Variant};
 
 /// Revised Double Move Chess: a qualifying first move *may* end the turn.
 pub struct Chess2;

@@ -3,9 +3,9 @@
 
 use shakmaty::{Move, Position};
 
-use crate::rules::position::{CheckRule, Pos};
-use crate::rules::state::{Phase, State};
-use crate::rules::variant::{AfterFirstMove, EnPassantRule, Rules, Variant};
+use crate::position::{CheckRule, Pos};
+use crate::state::{Phase, State};
+use crate::variant::{AfterFirstMove, EnPassantRule, Rules, Variant};
 
 pub struct Marseillais {
     /// Balanced Marseillais: White's first turn is a single move.

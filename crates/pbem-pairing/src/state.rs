@@ -2,7 +2,7 @@
 //! matches so far (played or not, who took part in each round's pairing),
 //! scores, colour preferences (A7) and ranks; the round to pair.
 
-use super::{Acceleration, Colour, Points, Tournament};
+use super::{Acceleration, Colour, Entry, EntryColour, EntryResult, Points, Tournament};
 
 /// Result of a match for the player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,7 +205,7 @@ impl T {
 /// Reads one TRF entry the way bbpPairings does. `None` is a blank entry.
 fn read_entry(
     id: usize,
-    e: &super::Entry,
+    e: &Entry,
     ids: &dyn Fn(u32) -> Option<usize>,
 ) -> Result<Option<M>, String> {
     let mut skip = true;
@@ -222,41 +222,60 @@ fn read_entry(
         played = false;
     }
     let colour = match e.colour {
-        'w' => Some(Colour::White),
-        'b' => Some(Colour::Black),
-        _ => None,
+        EntryColour::White => Some(Colour::White),
+        EntryColour::Black => Some(Colour::Black),
+        EntryColour::NoGame | EntryColour::Blank => None,
     };
     match e.colour {
-        'w' | 'b' => skip = false,
-        '-' => {
+        EntryColour::White | EntryColour::Black => skip = false,
+        EntryColour::NoGame => {
             skip = false;
             played = false;
         }
-        ' ' => played = false,
-        c => return Err(format!("colour {c:?} is not w, b or -")),
+        EntryColour::Blank => played = false,
     }
     if opp == id && colour.is_some() {
         return Err("a colour without an opponent".into());
     }
-    let r = e.result.to_ascii_uppercase();
+    let r = e.result;
     let score = match r {
-        'D' | '=' | 'H' => Ms::Draw,
-        '+' | 'W' | '1' | 'F' | 'U' => Ms::Win,
-        '-' | 'L' | '0' | 'Z' | ' ' => Ms::Loss,
-        c => return Err(format!("result {c:?} is not a TRF result code")),
+        EntryResult::UnratedDraw | EntryResult::Draw | EntryResult::HalfPointBye => Ms::Draw,
+        EntryResult::ForfeitWin
+        | EntryResult::UnratedWin
+        | EntryResult::Win
+        | EntryResult::FullPointBye
+        | EntryResult::PairingAllocatedBye => Ms::Win,
+        EntryResult::ForfeitLoss
+        | EntryResult::UnratedLoss
+        | EntryResult::Loss
+        | EntryResult::ZeroPointBye
+        | EntryResult::Pending => Ms::Loss,
     };
-    if matches!(r, '+' | '-' | 'H' | 'F' | 'U' | 'Z' | ' ') {
+    // Forfeits, byes and blanks are not games played over the board.
+    let not_over_the_board = matches!(
+        r,
+        EntryResult::ForfeitWin
+            | EntryResult::ForfeitLoss
+            | EntryResult::HalfPointBye
+            | EntryResult::FullPointBye
+            | EntryResult::PairingAllocatedBye
+            | EntryResult::ZeroPointBye
+            | EntryResult::Pending
+    );
+    let forfeit = matches!(r, EntryResult::ForfeitWin | EntryResult::ForfeitLoss);
+    if not_over_the_board {
         played = false;
-        if r != '+' && r != '-' && opp != id {
-            return Err(format!("result {r:?} with an opponent"));
+        if !forfeit && opp != id {
+            return Err(format!("result {:?} with an opponent", r.to_trf()));
         }
-    } else if colour.is_none() && (r != '=' || opp != id) {
-        return Err(format!("result {r:?} without a colour"));
+    } else if colour.is_none() && (r != EntryResult::Draw || opp != id) {
+        return Err(format!("result {:?} without a colour", r.to_trf()));
     }
-    if r != ' ' {
+    if r != EntryResult::Pending {
         skip = false;
     }
-    let participated = opp != id || r == 'U' || r == '+';
+    let participated =
+        opp != id || r == EntryResult::PairingAllocatedBye || r == EntryResult::ForfeitWin;
     if skip {
         return Ok(None);
     }
@@ -426,8 +445,8 @@ pub(crate) fn build(t: &Tournament, unpaired: bool) -> Result<T, String> {
             for id in b.players.iter().filter_map(|&s| ids(s)) {
                 let p = &mut state.players[id];
                 if p.matches.len() == played_rounds {
-                    let bye = read_entry(id, &super::Entry::bye(b.kind), &ids)?
-                        .ok_or("an empty bye record")?;
+                    let bye =
+                        read_entry(id, &Entry::bye(b.kind), &ids)?.ok_or("an empty bye record")?;
                     p.matches.push(bye);
                 }
             }

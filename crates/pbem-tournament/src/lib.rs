@@ -2,8 +2,9 @@
 //! for round robins, [`berger`]), and how its results become a crosstable
 //! with scores and tiebreaks ([`table`]) and plain text that lines up in a
 //! fixed-width font ([`text`]); a Swiss event written as the pairing
-//! engine reads it ([`swiss`]). The service (`service::tournament`) stores
-//! events and runs them by mail; this module only computes.
+//! engine reads it ([`swiss`], for the crate `pbem-pairing`). In pbem, the
+//! play-by-email server, the service stores events and runs them by mail;
+//! this crate only computes.
 
 pub mod berger;
 pub mod swiss;
@@ -190,3 +191,8 @@ mod tests {
         assert_eq!(points_text(9), "4½");
     }
 }
+
+// The README's examples are compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -5,11 +5,9 @@
 
 use shakmaty::{Color, Move, Role};
 
-use crate::rules::position::{CheckRule, Pos};
-use crate::rules::state::{Phase, State};
-use crate::rules::variant::{
-    AfterFirstMove, EnPassantRule, Forbidden, NoSecondMove, Rules, Variant,
-};
+use crate::position::{CheckRule, Pos};
+use crate::state::{Phase, State};
+use crate::variant::{AfterFirstMove, EnPassantRule, Forbidden, NoSecondMove, Rules, Variant};
 
 /// Whether a turn must start with a pawn move when one exists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

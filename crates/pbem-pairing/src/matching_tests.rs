@@ -2,7 +2,7 @@
 //! force, and warm starts over random edit sequences.
 
 use super::*;
-use crate::pairing::weight::Big;
+use crate::weight::Big;
 
 fn w(v: u64) -> Big<1> {
     Big::from_u64(v)

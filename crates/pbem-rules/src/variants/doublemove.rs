@@ -4,11 +4,9 @@
 
 use shakmaty::{Move, Position};
 
-use crate::rules::position::{CheckRule, Pos};
-use crate::rules::state::{Phase, State};
-use crate::rules::variant::{
-    AfterFirstMove, EnPassantRule, Forbidden, NoSecondMove, Rules, Variant,
-};
+use crate::position::{CheckRule, Pos};
+use crate::state::{Phase, State};
+use crate::variant::{AfterFirstMove, EnPassantRule, Forbidden, NoSecondMove, Rules, Variant};
 
 pub struct Doublemove {
     /// Galvin's original regulations instead of the AISE rules.

@@ -4,9 +4,9 @@
 use shakmaty::Move;
 
 use super::twomove::same_piece_twice;
-use crate::rules::position::{CheckRule, Pos};
-use crate::rules::state::{Phase, State};
-use crate::rules::variant::{AfterFirstMove, EnPassantRule, Forbidden, Rules, Variant};
+use crate::position::{CheckRule, Pos};
+use crate::state::{Phase, State};
+use crate::variant::{AfterFirstMove, EnPassantRule, Forbidden, Rules, Variant};
 
 pub struct Extramove;
 
