@@ -22,6 +22,7 @@
 //! * [`server`] and [`config`]: wiring the transports to the service;
 //! * [`cli`]: the `pbem` command line.
 
+pub mod caught;
 pub mod cli;
 pub mod command;
 pub mod config;

@@ -11,7 +11,7 @@ mod support;
 
 use std::collections::HashMap;
 
-use support::{ALICE, BOB, Harness, Sent, to};
+use support::{ALICE, BOB, Harness, Rng, Sent, load_seed, to};
 
 const MALLORY: &str = "mallory@example.net";
 
@@ -21,33 +21,6 @@ const GAME: [&str; 10] = [
 ];
 /// Hostile mails delivered before each turn.
 const BURST: usize = 60;
-
-/// SplitMix64: a small deterministic PRNG (the seed is printed).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn seed() -> u64 {
-    match std::env::var("PBEM_LOAD_SEED") {
-        Ok(text) => text.parse().expect("PBEM_LOAD_SEED is a number"),
-        Err(_) => std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1),
-    }
-}
 
 fn mail(from: &str, to: &str, subject: &str, id: &str, body: &str) -> Vec<u8> {
     format!(
@@ -144,7 +117,7 @@ fn hostile(rng: &mut Rng, n: usize, token_of_alice: &str) -> Vec<u8> {
 
 #[test]
 fn a_hostile_burst_beside_a_real_game_loses_nothing_and_spams_nobody() {
-    let seed = seed();
+    let seed = load_seed();
     println!("hostile load seed: {seed} (set PBEM_LOAD_SEED={seed} to repeat)");
     let mut rng = Rng(seed);
     let mut h = Harness::new();

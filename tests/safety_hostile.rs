@@ -11,7 +11,7 @@ mod support;
 
 use std::collections::HashMap;
 
-use support::{Harness, Sent, address, to};
+use support::{Harness, Rng, Sent, address, load_seed, to};
 
 const DIRECTOR: &str = "td";
 const PLAYERS: [&str; 4] = ["ann", "bob", "cat", "dan"];
@@ -21,33 +21,6 @@ const GHOST: &str = "ghost@evil.example";
 const MARKER: &str = "CHEAP-PILLS";
 /// Hostile mails delivered before each real turn.
 const BURST: usize = 12;
-
-/// SplitMix64: a small deterministic PRNG (the seed is printed).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn seed() -> u64 {
-    match std::env::var("PBEM_LOAD_SEED") {
-        Ok(text) => text.parse().expect("PBEM_LOAD_SEED is a number"),
-        Err(_) => std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1),
-    }
-}
 
 fn mail(from: &str, subject: &str, id: &str, body: &str) -> Vec<u8> {
     format!(
@@ -191,7 +164,7 @@ fn board_of(mail: &Sent) -> Option<u32> {
 
 #[test]
 fn every_attack_beside_a_real_round_robin_loses_nothing_and_spams_nobody() {
-    let seed = seed();
+    let seed = load_seed();
     println!("hostile load seed: {seed} (set PBEM_LOAD_SEED={seed} to repeat)");
     let mut rng = Rng(seed);
     let mut h = Harness::new();

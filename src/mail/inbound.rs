@@ -114,7 +114,7 @@ impl Inbound {
             Err(panic) => {
                 tracing::error!(
                     "a mail could not be parsed (a bug: {}); it is recorded unanswered",
-                    crate::service::panic_text(panic.as_ref())
+                    crate::caught::panic_text(panic.as_ref())
                 );
                 Inbound::unreadable(raw)
             }

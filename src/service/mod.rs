@@ -29,7 +29,7 @@ pub(crate) use ratings::variant_sections;
 mod reading;
 mod tournament;
 
-use std::any::Any;
+use crate::caught::panic_text;
 use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -637,17 +637,6 @@ fn failure_answer(
         references: vec![mail.message_id.clone()],
         ..Outgoing::default()
     })
-}
-
-/// What a panic said, for the log: its message when it has one.
-pub(crate) fn panic_text(payload: &(dyn Any + Send)) -> &str {
-    if let Some(text) = payload.downcast_ref::<&str>() {
-        text
-    } else if let Some(text) = payload.downcast_ref::<String>() {
-        text
-    } else {
-        "a panic without a message"
-    }
 }
 
 /// The sender a mail is recorded under: together with its Message-ID, what

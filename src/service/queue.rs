@@ -203,7 +203,7 @@ fn build_caught(
     std::panic::catch_unwind(|| outgoing::build(server, mail, message_id, now)).unwrap_or_else(
         |panic| {
             Err(BuildError::Panicked(
-                super::panic_text(panic.as_ref()).to_string(),
+                crate::caught::panic_text(panic.as_ref()).to_string(),
             ))
         },
     )

@@ -318,3 +318,32 @@ pub fn to<'a>(mails: &'a [Sent], address: &str) -> &'a Sent {
         .find(|m| m.to.eq_ignore_ascii_case(address))
         .unwrap_or_else(|| panic!("no mail to {address} among {mails:#?}"))
 }
+
+/// SplitMix64: a small deterministic PRNG for the load tests (their seed
+/// is printed, so a failing run can be repeated).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The load tests' seed: `PBEM_LOAD_SEED`, or the time.
+pub fn load_seed() -> u64 {
+    match std::env::var("PBEM_LOAD_SEED") {
+        Ok(text) => text.parse().expect("PBEM_LOAD_SEED is a number"),
+        Err(_) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1),
+    }
+}
