@@ -1,6 +1,9 @@
 //! Account commands: `signup`, `password`, `address`, `vacation`, `confirm`.
+//! In a reply to a mail pbem sent the player, `password`, `address` and
+//! `vacation` may leave out the userid (and the old password): the reply
+//! token proves the player.
 
-use super::{Command, CommandError, credentials, error};
+use super::{Command, CommandError, Speaker, credentials, error};
 
 /// `signup <userid> <password> [address...]`
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -11,34 +14,36 @@ pub struct Signup {
     pub addresses: Vec<String>,
 }
 
-/// `password <userid> <old> <new>`
+/// `password <userid> <old> <new>`, or `password <new>` in a reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Password {
-    pub userid: String,
-    pub old: String,
+    /// The userid and the old password, or the reply token.
+    pub speaker: Speaker,
     pub new: String,
 }
 
-/// `address <userid> <password> <address...>`
+/// `address <userid> <password> <address...>`, or `address <address...>`
+/// in a reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetAddresses {
-    pub userid: String,
-    pub password: String,
+    pub speaker: Speaker,
     pub addresses: Vec<String>,
 }
 
-/// `vacation <userid> <password> <days>`
+/// `vacation <userid> <password> <days>`, or `vacation <days>` in a reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Vacation {
-    pub userid: String,
-    pub password: String,
+    pub speaker: Speaker,
     pub days: u32,
 }
 
 pub(super) const SIGNUP: &str = "signup <userid> <password> [address...]";
-pub(super) const PASSWORD: &str = "password <userid> <old password> <new password>";
-pub(super) const ADDRESS: &str = "address <userid> <password> <address...>";
-pub(super) const VACATION: &str = "vacation <userid> <password> <days>";
+pub(super) const PASSWORD: &str =
+    "password <userid> <old password> <new password>, or in a reply: password <new password>";
+pub(super) const ADDRESS: &str =
+    "address <userid> <password> <address...>, or in a reply: address <address...>";
+pub(super) const VACATION: &str =
+    "vacation <userid> <password> <days>, or in a reply: vacation <days>";
 pub(super) const CONFIRM: &str = "confirm <code>";
 
 pub(super) fn signup(args: &[&str]) -> Result<Command, CommandError> {
@@ -52,14 +57,20 @@ pub(super) fn signup(args: &[&str]) -> Result<Command, CommandError> {
 
 pub(super) fn password(args: &[&str]) -> Result<Command, CommandError> {
     match args {
+        [new] => Ok(Command::Password(Password {
+            speaker: Speaker::Token,
+            new: new.to_string(),
+        })),
         [userid, old, new] => Ok(Command::Password(Password {
-            userid: userid.to_string(),
-            old: old.to_string(),
+            speaker: Speaker::Password {
+                userid: userid.to_string(),
+                password: old.to_string(),
+            },
             new: new.to_string(),
         })),
         _ => Err(error(
             "password",
-            "expected a userid, the old and the new password",
+            "expected a userid, the old and the new password (in a reply: the new password alone)",
             PASSWORD,
         )),
     }
@@ -67,13 +78,19 @@ pub(super) fn password(args: &[&str]) -> Result<Command, CommandError> {
 
 pub(super) fn address(args: &[&str]) -> Result<Command, CommandError> {
     let keyword = "address";
-    let (userid, password, rest) = credentials(args, keyword, ADDRESS)?;
+    // A userid holds no '@': a first word with one is the reply form's
+    // first address.
+    let (speaker, rest) = if args.first().is_some_and(|first| first.contains('@')) {
+        (Speaker::Token, args)
+    } else {
+        let (userid, password, rest) = credentials(args, keyword, ADDRESS)?;
+        (Speaker::Password { userid, password }, rest)
+    };
     if rest.is_empty() {
         return Err(error(keyword, "give at least one address", ADDRESS));
     }
     Ok(Command::Address(SetAddresses {
-        userid,
-        password,
+        speaker,
         addresses: rest.iter().map(|a| a.to_string()).collect(),
     }))
 }
@@ -93,7 +110,13 @@ pub(super) fn confirm(args: &[&str]) -> Result<Command, CommandError> {
 
 pub(super) fn vacation(args: &[&str]) -> Result<Command, CommandError> {
     let keyword = "vacation";
-    let (userid, password, rest) = credentials(args, keyword, VACATION)?;
+    let (speaker, rest) = match args {
+        [_] => (Speaker::Token, args),
+        _ => {
+            let (userid, password, rest) = credentials(args, keyword, VACATION)?;
+            (Speaker::Password { userid, password }, rest)
+        }
+    };
     let days = match rest {
         [days] => days.parse().map_err(|_| {
             error(
@@ -104,9 +127,5 @@ pub(super) fn vacation(args: &[&str]) -> Result<Command, CommandError> {
         })?,
         _ => return Err(error(keyword, "give the number of days", VACATION)),
     };
-    Ok(Command::Vacation(Vacation {
-        userid,
-        password,
-        days,
-    }))
+    Ok(Command::Vacation(Vacation { speaker, days }))
 }

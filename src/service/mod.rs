@@ -745,15 +745,15 @@ impl Ctx<'_> {
         }
         match &line.command {
             Command::Signup(c) => account::signup(self, c),
-            Command::Password(c) => account::password(self, c),
-            Command::Address(c) => account::addresses(self, c),
-            Command::Vacation(c) => account::vacation(self, c),
+            Command::Password(c) => account::password(self, c, token),
+            Command::Address(c) => account::addresses(self, c, token),
+            Command::Vacation(c) => account::vacation(self, c, token),
             Command::Confirm { code } => confirm::confirm(self, code),
             Command::Ratings { variant } => ratings::standings(self, variant.or(line.variant)),
             Command::Rating { userid } => ratings::rating(self, userid),
             Command::Help(topic) => account::help(self, *topic),
             Command::Games(c) => account::games(self, c),
-            Command::Challenge(c) => play::challenge(self, c, line.variant),
+            Command::Challenge(c) => play::challenge(self, c, line.variant, token),
             Command::Move(c) => play::make_move(self, c, token),
             Command::Queue(c) => play::queue(self, c, token),
             Command::Action(c) => play::action(self, c, token),
@@ -808,7 +808,7 @@ impl Ctx<'_> {
             Speaker::Token => {
                 let Some((token_board, player_id)) = token else {
                     return Err(refuse(
-                        "a command without userid and password must be a reply to a mail pbem sent you",
+                        "a command without userid and password must be a reply to a mail pbem sent you: reply to one of pbem's mails from your registered address, or give your userid and password",
                         board,
                     ));
                 };
