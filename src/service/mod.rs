@@ -372,8 +372,9 @@ impl Service {
     /// sweep and `pbem process` waiting. Only the outcomes are kept, for
     /// the commands to find; a password this pass misses is simply checked
     /// when its command runs. The new password of a mail's first `signup`,
-    /// and of a `password` command whose old password is right, is hashed
-    /// here too, at most one of each per mail (a mail acts on one signup).
+    /// and of a `password` command whose old password is right (or whose
+    /// reply token proves its player), is hashed here too, at most one of
+    /// each per mail (a mail acts on one signup).
     fn check_passwords_ahead(
         &mut self,
         mails: &[Inbound],
@@ -395,6 +396,17 @@ impl Service {
                     && !std::mem::replace(&mut signup_seen, true)
                 {
                     self.signup_ahead(signup, mail.from.as_deref().unwrap_or(""), now)?;
+                }
+                // `password <new>` in a reply proves its player by the
+                // token: its hash too is made ahead.
+                if let Command::Password(change) = &line.command
+                    && change.speaker == Speaker::Token
+                    && !new_password_seen
+                    && change.new.chars().count() >= self.config.min_password_length
+                    && self.token_proves_sender(mail)
+                {
+                    new_password_seen = true;
+                    self.passwords.prepare_hash(&change.new);
                 }
                 let Some((userid, password)) = line.command.credentials() else {
                     continue;
@@ -420,6 +432,18 @@ impl Service {
             }
         }
         Ok(())
+    }
+
+    /// Whether the mail carries a reply token of a player whose address
+    /// sent it (checked again when its command runs).
+    fn token_proves_sender(&self, mail: &Inbound) -> bool {
+        let sender = mail.from.as_deref().unwrap_or("");
+        mail.recipients
+            .iter()
+            .find_map(|r| self.config.address.token_of(r))
+            .and_then(|token| self.key.verify(token))
+            .and_then(|(_, id)| players::by_id(self.store.conn(), id).ok())
+            .is_some_and(|player| player.owns_address(sender))
     }
 
     /// The Argon2 work of a mail's `signup`, ahead: the new password's
