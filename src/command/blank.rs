@@ -370,6 +370,41 @@ mod tests {
     }
 
     #[test]
+    fn a_reply_form_stands_in_place_only_in_a_reply_and_a_new_password_never_shows() {
+        let lines = [
+            "vacation 5",
+            "challenge bob --white",
+            "address alice@example.org",
+            "password new-secret",
+        ];
+        let by_token = Blanking::of_mail(lines, Vec::new()).with_token(true);
+        assert_eq!(by_token.line("vacation 5"), "vacation 5");
+        assert_eq!(
+            by_token.line("challenge bob --white"),
+            "challenge bob --white"
+        );
+        assert_eq!(
+            by_token.line("address alice@example.org"),
+            "address alice@example.org"
+        );
+        assert_eq!(by_token.line("password new-secret"), "password ********");
+        // Without a token the words may be a login where the reply form
+        // has its own.
+        let plain = Blanking::of_mail(lines, Vec::new());
+        assert_eq!(plain.line("vacation 5"), "vacation ********");
+        assert_eq!(
+            plain.line("challenge bob --white"),
+            "challenge ******** --white"
+        );
+        assert_eq!(plain.line("password new-secret"), "password ********");
+        assert_eq!(
+            quoted("vacation alice-pw"),
+            "vacation ********",
+            "a mistaken reply form"
+        );
+    }
+
+    #[test]
     fn the_sender_s_own_userid_stays_unless_it_is_a_password() {
         let own = Blanking::default().with_own_userid(Some("alice".into()));
         assert_eq!(

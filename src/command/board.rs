@@ -109,7 +109,7 @@ pub struct Chat {
     pub text: String,
 }
 
-pub(super) const CHALLENGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--days=N] [--nag=N] [--forfeit=N] [--unrated]";
+pub(super) const CHALLENGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--days=N] [--nag=N] [--forfeit=N] [--unrated] (in a reply to a mail of pbem's, without userid and password: challenge <opponent> [options])";
 pub(super) const MOVE: &str = "move <board> <userid> <password> <turn>[#<turn number>]";
 pub(super) const QUEUE: &str = "queue <board> <userid> <password> <turn>";
 pub(super) const ACTION: &str =
@@ -240,7 +240,17 @@ pub fn split_guard(written: &str) -> (String, Option<u32>) {
 
 pub(super) fn challenge(args: &[&str]) -> Result<Command, CommandError> {
     let keyword = "challenge";
-    let (userid, password, rest) = credentials(args, keyword, CHALLENGE)?;
+    // The forms differ in the words before the options: the opponent
+    // alone (in a reply), or userid, password and opponent. A third word
+    // that is no option makes the full form, even with a password that
+    // looks like one (`--secret`).
+    let is_option = |word: Option<&&str>| word.is_none_or(|w| w.starts_with("--"));
+    let (speaker, rest) = if is_option(args.get(2)) && is_option(args.get(1)) {
+        (Speaker::Token, args)
+    } else {
+        let (userid, password, rest) = credentials(args, keyword, CHALLENGE)?;
+        (Speaker::Password { userid, password }, rest)
+    };
     let Some((opponent, options)) = rest.split_first() else {
         return Err(error(
             keyword,
@@ -248,8 +258,15 @@ pub(super) fn challenge(args: &[&str]) -> Result<Command, CommandError> {
             CHALLENGE,
         ));
     };
+    if opponent.starts_with("--") {
+        return Err(error(
+            keyword,
+            "the opponent's userid is missing",
+            CHALLENGE,
+        ));
+    }
     let mut challenge = Challenge {
-        speaker: Speaker::Password { userid, password },
+        speaker,
         opponent: opponent.to_string(),
         color: ColorChoice::Random,
         days_per_turn: None,

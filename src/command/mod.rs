@@ -40,7 +40,8 @@ pub enum Speaker {
         userid: String,
         password: String,
     },
-    /// The mail is a reply to a board mail; the token names the player.
+    /// The mail is a reply to a mail pbem sent the player (a board mail
+    /// or another): the token names the player.
     Token,
 }
 
@@ -136,9 +137,9 @@ impl Command {
     /// The userid and password the command logs in with, if any.
     pub fn credentials(&self) -> Option<(&str, &str)> {
         match self {
-            Command::Password(p) => Some((&p.userid, &p.old)),
-            Command::Address(a) => Some((&a.userid, &a.password)),
-            Command::Vacation(v) => Some((&v.userid, &v.password)),
+            Command::Password(p) => p.speaker.credentials(),
+            Command::Address(a) => a.speaker.credentials(),
+            Command::Vacation(v) => v.speaker.credentials(),
             Command::Challenge(c) => c.speaker.credentials(),
             Command::Move(m) => m.speaker.credentials(),
             Command::Action(a) => a.speaker.credentials(),
@@ -168,14 +169,19 @@ impl Command {
     pub fn passwords(&self) -> Vec<&str> {
         match self {
             Command::Signup(s) => vec![s.password.as_str()],
-            Command::Password(p) => vec![p.old.as_str(), p.new.as_str()],
-            Command::Address(a) => vec![a.password.as_str()],
+            Command::Password(p) => p
+                .speaker
+                .password()
+                .into_iter()
+                .chain([p.new.as_str()])
+                .collect(),
+            Command::Address(a) => a.speaker.password().into_iter().collect(),
             Command::Challenge(c) => c.speaker.password().into_iter().collect(),
             Command::Move(m) => m.speaker.password().into_iter().collect(),
             Command::Action(a) => a.speaker.password().into_iter().collect(),
             Command::Queue(q) => q.speaker.password().into_iter().collect(),
             Command::Chat(c) => c.speaker.password().into_iter().collect(),
-            Command::Vacation(v) => vec![v.password.as_str()],
+            Command::Vacation(v) => v.speaker.password().into_iter().collect(),
             Command::Set(c) => c.speaker.password().into_iter().collect(),
             Command::Settings { speaker } => speaker.password().into_iter().collect(),
             Command::Tournament(t) => t

@@ -44,14 +44,15 @@ pub enum Word {
     Settings,
 }
 
-/// How a command works in a reply to a board mail, whose reply token
-/// names the player and the board. Every command also works in a reply
-/// written in full.
+/// How a command works in a reply to a mail pbem sent the player (a board
+/// mail's reply token names the player and the board; another mail's, the
+/// player only). Every command also works in a reply written in full.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InReply {
     /// Only written in full.
     Full,
-    /// Also without userid and password (`set board compact`, `settings`).
+    /// Also without userid and password (`set board compact`, `settings`,
+    /// `vacation 10`, `challenge bob`; `password <new>` without the old).
     WithoutLogin,
     /// Also as its word alone (and a turn after `queue`), without board
     /// number, userid or password: `draw`, `show`, `queue e5`.
@@ -226,30 +227,35 @@ impl Word {
             ),
             Word::Password => definition(
                 &["password"],
-                &[form!(
-                    account::PASSWORD,
-                    &[2, 3],
-                    "password alice old-pw new-pw"
-                )],
-                InReply::Full,
+                &[
+                    form!(account::PASSWORD, &[2, 3], "password alice old-pw new-pw"),
+                    form!(account::PASSWORD, &[1], "password new-pw"),
+                ],
+                InReply::WithoutLogin,
                 false,
                 &[],
             ),
             Word::Address => definition(
                 &["address"],
-                &[form!(
-                    account::ADDRESS,
-                    &[2],
-                    "address alice alice-pw alice@example.org"
-                )],
-                InReply::Full,
+                &[
+                    form!(
+                        account::ADDRESS,
+                        &[2],
+                        "address alice alice-pw alice@example.org"
+                    ),
+                    form!(account::ADDRESS, &[], "address alice@example.org"),
+                ],
+                InReply::WithoutLogin,
                 false,
                 &[],
             ),
             Word::Vacation => definition(
                 &["vacation"],
-                &[form!(account::VACATION, &[2], "vacation alice alice-pw 10")],
-                InReply::Full,
+                &[
+                    form!(account::VACATION, &[2], "vacation alice alice-pw 10"),
+                    form!(account::VACATION, &[], "vacation 10"),
+                ],
+                InReply::WithoutLogin,
                 false,
                 &[],
             ),
@@ -297,12 +303,15 @@ impl Word {
             ),
             Word::Challenge => definition(
                 &["challenge"],
-                &[form!(
-                    board::CHALLENGE,
-                    &[2],
-                    "challenge alice alice-pw bob --white --days=3",
-                )],
-                InReply::Full,
+                &[
+                    form!(
+                        board::CHALLENGE,
+                        &[2],
+                        "challenge alice alice-pw bob --white --days=3",
+                    ),
+                    form!(board::CHALLENGE, &[], "challenge bob --white"),
+                ],
+                InReply::WithoutLogin,
                 false,
                 &[
                     "--white",

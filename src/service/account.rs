@@ -170,8 +170,12 @@ fn account_notice_recipients(ctx: &Ctx<'_>, player: &Player) -> Vec<String> {
     to
 }
 
-pub(super) fn password(ctx: &mut Ctx<'_>, command: &Password) -> Result<Vec<Outgoing>, Failure> {
-    let player = ctx.login(&command.userid, &command.old, None)?;
+pub(super) fn password(
+    ctx: &mut Ctx<'_>,
+    command: &Password,
+    token: Option<(u32, PlayerId)>,
+) -> Result<Vec<Outgoing>, Failure> {
+    let player = ctx.speaker(&command.speaker, token, None)?;
     check_new_password(ctx, &command.new)?;
     let hash = ctx
         .passwords
@@ -192,8 +196,9 @@ pub(super) fn password(ctx: &mut Ctx<'_>, command: &Password) -> Result<Vec<Outg
 pub(super) fn addresses(
     ctx: &mut Ctx<'_>,
     command: &SetAddresses,
+    token: Option<(u32, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let player = ctx.login(&command.userid, &command.password, None)?;
+    let player = ctx.speaker(&command.speaker, token, None)?;
     let addresses = check_addresses(ctx, &command.addresses, Some(player.id))?;
     confirm::check_count(&addresses)?;
     let kept: Vec<String> = addresses
@@ -240,8 +245,12 @@ pub(super) fn addresses(
     Ok(mails)
 }
 
-pub(super) fn vacation(ctx: &mut Ctx<'_>, command: &Vacation) -> Result<Vec<Outgoing>, Failure> {
-    let player = ctx.login(&command.userid, &command.password, None)?;
+pub(super) fn vacation(
+    ctx: &mut Ctx<'_>,
+    command: &Vacation,
+    token: Option<(u32, PlayerId)>,
+) -> Result<Vec<Outgoing>, Failure> {
+    let player = ctx.speaker(&command.speaker, token, None)?;
     let year = ctx.now.year();
     let used = if player.vacation_year == year {
         player.vacation_days_used

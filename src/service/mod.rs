@@ -372,8 +372,9 @@ impl Service {
     /// sweep and `pbem process` waiting. Only the outcomes are kept, for
     /// the commands to find; a password this pass misses is simply checked
     /// when its command runs. The new password of a mail's first `signup`,
-    /// and of a `password` command whose old password is right, is hashed
-    /// here too, at most one of each per mail (a mail acts on one signup).
+    /// and of a `password` command whose old password is right (or whose
+    /// reply token proves its player), is hashed here too, at most one of
+    /// each per mail (a mail acts on one signup).
     fn check_passwords_ahead(
         &mut self,
         mails: &[Inbound],
@@ -395,6 +396,17 @@ impl Service {
                     && !std::mem::replace(&mut signup_seen, true)
                 {
                     self.signup_ahead(signup, mail.from.as_deref().unwrap_or(""), now)?;
+                }
+                // `password <new>` in a reply proves its player by the
+                // token: its hash too is made ahead.
+                if let Command::Password(change) = &line.command
+                    && change.speaker == Speaker::Token
+                    && !new_password_seen
+                    && change.new.chars().count() >= self.config.min_password_length
+                    && self.token_proves_sender(mail)
+                {
+                    new_password_seen = true;
+                    self.passwords.prepare_hash(&change.new);
                 }
                 let Some((userid, password)) = line.command.credentials() else {
                     continue;
@@ -420,6 +432,18 @@ impl Service {
             }
         }
         Ok(())
+    }
+
+    /// Whether the mail carries a reply token of a player whose address
+    /// sent it (checked again when its command runs).
+    fn token_proves_sender(&self, mail: &Inbound) -> bool {
+        let sender = mail.from.as_deref().unwrap_or("");
+        mail.recipients
+            .iter()
+            .find_map(|r| self.config.address.token_of(r))
+            .and_then(|token| self.key.verify(token))
+            .and_then(|(_, id)| players::by_id(self.store.conn(), id).ok())
+            .is_some_and(|player| player.owns_address(sender))
     }
 
     /// The Argon2 work of a mail's `signup`, ahead: the new password's
@@ -734,15 +758,15 @@ impl Ctx<'_> {
         }
         match &line.command {
             Command::Signup(c) => account::signup(self, c),
-            Command::Password(c) => account::password(self, c),
-            Command::Address(c) => account::addresses(self, c),
-            Command::Vacation(c) => account::vacation(self, c),
+            Command::Password(c) => account::password(self, c, token),
+            Command::Address(c) => account::addresses(self, c, token),
+            Command::Vacation(c) => account::vacation(self, c, token),
             Command::Confirm { code } => confirm::confirm(self, code),
             Command::Ratings { variant } => ratings::standings(self, variant.or(line.variant)),
             Command::Rating { userid } => ratings::rating(self, userid),
             Command::Help(topic) => account::help(self, *topic),
             Command::Games(c) => account::games(self, c),
-            Command::Challenge(c) => play::challenge(self, c, line.variant),
+            Command::Challenge(c) => play::challenge(self, c, line.variant, token),
             Command::Move(c) => play::make_move(self, c, token),
             Command::Queue(c) => play::queue(self, c, token),
             Command::Action(c) => play::action(self, c, token),
@@ -797,7 +821,7 @@ impl Ctx<'_> {
             Speaker::Token => {
                 let Some((token_board, player_id)) = token else {
                     return Err(refuse(
-                        "a command without userid and password must be a reply to a mail pbem sent you",
+                        "a command without userid and password must be a reply to a mail pbem sent you: reply to one of pbem's mails from your registered address, or give your userid and password",
                         board,
                     ));
                 };

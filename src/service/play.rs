@@ -25,8 +25,9 @@ pub(super) fn challenge(
     ctx: &mut Ctx<'_>,
     command: &Challenge,
     variant: Option<Variant>,
+    token: Option<(u32, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let challenger = ctx.speaker(&command.speaker, None, None)?;
+    let challenger = ctx.speaker(&command.speaker, token, None)?;
     let Some(opponent) = players::by_userid(ctx.conn, &command.opponent)? else {
         return Err(refuse(
             format!("there is no player \"{}\" to challenge", command.opponent),
