@@ -165,38 +165,24 @@ impl Command {
         }
     }
 
-    /// Passwords the line carries, to blank when quoting it back.
+    /// Passwords the line carries, to blank when quoting it back: the
+    /// login's, and those a command carries besides (a signup's, a new
+    /// password).
     pub fn passwords(&self) -> Vec<&str> {
-        match self {
-            Command::Signup(s) => vec![s.password.as_str()],
-            Command::Password(p) => p
-                .speaker
-                .password()
-                .into_iter()
-                .chain([p.new.as_str()])
-                .collect(),
-            Command::Address(a) => a.speaker.password().into_iter().collect(),
-            Command::Challenge(c) => c.speaker.password().into_iter().collect(),
-            Command::Move(m) => m.speaker.password().into_iter().collect(),
-            Command::Action(a) => a.speaker.password().into_iter().collect(),
-            Command::Queue(q) => q.speaker.password().into_iter().collect(),
-            Command::Chat(c) => c.speaker.password().into_iter().collect(),
-            Command::Vacation(v) => v.speaker.password().into_iter().collect(),
-            Command::Set(c) => c.speaker.password().into_iter().collect(),
-            Command::Settings { speaker } => speaker.password().into_iter().collect(),
-            Command::Tournament(t) => t
-                .speaker()
-                .and_then(Speaker::password)
-                .into_iter()
-                .collect(),
-            Command::Subscription(Subscription {
-                subscriber: Subscriber::Player(speaker),
-                ..
-            }) => speaker.password().into_iter().collect(),
-            Command::Subscription(Subscription {
-                subscriber: Subscriber::Address(_),
-                ..
-            })
+        let besides = match self {
+            Command::Signup(s) => Some(s.password.as_str()),
+            Command::Password(p) => Some(p.new.as_str()),
+            Command::Address(_)
+            | Command::Vacation(_)
+            | Command::Challenge(_)
+            | Command::Move(_)
+            | Command::Action(_)
+            | Command::Queue(_)
+            | Command::Chat(_)
+            | Command::Set(_)
+            | Command::Settings { .. }
+            | Command::Tournament(_)
+            | Command::Subscription(_)
             | Command::Confirm { .. }
             | Command::Help(_)
             | Command::Games(_)
@@ -204,8 +190,13 @@ impl Command {
             | Command::History { .. }
             | Command::Pgn { .. }
             | Command::Ratings { .. }
-            | Command::Rating { .. } => Vec::new(),
-        }
+            | Command::Rating { .. } => None,
+        };
+        self.credentials()
+            .map(|(_, password)| password)
+            .into_iter()
+            .chain(besides)
+            .collect()
     }
 
     /// The command word of the command.
