@@ -122,31 +122,40 @@ fn stranger_key(address: &str) -> String {
     format!("sent:to:{}", address.to_ascii_lowercase())
 }
 
-/// The deliveries of `mails`: one per recipient pbem can write to.
-fn recipients(mails: &[Outgoing]) -> Vec<String> {
-    mails
-        .iter()
-        .flat_map(|mail| outgoing::deliverable(&mail.to))
-        .collect()
+/// What a set of mails costs: read once, then checked against the
+/// ceilings and recorded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bill {
+    /// One per recipient pbem can write to.
+    deliveries: u32,
+    /// The recipients that are no player's confirmed address, with the
+    /// deliveries to each.
+    strangers: Vec<(String, u32)>,
 }
 
-/// The recipients of `mails` that are no player's confirmed address, with
-/// the deliveries to each.
-fn strangers(conn: &Connection, mails: &[Outgoing]) -> Result<Vec<(String, u32)>, ServiceError> {
-    let mut strangers: Vec<(String, u32)> = Vec::new();
-    for address in recipients(mails) {
-        if players::address_owner(conn, &address)?.is_some() {
-            continue;
-        }
-        match strangers
-            .iter_mut()
-            .find(|(a, _)| a.eq_ignore_ascii_case(&address))
+impl Bill {
+    /// The bill of `mails`.
+    pub(super) fn of(conn: &Connection, mails: &[Outgoing]) -> Result<Bill, ServiceError> {
+        let mut bill = Bill::default();
+        for address in mails
+            .iter()
+            .flat_map(|mail| outgoing::deliverable(&mail.to))
         {
-            Some((_, count)) => *count = count.saturating_add(1),
-            None => strangers.push((address, 1)),
+            bill.deliveries = bill.deliveries.saturating_add(1);
+            if players::address_owner(conn, &address)?.is_some() {
+                continue;
+            }
+            match bill
+                .strangers
+                .iter_mut()
+                .find(|(a, _)| a.eq_ignore_ascii_case(&address))
+            {
+                Some((_, count)) => *count = count.saturating_add(1),
+                None => bill.strangers.push((address, 1)),
+            }
         }
+        Ok(bill)
     }
-    Ok(strangers)
 }
 
 /// Whether `more` mails under `key` would pass `ceiling`.
@@ -168,15 +177,15 @@ fn passes(
     Ok(None)
 }
 
-/// The first ceiling that `mails`, charged to `payer`, would pass.
+/// The first ceiling that `bill`, charged to `payer`, would pass.
 pub(super) fn check(
     conn: &Connection,
     ceilings: &SentCeilings,
     payer: &Payer,
-    mails: &[Outgoing],
+    bill: &Bill,
     now: OffsetDateTime,
 ) -> Result<Option<Passed>, ServiceError> {
-    let count = u32::try_from(recipients(mails).len()).unwrap_or(u32::MAX);
+    let count = bill.deliveries;
     if count == 0 || *payer == Payer::Pbem {
         return Ok(None);
     }
@@ -199,8 +208,8 @@ pub(super) fn check(
     {
         return Ok(Some(passed("the senders of your domain", over)));
     }
-    for (address, more) in strangers(conn, mails)? {
-        if let Some(over) = passes(conn, &stranger_key(&address), ceilings.stranger, more, now)? {
+    for (address, more) in &bill.strangers {
+        if let Some(over) = passes(conn, &stranger_key(address), ceilings.stranger, *more, now)? {
             return Ok(Some(passed("an address that is no player's", over)));
         }
     }
@@ -210,15 +219,15 @@ pub(super) fn check(
     Ok(None)
 }
 
-/// Charges `mails` to `payer` (and to their stranger recipients and the
+/// Charges `bill` to `payer` (and to its stranger recipients and the
 /// total).
 pub(super) fn record(
     conn: &Connection,
     payer: &Payer,
-    mails: &[Outgoing],
+    bill: &Bill,
     now: OffsetDateTime,
 ) -> Result<(), ServiceError> {
-    let count = u32::try_from(recipients(mails).len()).unwrap_or(u32::MAX);
+    let count = bill.deliveries;
     if count == 0 {
         return Ok(());
     }
@@ -229,8 +238,8 @@ pub(super) fn record(
     {
         limits::add_mails(conn, &key, count, now)?;
     }
-    for (address, more) in strangers(conn, mails)? {
-        limits::add_mails(conn, &stranger_key(&address), more, now)?;
+    for (address, more) in &bill.strangers {
+        limits::add_mails(conn, &stranger_key(address), *more, now)?;
     }
     Ok(())
 }
@@ -259,6 +268,10 @@ mod tests {
     use crate::store::Store;
     use time::macros::datetime;
 
+    fn bill(conn: &Connection, mails: &[Outgoing]) -> Bill {
+        Bill::of(conn, mails).expect("bill")
+    }
+
     fn mail_to(to: &str) -> Outgoing {
         Outgoing {
             to: vec![to.to_string()],
@@ -284,24 +297,24 @@ mod tests {
         let two = [mail_to("a@example.net"), mail_to("b@example.net")];
         let start = datetime!(2026-03-01 12:10 UTC);
         assert_eq!(
-            check(conn, &ceilings, &payer, &two, start).expect("check"),
+            check(conn, &ceilings, &payer, &bill(conn, &two), start).expect("check"),
             None
         );
-        record(conn, &payer, &two, start).expect("record");
-        let over = check(conn, &ceilings, &payer, &two, start).expect("check");
+        record(conn, &payer, &bill(conn, &two), start).expect("record");
+        let over = check(conn, &ceilings, &payer, &bill(conn, &two), start).expect("check");
         assert_eq!(over.map(|p| p.per), Some("hour"), "2 + 2 passes 3 an hour");
         let later = start + Duration::hours(1);
         assert_eq!(
-            check(conn, &ceilings, &payer, &two, later).expect("check"),
+            check(conn, &ceilings, &payer, &bill(conn, &two), later).expect("check"),
             None
         );
-        record(conn, &payer, &two, later).expect("record");
+        record(conn, &payer, &bill(conn, &two), later).expect("record");
         let after = later + Duration::hours(1);
-        let over = check(conn, &ceilings, &payer, &two, after).expect("check");
+        let over = check(conn, &ceilings, &payer, &bill(conn, &two), after).expect("check");
         assert_eq!(over.map(|p| p.per), Some("day"), "4 + 2 passes 5 a day");
         let next_day = start + Duration::hours(24);
         assert_eq!(
-            check(conn, &ceilings, &payer, &two, next_day).expect("check"),
+            check(conn, &ceilings, &payer, &bill(conn, &two), next_day).expect("check"),
             None,
             "the first hour has left the day's window"
         );
@@ -317,13 +330,13 @@ mod tests {
         for n in 0..ceilings.stranger.hour {
             let payer = Payer::Player(PlayerId(i64::from(n) + 1));
             assert_eq!(
-                check(conn, &ceilings, &payer, &victim, now).expect("check"),
+                check(conn, &ceilings, &payer, &bill(conn, &victim), now).expect("check"),
                 None
             );
-            record(conn, &payer, &victim, now).expect("record");
+            record(conn, &payer, &bill(conn, &victim), now).expect("record");
         }
         let payer = Payer::Player(PlayerId(99));
-        let over = check(conn, &ceilings, &payer, &victim, now).expect("check");
+        let over = check(conn, &ceilings, &payer, &bill(conn, &victim), now).expect("check");
         assert_eq!(
             over.map(|p| p.whose),
             Some("an address that is no player's")
@@ -341,13 +354,13 @@ mod tests {
         let now = datetime!(2026-03-01 12:10 UTC);
         let mails = [mail_to("a@example.net"), mail_to("b@example.net")];
         assert_eq!(
-            check(conn, &ceilings, &Payer::Pbem, &mails, now).expect("check"),
+            check(conn, &ceilings, &Payer::Pbem, &bill(conn, &mails), now).expect("check"),
             None
         );
-        record(conn, &Payer::Pbem, &mails, now).expect("record");
+        record(conn, &Payer::Pbem, &bill(conn, &mails), now).expect("record");
         assert_eq!(limits::mails_since(conn, TOTAL_KEY, now).expect("count"), 2);
         let payer = Payer::Address("x@example.net".into());
-        let over = check(conn, &ceilings, &payer, &mails[..1], now).expect("check");
+        let over = check(conn, &ceilings, &payer, &bill(conn, &mails[..1]), now).expect("check");
         assert_eq!(over.map(|p| p.whose), Some("pbem in all"));
     }
 }

@@ -201,7 +201,7 @@ impl Service {
                 drop(ctx);
                 let error = match outcome {
                     Ok(Ok(acted)) => {
-                        charge::record(&tx, &Payer::Pbem, &mails, now)?;
+                        charge::record(&tx, &Payer::Pbem, &charge::Bill::of(&tx, &mails)?, now)?;
                         queue_all(&tx, &self.config, &self.key, mails, now, &mut Replies::Now)?;
                         tx.execute_cached("RELEASE item", [])?;
                         done.push(acted);

@@ -548,6 +548,8 @@ fn handle_in(
         }
         _ => false,
     };
+    // The bill of the answers, once checked against the ceilings.
+    let mut checked = None;
     if let (Some(over), Payer::Address(_)) = (over, &payer) {
         // Over a ceiling, only a mail that proves its player is acted on:
         // a flood, forged or not, never locks a player out of a game.
@@ -580,9 +582,11 @@ fn handle_in(
             let answers = std::mem::take(&mut ctx.out);
             ctx.out = small_answers(&ctx, answers)?;
         }
-        match charge::check(tx, &config.sent, &payer, &ctx.out, now)? {
+        let answers = charge::Bill::of(tx, &ctx.out)?;
+        match charge::check(tx, &config.sent, &payer, &answers, now)? {
             None => {
                 tx.execute_cached("RELEASE commands", [])?;
+                checked = Some(answers);
             }
             Some(passed) => {
                 tx.execute_batch("ROLLBACK TO commands; RELEASE commands")?;
@@ -615,7 +619,13 @@ fn handle_in(
             store::limits::login_failed(tx, &userid, &place, now)?;
         }
     }
-    charge::record(tx, &payer, &ctx.out, now)?;
+    // The answers checked above are what goes out, unless they were
+    // replaced by a short error: then that is read.
+    let bill = match checked {
+        Some(bill) => bill,
+        None => charge::Bill::of(tx, &ctx.out)?,
+    };
+    charge::record(tx, &payer, &bill, now)?;
     confirm::record_outcomes(tx, &sender, &ctx.accounts.code_outcomes, now)?;
     let replies = ctx.out.len();
     let outgoing = std::mem::take(&mut ctx.out);
