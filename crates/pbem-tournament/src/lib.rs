@@ -7,6 +7,7 @@
 //! this crate only computes.
 
 pub mod berger;
+pub mod knockout;
 pub mod swiss;
 pub mod table;
 pub mod text;
