@@ -7,6 +7,7 @@
 //! this crate only computes.
 
 pub mod berger;
+pub mod groups;
 pub mod knockout;
 pub mod swiss;
 pub mod table;
