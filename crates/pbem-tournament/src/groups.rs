@@ -54,24 +54,46 @@ pub enum FinalStage {
 /// Why an event of groups cannot be made, or cannot go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GroupsError {
-    TooFewGroups { groups: u32 },
-    TooManyGroups { groups: u32 },
+    TooFewGroups {
+        groups: u32,
+    },
+    TooManyGroups {
+        groups: u32,
+    },
     /// Fewer than two players a group.
-    TooFewPlayers { players: u32, groups: u32 },
+    TooFewPlayers {
+        players: u32,
+        groups: u32,
+    },
     /// A group larger than a round robin may be.
-    GroupTooLarge { players: u32, groups: u32 },
+    GroupTooLarge {
+        players: u32,
+        groups: u32,
+    },
     /// Going on: none, or as many as the smallest group has (or more).
-    Advance { advance: u32, smallest: u32 },
+    Advance {
+        advance: u32,
+        smallest: u32,
+    },
     /// A round-robin final larger than a round robin may be.
-    FinalTooLarge { finalists: u32 },
+    FinalTooLarge {
+        finalists: u32,
+    },
     /// A knockout final that cannot be made.
     Knockout(KnockoutError),
     /// The tables given are not the groups' (a count or a size differs).
-    TablesMismatch { group: u32 },
+    TablesMismatch {
+        group: u32,
+    },
     /// A group still has games to play.
-    GroupNotOver { group: u32, games_left: u32 },
+    GroupNotOver {
+        group: u32,
+        games_left: u32,
+    },
     /// Fewer than two players left to go on (withdrawals).
-    TooFewFinalists { finalists: u32 },
+    TooFewFinalists {
+        finalists: u32,
+    },
 }
 
 impl fmt::Display for GroupsError {
@@ -220,7 +242,7 @@ impl Groups {
         for seed in 1..=self.players {
             let index = seed - 1;
             let (row, column) = (index / self.groups, index % self.groups);
-            let group = if row % 2 == 0 {
+            let group = if row.is_multiple_of(2) {
                 column
             } else {
                 self.groups - 1 - column
@@ -283,7 +305,10 @@ impl Groups {
         for (index, (table, list)) in tables.iter().zip(&members).enumerate() {
             let group = index as u32 + 1;
             if table.rows.len() != list.len()
-                || table.rows.iter().any(|row| row.start == 0 || row.start as usize > list.len())
+                || table
+                    .rows
+                    .iter()
+                    .any(|row| row.start == 0 || row.start as usize > list.len())
             {
                 return Err(GroupsError::TablesMismatch { group });
             }
@@ -394,7 +419,10 @@ mod tests {
     #[test]
     fn snake_seeding_of_ten_in_three() {
         let groups = Groups::new(10, 3, 1, true, KNOCKOUT_FINAL).unwrap();
-        assert_eq!(groups.members(), vec![vec![1, 6, 7], vec![2, 5, 8], vec![3, 4, 9, 10]]);
+        assert_eq!(
+            groups.members(),
+            vec![vec![1, 6, 7], vec![2, 5, 8], vec![3, 4, 9, 10]]
+        );
         // Double round robins: a group of 3 plays 6 games.
         assert_eq!(groups.rounds(1).iter().flatten().count(), 6);
     }
@@ -408,15 +436,30 @@ mod tests {
         );
         assert!(Groups::new(400, 17, 1, false, rr).is_err());
         let error = Groups::new(5, 3, 1, false, rr).unwrap_err();
-        assert_eq!(error, GroupsError::TooFewPlayers { players: 5, groups: 3 });
+        assert_eq!(
+            error,
+            GroupsError::TooFewPlayers {
+                players: 5,
+                groups: 3
+            }
+        );
         assert!(error.to_string().contains("fewer groups"));
         assert_eq!(
             Groups::new(62, 2, 1, false, rr),
-            Err(GroupsError::GroupTooLarge { players: 62, groups: 2 })
+            Err(GroupsError::GroupTooLarge {
+                players: 62,
+                groups: 2
+            })
         );
         assert!(Groups::new(60, 2, 1, false, rr).is_ok());
         let error = Groups::new(9, 2, 4, false, rr).unwrap_err();
-        assert_eq!(error, GroupsError::Advance { advance: 4, smallest: 4 });
+        assert_eq!(
+            error,
+            GroupsError::Advance {
+                advance: 4,
+                smallest: 4
+            }
+        );
         assert!(error.to_string().contains("--advance=K with K from 1 to 3"));
         assert!(Groups::new(9, 2, 0, false, rr).is_err());
         assert_eq!(
@@ -430,7 +473,9 @@ mod tests {
         };
         assert!(matches!(
             Groups::new(8, 2, 2, false, bad_matches),
-            Err(GroupsError::Knockout(KnockoutError::MatchGames { games: 0 }))
+            Err(GroupsError::Knockout(KnockoutError::MatchGames {
+                games: 0
+            }))
         ));
     }
 
@@ -444,9 +489,7 @@ mod tests {
             .rounds(group)
             .iter()
             .enumerate()
-            .flat_map(|(round, pairs)| {
-                pairs.iter().map(move |pair| (round as u32 + 1, *pair))
-            })
+            .flat_map(|(round, pairs)| pairs.iter().map(move |pair| (round as u32 + 1, *pair)))
             .map(|(round, pair)| GameRecord {
                 round,
                 white: index(pair.white),
@@ -487,7 +530,10 @@ mod tests {
             group_table(&groups, 2, &[2, 7, 3, 6], &[]),
         ];
         let advancers = groups.advancers(&tables).unwrap();
-        let seeds: Vec<(u32, u32, u32)> = advancers.iter().map(|a| (a.seed, a.group, a.place)).collect();
+        let seeds: Vec<(u32, u32, u32)> = advancers
+            .iter()
+            .map(|a| (a.seed, a.group, a.place))
+            .collect();
         assert_eq!(seeds, [(5, 1, 1), (2, 2, 1), (1, 1, 2), (7, 2, 2)]);
         // The final's seeds 1 to 4 are 5, 2, 1, 7: 1-4 is group 1's winner
         // against group 2's runner-up, 2-3 group 2's winner against group
@@ -528,7 +574,13 @@ mod tests {
         second.finished_games -= 2;
         let tables = [group_table(&groups, 1, &[1, 4, 5, 8], &[]), second];
         let error = groups.advancers(&tables).unwrap_err();
-        assert_eq!(error, GroupsError::GroupNotOver { group: 2, games_left: 2 });
+        assert_eq!(
+            error,
+            GroupsError::GroupNotOver {
+                group: 2,
+                games_left: 2
+            }
+        );
         assert!(groups.advancers(&tables[..1]).is_err());
     }
 }

@@ -99,18 +99,38 @@ impl FromStr for TieRule {
 /// bracket.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KnockoutError {
-    TooFewPlayers { players: u32 },
-    TooManyPlayers { players: u32 },
-    MatchGames { games: u32 },
+    TooFewPlayers {
+        players: u32,
+    },
+    TooManyPlayers {
+        players: u32,
+    },
+    MatchGames {
+        games: u32,
+    },
     /// A game of the record between two seeds who have no match in that
     /// round.
-    NotInBracket { round: u32, white: u32, black: u32 },
+    NotInBracket {
+        round: u32,
+        white: u32,
+        black: u32,
+    },
     /// A game of the record with the colours the other way round.
-    WrongColours { round: u32, white: u32, black: u32 },
+    WrongColours {
+        round: u32,
+        white: u32,
+        black: u32,
+    },
     /// More games of a match than it needs.
-    TooManyGames { round: u32, white: u32, black: u32 },
+    TooManyGames {
+        round: u32,
+        white: u32,
+        black: u32,
+    },
     /// A game of a round that is not paired yet.
-    RoundNotPaired { round: u32 },
+    RoundNotPaired {
+        round: u32,
+    },
 }
 
 impl fmt::Display for KnockoutError {
@@ -167,7 +187,7 @@ impl std::error::Error for KnockoutError {}
 /// and colours alternate from there on.
 pub fn colours(a: u32, b: u32, game: u32) -> (u32, u32) {
     let (higher, lower) = (a.min(b), a.max(b));
-    if game % 2 == 0 {
+    if game.is_multiple_of(2) {
         (higher, lower)
     } else {
         (lower, higher)
@@ -502,16 +522,17 @@ impl Knockout {
             if played.len() < due as usize || played.contains(&GameResult::Pending) {
                 break None;
             }
-            let total = played
-                .iter()
-                .enumerate()
-                .fold(StageScore::default(), |sum, (k, &result)| {
-                    let points = points_of(game.upper, lower, k as u32, result);
-                    StageScore {
-                        upper: sum.upper + points.upper,
-                        lower: sum.lower + points.lower,
-                    }
-                });
+            let total =
+                played
+                    .iter()
+                    .enumerate()
+                    .fold(StageScore::default(), |sum, (k, &result)| {
+                        let points = points_of(game.upper, lower, k as u32, result);
+                        StageScore {
+                            upper: sum.upper + points.upper,
+                            lower: sum.lower + points.lower,
+                        }
+                    });
             if total.upper != total.lower {
                 let winner = if total.upper > total.lower {
                     game.upper
@@ -611,7 +632,10 @@ fn stage_scores(
     }
     for (k, &result) in games.iter().enumerate() {
         let k = k as u32;
-        let stage = bounds.iter().position(|&b| k < b).unwrap_or(bounds.len() - 1);
+        let stage = bounds
+            .iter()
+            .position(|&b| k < b)
+            .unwrap_or(bounds.len() - 1);
         let points = points_of(upper, lower, k, result);
         stages[stage].upper += points.upper;
         stages[stage].lower += points.lower;
@@ -660,14 +684,8 @@ mod tests {
             (6, "1-bye 4-5 2-bye 3-6"),
             (7, "1-bye 4-5 2-7 3-6"),
             (8, "1-8 4-5 2-7 3-6"),
-            (
-                9,
-                "1-bye 8-9 4-bye 5-bye 2-bye 7-bye 3-bye 6-bye",
-            ),
-            (
-                10,
-                "1-bye 8-9 4-bye 5-bye 2-bye 7-10 3-bye 6-bye",
-            ),
+            (9, "1-bye 8-9 4-bye 5-bye 2-bye 7-bye 3-bye 6-bye"),
+            (10, "1-bye 8-9 4-bye 5-bye 2-bye 7-10 3-bye 6-bye"),
             (11, "1-bye 8-9 4-bye 5-bye 2-bye 7-10 3-bye 6-11"),
             (12, "1-bye 8-9 4-bye 5-12 2-bye 7-10 3-bye 6-11"),
             (13, "1-bye 8-9 4-13 5-12 2-bye 7-10 3-bye 6-11"),
@@ -686,10 +704,7 @@ mod tests {
             let byes = bracket.matches("bye").count() as u32;
             assert_eq!(byes, knockout.byes(), "{players} players");
             // The byes are the top seeds: 1 to byes.
-            let bye_seeds: Vec<u32> = knockout
-                .compute(&[])
-                .unwrap()
-                .rounds[0]
+            let bye_seeds: Vec<u32> = knockout.compute(&[]).unwrap().rounds[0]
                 .matches
                 .iter()
                 .filter(|m| m.lower.is_none())
@@ -703,7 +718,14 @@ mod tests {
 
     #[test]
     fn sizes_and_rounds() {
-        for (players, size, rounds) in [(2, 2, 1), (3, 4, 2), (5, 8, 3), (16, 16, 4), (17, 32, 5), (128, 128, 7)] {
+        for (players, size, rounds) in [
+            (2, 2, 1),
+            (3, 4, 2),
+            (5, 8, 3),
+            (16, 16, 4),
+            (17, 32, 5),
+            (128, 128, 7),
+        ] {
             let knockout = cup(players);
             assert_eq!((knockout.size(), knockout.total_rounds()), (size, rounds));
         }
@@ -723,7 +745,12 @@ mod tests {
         assert!(error.to_string().contains("--match=N"));
         assert!(Knockout::new(8, MAX_MATCH_GAMES + 1, TieRule::Seed).is_err());
         assert_eq!("Seed".parse::<TieRule>(), Ok(TieRule::Seed));
-        assert!("coin".parse::<TieRule>().unwrap_err().contains("--tie=playoff"));
+        assert!(
+            "coin"
+                .parse::<TieRule>()
+                .unwrap_err()
+                .contains("--tie=playoff")
+        );
     }
 
     /// The tree of an order: each half as a set, recursively, with the
@@ -758,7 +785,10 @@ mod tests {
         let published_8 = [1, 8, 4, 5, 3, 6, 2, 7];
         let published_16 = [1, 16, 8, 9, 5, 12, 4, 13, 6, 11, 3, 14, 7, 10, 2, 15];
         assert_eq!(canonical(&cup(8).seeding_order()), canonical(&published_8));
-        assert_eq!(canonical(&cup(16).seeding_order()), canonical(&published_16));
+        assert_eq!(
+            canonical(&cup(16).seeding_order()),
+            canonical(&published_16)
+        );
         // The same page's 32-seat order begins 1-32, 16-17, 8-25, 9-24,
         // 5-28, 12-21, 4-29, 13-20: the top quarter of our 32 seats.
         let published_32_quarter = [1, 32, 16, 17, 8, 25, 9, 24, 5, 28, 12, 21, 4, 29, 13, 20];
@@ -816,7 +846,12 @@ mod tests {
         assert_eq!(pairs(&bracket.rounds[0]), "1-bye 4-5 2-bye 3-6");
         assert_eq!(
             bracket.to_start(),
-            vec![start(1, 4, 5), start(1, 5, 4), start(1, 3, 6), start(1, 6, 3)]
+            vec![
+                start(1, 4, 5),
+                start(1, 5, 4),
+                start(1, 3, 6),
+                start(1, 6, 3)
+            ]
         );
         let mut record = vec![
             game(1, 4, 5, WhiteWins),
@@ -833,7 +868,10 @@ mod tests {
                 decision: Decision::Score
             })
         );
-        assert_eq!(bracket.rounds[0].matches[1].stages, vec![StageScore { upper: 3, lower: 1 }]);
+        assert_eq!(
+            bracket.rounds[0].matches[1].stages,
+            vec![StageScore { upper: 3, lower: 1 }]
+        );
         assert!(bracket.to_start().is_empty());
         // 6 wins with White: 1½-½ to seed 6, the upset.
         record[3].result = WhiteWins;
@@ -842,7 +880,12 @@ mod tests {
         assert_eq!(bracket.rounds[0].matches[3].loser(), Some(3));
         assert_eq!(
             bracket.to_start(),
-            vec![start(2, 1, 4), start(2, 4, 1), start(2, 2, 6), start(2, 6, 2)]
+            vec![
+                start(2, 1, 4),
+                start(2, 4, 1),
+                start(2, 2, 6),
+                start(2, 6, 2)
+            ]
         );
         record.extend([
             game(2, 1, 4, BlackWins),
@@ -867,7 +910,10 @@ mod tests {
         );
         assert_eq!(
             semi.stages,
-            vec![StageScore { upper: 2, lower: 2 }, StageScore { upper: 1, lower: 3 }]
+            vec![
+                StageScore { upper: 2, lower: 2 },
+                StageScore { upper: 1, lower: 3 }
+            ]
         );
         assert_eq!(pairs(&bracket.rounds[2]), "4-2");
         assert_eq!(knockout.round_name(3), "Final");
@@ -962,7 +1008,10 @@ mod tests {
                 game(1, 1, 2, Cancelled),
             ])
             .unwrap();
-        assert_eq!(bracket.rounds[0].matches[0].stages, vec![StageScore { upper: 2, lower: 2 }]);
+        assert_eq!(
+            bracket.rounds[0].matches[0].stages,
+            vec![StageScore { upper: 2, lower: 2 }]
+        );
         assert_eq!(bracket.winner, Some(1));
         let bracket = knockout
             .compute(&[
@@ -1035,6 +1084,57 @@ mod tests {
             }
         );
         assert!(error.to_string().contains("operator"));
+    }
+
+    #[test]
+    fn every_cup_of_2_to_40_players_plays_out_to_one_winner() {
+        // Results from a fixed pseudo-random sequence, draws often enough
+        // for playoffs; each cup is played by starting what `to_start`
+        // asks for until there is a winner.
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next_result = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            match state % 5 {
+                0 | 1 => Draw,
+                2 => WhiteWins,
+                3 => BlackWins,
+                _ => WhiteWinsByForfeit,
+            }
+        };
+        for tie in [TieRule::Playoff, TieRule::Seed] {
+            for players in 2..=40 {
+                let knockout = Knockout::new(players, 2, tie).unwrap();
+                let mut record = Vec::new();
+                let mut steps = 0;
+                let bracket = loop {
+                    let bracket = knockout.compute(&record).unwrap();
+                    if bracket.winner.is_some() {
+                        break bracket;
+                    }
+                    let games = bracket.to_start();
+                    assert!(!games.is_empty(), "{players}: stuck");
+                    record.extend(
+                        games
+                            .into_iter()
+                            .map(|g| game(g.round, g.white, g.black, next_result())),
+                    );
+                    steps += 1;
+                    assert!(steps < 100, "{players}: no end");
+                };
+                assert_eq!(bracket.rounds.len() as u32, knockout.total_rounds());
+                // Every match but the byes knocks one player out.
+                let played = bracket
+                    .rounds
+                    .iter()
+                    .flat_map(|r| &r.matches)
+                    .filter(|m| m.lower.is_some())
+                    .count() as u32;
+                assert_eq!(played, players - 1, "{players}");
+                assert!(knockout.compute(&record).unwrap().to_start().is_empty());
+            }
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@
 pub mod berger;
 pub mod groups;
 pub mod knockout;
+pub mod ladder;
 pub mod swiss;
 pub mod table;
 pub mod text;

@@ -207,9 +207,8 @@ pub fn bracket<S: AsRef<str>>(bracket: &Bracket, names: &[S]) -> String {
             .map_or("?", |n| n.as_ref());
         format!("{seed:>seed_width$} {name}")
     };
-    // Each column: its heading and its seats, top first, as (player,
-    // score); `None` for a seat nobody has reached yet.
-    let mut columns: Vec<(String, Vec<Option<(String, String)>>)> = Vec::new();
+    // Each column: its heading and its seats, top first.
+    let mut columns: Vec<(String, Vec<Seat>)> = Vec::new();
     for column in 0..total as usize {
         let seats = size >> column;
         let cells = (0..seats)
@@ -263,6 +262,10 @@ pub fn bracket<S: AsRef<str>>(bracket: &Bracket, names: &[S]) -> String {
     }
     out
 }
+
+/// A seat of a bracket's column, as (player, score); `None` for a seat
+/// nobody has reached yet.
+type Seat = Option<(String, String)>;
 
 /// A seat of a paired match: the player and the points scored (`bye` for
 /// an empty seat).
