@@ -28,6 +28,13 @@
 //!   going on alternating); if the match is still level after them, two
 //!   more, at most [`MAX_PLAYOFFS`] times; then the higher seed goes
 //!   through.
+//! * **Withdrawals.** A player who withdrew loses, at once and whatever
+//!   its score (a walkover), every match of theirs that was not decided
+//!   when they withdrew: one not decided yet, and one in which they lost a
+//!   game by forfeit (pbem scores a withdrawn player's games still on as
+//!   forfeits, and no other games). A match they had won stands. If both
+//!   players of a match withdrew, the higher seed goes through, to lose
+//!   the next match the same way.
 //! * **Rounds.** A round's next round is paired only when its last match is
 //!   decided: the winner of match `2i` meets the winner of match `2i + 1`
 //!   (counting from 0, top of the bracket first). The winner of the final
@@ -227,6 +234,9 @@ pub enum Decision {
     /// Tied, and the higher seed went through (the tie rule `seed`, or
     /// after the last playoff).
     Seed,
+    /// The opponent withdrew before the match was decided (or both did,
+    /// and this is the higher seed).
+    Walkover,
 }
 
 /// Who won a match, and how.
@@ -426,6 +436,16 @@ impl Knockout {
     /// (a game between seeds with no match, the wrong colours, too many
     /// games, a round not yet paired) is an error, never a guess.
     pub fn compute(&self, record: &[KnockoutGame]) -> Result<Bracket, KnockoutError> {
+        self.compute_with_withdrawals(record, &[])
+    }
+
+    /// [`Knockout::compute`] when the seeds in `withdrawn` have withdrawn:
+    /// each loses their matches not yet decided by walkover.
+    pub fn compute_with_withdrawals(
+        &self,
+        record: &[KnockoutGame],
+        withdrawn: &[u32],
+    ) -> Result<Bracket, KnockoutError> {
         let total_rounds = self.total_rounds();
         if let Some(game) = record
             .iter()
@@ -468,7 +488,7 @@ impl Knockout {
                 found.games.push(game.result);
             }
             for game in &mut matches {
-                self.settle(game, number)?;
+                self.settle(game, number, withdrawn)?;
             }
             let next: Option<Vec<Match>> = matches
                 .chunks(2)
@@ -505,8 +525,9 @@ impl Knockout {
         })
     }
 
-    /// Works out a match's stages and outcome from its games.
-    fn settle(&self, game: &mut Match, round: u32) -> Result<(), KnockoutError> {
+    /// Works out a match's stages and outcome from its games and the
+    /// withdrawals.
+    fn settle(&self, game: &mut Match, round: u32, withdrawn: &[u32]) -> Result<(), KnockoutError> {
         let Some(lower) = game.lower else {
             game.outcome = Some(Outcome {
                 winner: game.upper,
@@ -564,7 +585,33 @@ impl Knockout {
             });
         }
         game.due = due;
-        game.outcome = outcome;
+        // Whether `seed` withdrew before the match was decided.
+        let walked_out = |seed: u32| {
+            withdrawn.contains(&seed)
+                && (outcome.is_none()
+                    || game.games.iter().enumerate().any(|(k, &result)| {
+                        let (white, black) = colours(game.upper, lower, k as u32);
+                        match result {
+                            GameResult::WhiteWinsByForfeit => black == seed,
+                            GameResult::BlackWinsByForfeit => white == seed,
+                            GameResult::DoubleForfeit => true,
+                            _ => false,
+                        }
+                    }))
+        };
+        let walkover = match (walked_out(game.upper), walked_out(lower)) {
+            (false, false) => None,
+            (true, false) => Some(lower),
+            (false, true) => Some(game.upper),
+            (true, true) => Some(higher),
+        };
+        game.outcome = match walkover {
+            Some(winner) => Some(Outcome {
+                winner,
+                decision: Decision::Walkover,
+            }),
+            None => outcome,
+        };
         game.stages = stage_scores(game.upper, lower, &game.games, self.match_games, due);
         Ok(())
     }
@@ -1084,6 +1131,46 @@ mod tests {
             }
         );
         assert!(error.to_string().contains("operator"));
+    }
+
+    #[test]
+    fn a_withdrawn_player_loses_the_matches_not_yet_decided() {
+        let knockout = Knockout::new(4, 2, TieRule::Seed).unwrap();
+        // Seed 1 leads 1-0 against 4 and withdraws: the match is 4's at
+        // once, before their game still on ends.
+        let record = [game(1, 1, 4, WhiteWins), game(1, 4, 1, Pending)];
+        let bracket = knockout.compute_with_withdrawals(&record, &[1]).unwrap();
+        assert_eq!(
+            bracket.rounds[0].matches[0].outcome,
+            Some(Outcome {
+                winner: 4,
+                decision: Decision::Walkover
+            })
+        );
+        assert_eq!(bracket.to_start(), vec![start(1, 2, 3), start(1, 3, 2)]);
+        // That game ended as a forfeit: 1-1 by score, which the seed rule
+        // would give to 1, but 1 withdrew first: still 4's. Seed 2 wins
+        // 2-3, then withdraws: that match stands, and 2 loses the final to
+        // 4 by walkover, no game played.
+        let record = [
+            game(1, 1, 4, WhiteWins),
+            game(1, 4, 1, WhiteWinsByForfeit),
+            game(1, 2, 3, WhiteWins),
+            game(1, 3, 2, Draw),
+        ];
+        let bracket = knockout.compute_with_withdrawals(&record, &[1, 2]).unwrap();
+        assert_eq!(
+            bracket.rounds[0].matches[1].outcome.map(|o| o.winner),
+            Some(2)
+        );
+        assert_eq!(bracket.winner, Some(4));
+        assert!(bracket.rounds[1].matches[0].games.is_empty());
+        // Both withdrawn: the higher seed goes through.
+        let bracket = Knockout::new(2, 2, TieRule::Seed)
+            .unwrap()
+            .compute_with_withdrawals(&[], &[1, 2])
+            .unwrap();
+        assert_eq!(bracket.winner, Some(1));
     }
 
     #[test]

@@ -278,19 +278,28 @@ fn seat_cell(game: &Match, lower_seat: bool, name_of: &dyn Fn(u32) -> String) ->
         };
     };
     let seed = if lower_seat { lower } else { game.upper };
-    let mut score = game
-        .stages
+    // No points before the first game (nor for a walkover without one).
+    let stages = if game.games.is_empty() {
+        &[][..]
+    } else {
+        &game.stages[..]
+    };
+    let points = stages
         .iter()
         .map(|stage| points_text(if lower_seat { stage.lower } else { stage.upper }))
         .collect::<Vec<_>>()
         .join("+");
-    match game.outcome {
-        None => score.push('*'),
-        Some(outcome) if outcome.decision == Decision::Seed && outcome.winner == seed => {
-            score.push_str(" s");
-        }
-        Some(_) => {}
-    }
+    let mark = match game.outcome {
+        None => "*",
+        Some(outcome) if outcome.winner == seed => match outcome.decision {
+            Decision::Seed => " s",
+            Decision::Walkover => " wo",
+            Decision::Bye | Decision::Score | Decision::Playoff => "",
+        },
+        Some(_) => "",
+    };
+    // Without points, a mark stands alone.
+    let score = format!("{points}{mark}").trim_start().to_string();
     (name_of(seed), score)
 }
 
@@ -304,7 +313,7 @@ fn through(bracket: &Bracket, column: usize, seat: usize) -> Option<u32> {
 /// The key to a bracket's marks, for under it.
 pub fn bracket_legend() -> String {
     "A seat reads seed, player, and points in the match; after a tied match, + the points of each playoff. \
-     * games still on; s: through as the higher seed after a tie."
+     * games still on; s: through as the higher seed after a tie; wo: through because the opponent withdrew."
         .into()
 }
 
@@ -352,19 +361,32 @@ mod tests {
             "                 1 anna",
             "bye",
             "",
-            "4 dmitri 0*",
+            "4 dmitri *",
             "",
-            "5 eva    0*",
+            "5 eva    *",
             "",
             "2 boris",
             "                 2 boris",
             "bye",
             "",
-            "3 carla  0*",
+            "3 carla  *",
             "",
-            "6 farid  0*",
+            "6 farid  *",
         ]);
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn a_walkover_shows_as_such() {
+        let knockout = Knockout::new(2, 2, TieRule::Playoff).unwrap();
+        let bracket_value = knockout.compute_with_withdrawals(&[], &[1]).unwrap();
+        let expected = lines(&[
+            "Final        Winner",
+            "1 anna",
+            "             2 boris",
+            "2 boris wo",
+        ]);
+        assert_eq!(bracket(&bracket_value, &NAMES), expected);
     }
 
     #[test]
