@@ -34,7 +34,7 @@ use std::fmt;
 use super::MAX_ROUND_ROBIN;
 use super::berger::{self, Pair};
 use super::knockout::{Knockout, KnockoutError, TieRule};
-use super::table::Crosstable;
+use super::table::{Crosstable, EventResults, GameRecord};
 
 /// The most groups an event may have.
 pub const MAX_GROUPS: u32 = 16;
@@ -284,6 +284,46 @@ impl Groups {
             .collect()
     }
 
+    /// Group `group`'s (from 1) share of the group stage, for its
+    /// crosstable: `stage` has the entrants in seed order (index = seed -
+    /// 1) and the group stage's games (not the final stage's, whose
+    /// players may have met in a group); the result has the group's
+    /// members in [`Groups::members`] order and only the games among them.
+    /// `None` for a group that does not exist or entrants that do not
+    /// match.
+    pub fn group_results(&self, group: u32, stage: &EventResults) -> Option<EventResults> {
+        if stage.entrants.len() != self.players as usize {
+            return None;
+        }
+        let members = self.members();
+        let list = members.get(group.checked_sub(1)? as usize)?;
+        // Index in the group of the event index `index`.
+        let local = |index: usize| list.iter().position(|&seed| seed as usize == index + 1);
+        let games = stage
+            .games
+            .iter()
+            .filter_map(|game| {
+                Some(GameRecord {
+                    white: local(game.white)?,
+                    black: local(game.black)?,
+                    ..*game
+                })
+            })
+            .collect();
+        Some(EventResults {
+            format: super::Format::RoundRobin {
+                double: self.double,
+            },
+            entrants: list
+                .iter()
+                .map(|&seed| stage.entrants[seed as usize - 1].clone())
+                .collect(),
+            games,
+            byes: Vec::new(),
+            tiebreaks: stage.tiebreaks.clone(),
+        })
+    }
+
     /// The games a group of `size` plays in all.
     fn games_of(&self, size: u32) -> u32 {
         let once = size * size.saturating_sub(1) / 2;
@@ -479,45 +519,51 @@ mod tests {
         ));
     }
 
-    /// A group's results where the player higher in `finish` (seeds, best
-    /// first) beats the lower, every game played.
-    fn group_table(groups: &Groups, group: u32, finish: &[u32], withdrawn: &[u32]) -> Crosstable {
-        let list = &groups.members()[group as usize - 1];
-        let index = |seed: u32| list.iter().position(|&s| s == seed).unwrap();
+    /// The group stage's results where in each game the player higher in
+    /// `finish` (seeds, best first, every group's players) beats the
+    /// lower; `withdrawn` seeds marked so. Games carry event indexes.
+    fn stage(groups: &Groups, finish: &[u32], withdrawn: &[u32]) -> EventResults {
         let rank = |seed: u32| finish.iter().position(|&s| s == seed).unwrap();
-        let games = groups
-            .rounds(group)
-            .iter()
-            .enumerate()
-            .flat_map(|(round, pairs)| pairs.iter().map(move |pair| (round as u32 + 1, *pair)))
-            .map(|(round, pair)| GameRecord {
-                round,
-                white: index(pair.white),
-                black: index(pair.black),
-                board: None,
-                result: if rank(pair.white) < rank(pair.black) {
-                    GameResult::WhiteWins
-                } else {
-                    GameResult::BlackWins
-                },
-            })
-            .collect();
-        Crosstable::compute(&EventResults {
+        let mut games = Vec::new();
+        for group in 1..=groups.groups() {
+            for (round, pairs) in groups.rounds(group).iter().enumerate() {
+                for pair in pairs {
+                    games.push(GameRecord {
+                        round: round as u32 + 1,
+                        white: pair.white as usize - 1,
+                        black: pair.black as usize - 1,
+                        board: None,
+                        result: if rank(pair.white) < rank(pair.black) {
+                            GameResult::WhiteWins
+                        } else {
+                            GameResult::BlackWins
+                        },
+                    });
+                }
+            }
+        }
+        EventResults {
             format: Format::RoundRobin {
                 double: groups.double(),
             },
-            entrants: list
-                .iter()
+            entrants: (1..=groups.players())
                 .map(|seed| Entrant {
                     name: format!("seed{seed}"),
                     rating: None,
-                    withdrawn: withdrawn.contains(seed),
+                    withdrawn: withdrawn.contains(&seed),
                 })
                 .collect(),
             games,
             byes: Vec::new(),
             tiebreaks: Tiebreak::ROUND_ROBIN.to_vec(),
-        })
+        }
+    }
+
+    /// Every group's crosstable, group 1 first.
+    fn tables(groups: &Groups, stage: &EventResults) -> Vec<Crosstable> {
+        (1..=groups.groups())
+            .map(|group| Crosstable::compute(&groups.group_results(group, stage).unwrap()))
+            .collect()
     }
 
     #[test]
@@ -525,10 +571,11 @@ mod tests {
         let groups = Groups::new(8, 2, 2, false, KNOCKOUT_FINAL).unwrap();
         // Group 1 (1 4 5 8): 5 wins it, 1 second. Group 2 (2 3 6 7): 2
         // wins it, 7 second.
-        let tables = [
-            group_table(&groups, 1, &[5, 1, 4, 8], &[]),
-            group_table(&groups, 2, &[2, 7, 3, 6], &[]),
-        ];
+        let stage = stage(&groups, &[5, 2, 1, 7, 4, 3, 8, 6], &[]);
+        let tables = tables(&groups, &stage);
+        let group_one: Vec<&str> = tables[0].rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(group_one, ["seed5", "seed1", "seed4", "seed8"]);
+        assert_eq!(tables[1].rows[0].halves, 6, "seed 2 won all three");
         let advancers = groups.advancers(&tables).unwrap();
         let seeds: Vec<(u32, u32, u32)> = advancers
             .iter()
@@ -557,10 +604,8 @@ mod tests {
     #[test]
     fn a_withdrawn_player_does_not_go_on() {
         let groups = Groups::new(9, 2, 2, false, FinalStage::RoundRobin { double: false }).unwrap();
-        let tables = [
-            group_table(&groups, 1, &[9, 8, 5, 4, 1], &[8]),
-            group_table(&groups, 2, &[2, 3, 6, 7], &[]),
-        ];
+        let stage = stage(&groups, &[9, 8, 5, 4, 1, 2, 3, 6, 7], &[8]);
+        let tables = tables(&groups, &stage);
         let advancers = groups.advancers(&tables).unwrap();
         let seeds: Vec<u32> = advancers.iter().map(|a| a.seed).collect();
         assert_eq!(seeds, [9, 2, 5, 3]);
@@ -570,9 +615,20 @@ mod tests {
     #[test]
     fn nobody_goes_on_before_every_group_is_over() {
         let groups = Groups::new(8, 2, 1, false, KNOCKOUT_FINAL).unwrap();
-        let mut second = group_table(&groups, 2, &[2, 3, 6, 7], &[]);
-        second.finished_games -= 2;
-        let tables = [group_table(&groups, 1, &[1, 4, 5, 8], &[]), second];
+        let mut stage = stage(&groups, &[1, 2, 3, 4, 5, 6, 7, 8], &[]);
+        // Two games of group 2 (seeds 2 3 6 7) still on.
+        let mut on = 0;
+        for game in &mut stage.games {
+            if on < 2
+                && [game.white, game.black]
+                    .iter()
+                    .all(|&i| [1, 2, 5, 6].contains(&i))
+            {
+                game.result = GameResult::Pending;
+                on += 1;
+            }
+        }
+        let tables = tables(&groups, &stage);
         let error = groups.advancers(&tables).unwrap_err();
         assert_eq!(
             error,
@@ -582,5 +638,6 @@ mod tests {
             }
         );
         assert!(groups.advancers(&tables[..1]).is_err());
+        assert!(groups.group_results(3, &stage).is_none());
     }
 }
