@@ -285,9 +285,9 @@ impl Groups {
     }
 
     /// Group `group`'s (from 1) share of the group stage, for its
-    /// crosstable: `stage` has the entrants in seed order (index = seed -
-    /// 1) and the group stage's games (not the final stage's, whose
-    /// players may have met in a group); the result has the group's
+    /// crosstable. `stage` has the entrants in seed order (seed `s` at
+    /// index `s - 1`) and the group stage's games (not the final stage's,
+    /// whose players may have met in a group); the result has the group's
     /// members in [`Groups::members`] order and only the games among them.
     /// `None` for a group that does not exist or entrants that do not
     /// match.
