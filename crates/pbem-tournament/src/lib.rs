@@ -2,11 +2,25 @@
 //! for round robins, [`berger`]), and how its results become a crosstable
 //! with scores and tiebreaks ([`table`]) and plain text that lines up in a
 //! fixed-width font ([`text`]); a Swiss event written as the pairing
-//! engine reads it ([`swiss`], for the crate `pbem-pairing`). In pbem, the
-//! play-by-email server, the service stores events and runs them by mail;
-//! this crate only computes.
+//! engine reads it ([`swiss`], for the crate `pbem-pairing`). Knockout cups
+//! of mini-matches ([`knockout`], their bracket as text in
+//! [`text::bracket`]), round-robin groups whose top players go on to a
+//! final stage ([`groups`]), and standing ladders ([`ladder`]). In pbem,
+//! the play-by-email server, the service stores events and runs them by
+//! mail; this crate only computes.
+//!
+//! The bounds, each checked where an event is made: a round robin of at
+//! most [`MAX_ROUND_ROBIN`] players, a Swiss of [`MAX_SWISS`] and
+//! [`MAX_SWISS_ROUNDS`] rounds, a knockout of [`knockout::MAX_KNOCKOUT`]
+//! with matches of at most [`knockout::MAX_MATCH_GAMES`] games, at most
+//! [`groups::MAX_GROUPS`] groups (each a round robin, so at most
+//! [`groups::MAX_GROUP_ENTRANTS`] entrants), a ladder of
+//! [`ladder::MAX_LADDER`] players.
 
 pub mod berger;
+pub mod groups;
+pub mod knockout;
+pub mod ladder;
 pub mod swiss;
 pub mod table;
 pub mod text;
