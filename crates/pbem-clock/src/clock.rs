@@ -14,7 +14,7 @@ use crate::reminders::Reminders;
 /// grants together.
 pub const MAX_EXTENSION_DAYS: Days = Days::from_hundredths(30 * 100);
 
-/// A side of the board. White makes the first turn.
+/// A side of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
     White,
@@ -88,9 +88,15 @@ impl Event {
 #[derive(Clone, Copy, Debug)]
 pub struct History<'a> {
     pub control: TimeControl,
-    /// When White's clock started (the game was created or its challenge
-    /// accepted).
+    /// When the first clock started: the game was created or its challenge
+    /// accepted.
     pub started_at: OffsetDateTime,
+    /// Whose clock started then: White in a game begun with a clock. A
+    /// board stored before clocks reads as a game begun at its last turn
+    /// with the player then to move, with the days of its turns as the
+    /// control ([`TimeControl::per_turn_days`]): its deadline is what it
+    /// was.
+    pub first: Side,
     /// In the order they were stored. A time earlier than the one before
     /// (a server clock set back) counts as that one.
     pub events: &'a [Event],
@@ -516,7 +522,7 @@ impl Replay {
         let mut replay = Replay {
             control: history.control,
             sides,
-            to_move: Side::White,
+            to_move: history.first,
             mark: history.started_at,
             turn_started_at: history.started_at,
             reference: Duration::ZERO,
@@ -531,7 +537,7 @@ impl Replay {
                 TimeControl::Blocks { .. } => replay.blocks_allowance(side)?,
             };
         }
-        replay.reference = replay.left(Side::White)?;
+        replay.reference = replay.left(history.first)?;
         Ok(replay)
     }
 

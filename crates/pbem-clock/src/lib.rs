@@ -41,6 +41,7 @@
 //! let history = History {
 //!     control,
 //!     started_at: start,
+//!     first: Side::White,
 //!     events: &events,
 //!     white_away: &[],
 //!     black_away: &[],

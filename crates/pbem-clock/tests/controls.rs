@@ -56,6 +56,7 @@ fn away(from: f64, to: f64) -> Interval {
 
 struct Game {
     control: TimeControl,
+    first: Side,
     events: Vec<Event>,
     white_away: Vec<Interval>,
     black_away: Vec<Interval>,
@@ -65,6 +66,7 @@ impl Game {
     fn new(text: &str, events: Vec<Event>) -> Game {
         Game {
             control: control(text),
+            first: Side::White,
             events,
             white_away: Vec::new(),
             black_away: Vec::new(),
@@ -82,6 +84,7 @@ impl Game {
         History {
             control: self.control,
             started_at: START,
+            first: self.first,
             events: &stored,
             white_away: &self.white_away,
             black_away: &self.black_away,
@@ -581,19 +584,38 @@ fn board_mail_lines_say_both_clocks() {
 }
 
 /// Every board stored before time controls reads as `D` with its days
-/// for a turn, and loses on time as today's sweep says: its days after
-/// its last turn, vacations of the player to move added.
+/// for a turn, begun at its last turn (or undo) with the player then to
+/// move, and loses on time as the sweep before clocks said: its days
+/// after its last turn, the vacations of the player to move added.
 #[test]
 fn a_stored_board_keeps_its_deadline() {
+    let last_turn = 10.0;
     let mut game = Game {
         control: TimeControl::per_turn_days(21),
-        events: vec![turn(3.0), turn(10.0)],
+        first: Black,
+        events: Vec::new(),
         white_away: vec![away(12.0, 15.0)],
-        black_away: Vec::new(),
+        black_away: vec![away(12.0, 14.0)],
     };
-    assert_eq!(game.at(11.0).loses_at(), at(10.0 + 21.0 + 3.0));
-    game.white_away.clear();
-    assert_eq!(game.at(11.0).loses_at(), at(31.0));
+    let clock = |game: &Game, now: f64| {
+        History {
+            control: game.control,
+            started_at: at(last_turn),
+            first: game.first,
+            events: &game.events,
+            white_away: &game.white_away,
+            black_away: &game.black_away,
+        }
+        .clock_at(at(now))
+        .expect("within the calendar")
+    };
+    assert_eq!(clock(&game, 11.0).loses_at(), at(last_turn + 21.0 + 2.0));
+    assert_eq!(clock(&game, 11.0).to_move(), Black);
+    game.black_away.clear();
+    assert_eq!(clock(&game, 11.0).loses_at(), at(31.0));
+    // The next turn goes on as in any game begun with a clock.
+    game.events.push(turn(12.0));
+    assert_eq!(clock(&game, 20.0).loses_at(), at(12.0 + 21.0 + 3.0));
     assert_eq!(game.control.to_string(), "21");
 }
 
@@ -608,6 +630,7 @@ fn a_clock_set_back_moves_nothing_backwards() {
     let history = History {
         control: game.control,
         started_at: START,
+        first: White,
         events: &game.events,
         white_away: &[],
         black_away: &[],
@@ -616,4 +639,19 @@ fn a_clock_set_back_moves_nothing_backwards() {
         history.clock_at(at(1.0)).map(|clock| clock.now()),
         Ok(at(2.0))
     );
+}
+
+#[test]
+fn a_clock_beyond_the_calendar_is_an_error_not_a_panic() {
+    let history = History {
+        control: TimeControl::PerTurn {
+            days: Days::from_hundredths(u32::MAX),
+        },
+        started_at: START,
+        first: White,
+        events: &[],
+        white_away: &[],
+        black_away: &[],
+    };
+    assert_eq!(history.clock_at(at(1.0)), Err(pbem_clock::BeyondCalendar));
 }

@@ -58,6 +58,7 @@ fn vacations() -> impl Strategy<Value = Vec<Interval>> {
 
 struct Game {
     control: TimeControl,
+    first: Side,
     events: Vec<Event>,
     white_away: Vec<Interval>,
     black_away: Vec<Interval>,
@@ -69,6 +70,7 @@ impl Game {
         History {
             control: self.control,
             started_at: START,
+            first: self.first,
             events: &self.events[..stored],
             white_away: &self.white_away,
             black_away: &self.black_away,
@@ -87,6 +89,7 @@ impl Game {
 
 fn game(
     control: TimeControl,
+    first: Side,
     steps: &[(u32, Step)],
     white_away: Vec<Interval>,
     black_away: Vec<Interval>,
@@ -109,6 +112,7 @@ fn game(
         .collect();
     Game {
         control,
+        first,
         events,
         white_away,
         black_away,
@@ -119,12 +123,14 @@ proptest! {
     #[test]
     fn time_left_goes_up_only_by_what_a_turn_or_an_extension_gives(
         control in controls(),
+        black_first in any::<bool>(),
         steps in steps(),
         white_away in vacations(),
         black_away in vacations(),
         samples in proptest::collection::vec((0u32..=100, 0u32..=100), 1..4),
     ) {
-        let game = game(control, &steps, white_away, black_away);
+        let first = if black_first { Side::Black } else { Side::White };
+        let game = game(control, first, &steps, white_away, black_away);
         let sides = [Side::White, Side::Black];
         // Between two events (and after the last): the player to move's
         // time runs down, at most as fast as the calendar, not at all
@@ -203,6 +209,77 @@ proptest! {
                 prop_assert!(read.is_err());
             }
             _ => prop_assert_eq!(read, Ok(control)),
+        }
+    }
+}
+
+/// Any instant the calendar holds, from the year -9999 to 9999.
+fn instants() -> impl Strategy<Value = OffsetDateTime> {
+    let (first, last) = (
+        datetime!(-9999-01-01 00:00 UTC).unix_timestamp(),
+        datetime!(9999-12-31 23:59 UTC).unix_timestamp(),
+    );
+    (first..=last).prop_map(|seconds| {
+        OffsetDateTime::from_unix_timestamp(seconds).expect("within the calendar")
+    })
+}
+
+proptest! {
+    /// Whatever is stored, however absurd (a hand-made control far out of
+    /// bounds, times at the ends of the calendar), the clock answers or
+    /// says it is beyond the calendar: it never panics.
+    #[test]
+    fn no_history_makes_the_clock_panic(
+        kind in 0u8..3,
+        a in any::<u32>(),
+        b in any::<u32>(),
+        c in proptest::option::of(any::<u32>()),
+        started_at in instants(),
+        now in instants(),
+        events in proptest::collection::vec((instants(), 0u8..3, any::<bool>(), any::<u32>()), 0..12),
+        away in proptest::collection::vec((instants(), instants()), 0..4),
+    ) {
+        let control = match kind {
+            0 => TimeControl::PerTurn { days: Days::from_hundredths(a) },
+            1 => TimeControl::Blocks { turns: b, days: Days::from_hundredths(a) },
+            _ => TimeControl::Bank {
+                bank: Days::from_hundredths(a),
+                increment: Days::from_hundredths(b),
+                cap: c.map(Days::from_hundredths),
+            },
+        };
+        let events: Vec<Event> = events
+            .into_iter()
+            .map(|(at, kind, white, days)| match kind {
+                0 => Event::Turn { at },
+                1 => Event::TakeBack { at },
+                _ => Event::Extend {
+                    at,
+                    to: if white { Side::White } else { Side::Black },
+                    days: Days::from_hundredths(days),
+                },
+            })
+            .collect();
+        let away: Vec<Interval> = away
+            .into_iter()
+            .map(|(starts_at, ends_at)| Interval { starts_at, ends_at })
+            .collect();
+        let history = History {
+            control,
+            started_at,
+            first: Side::White,
+            events: &events,
+            white_away: &away,
+            black_away: &away,
+        };
+        if let Ok(clock) = history.clock_at(now) {
+            let reminders = pbem_clock::Reminders::default();
+            let reminded = pbem_clock::Reminded { this_turn: 0, last_at: Some(now) };
+            let _ = clock.due(&reminders, &reminded);
+            let _ = clock.next_due(&reminders, &reminded);
+            let _ = clock.lines();
+            let _ = clock.check_extension(Days::from_hundredths(b));
+            prop_assert!(clock.now() >= now);
         }
     }
 }
