@@ -66,3 +66,8 @@ pub use clock::{
 pub use control::{FORMS, MAX_DAYS, MAX_INCREMENT, MAX_TURNS, MIN_DAYS, ParseError, TimeControl};
 pub use days::{Days, DaysError, days_text, describe, readable};
 pub use reminders::{MAX_REMINDER_DAYS, REMINDER_FORMS, Reminders, RemindersError};
+
+/// The example in README.md, run as a test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
