@@ -223,6 +223,11 @@ mod tests {
             .expect_err("Black's own turn comes first");
         play(&mut game, "e5");
         black.add(&game, "g4 Qh4").expect("mate");
+        black.add(&game, "d4 Nc6 d5 Nce7").expect("another line");
+        assert_eq!(
+            black.numbered_lines(&game),
+            ["2.g4 Qh4#", "2.d4 Nc6 3.d5 Nce7"]
+        );
         let mut white = Tree::new(Color::White);
         white.add(&game, "Nc3 g3").expect_err("White's own turn");
         // White plays g4; Black's lines mate at once.

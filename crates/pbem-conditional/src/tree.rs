@@ -14,7 +14,7 @@ pub const MAX_LINES: usize = 32;
 
 /// One player's conditional lines on one board: whose they are and the
 /// lines, relative to the current position (the opponent to move).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tree {
     owner: Color,
     branches: Vec<Branch>,
@@ -22,7 +22,7 @@ pub struct Tree {
 
 /// An opponent's turn, the owner's answer to it, and the lines that go on
 /// from there.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Branch {
     theirs: Entry,
     mine: Entry,
@@ -458,7 +458,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_check_ends_the_turn_in_marseillais() {
-        let game = game_after(Variant::Marseillais, Some(MARSEILLAIS_BB5), "");
+        let mut game = game_after(Variant::Marseillais, Some(MARSEILLAIS_BB5), "");
         let mut tree = Tree::new(Color::Black);
         let error = tree
             .add(&game, "Bb5+,Nf3 c6,cxb5")
@@ -474,7 +474,19 @@ pub(crate) mod tests {
         );
         assert!(tree.is_empty());
         tree.add(&game, "Bb5+ c6,cxb5").expect("legal");
-        assert_eq!(tree.lines(), [vec!["Bb5+", "c6,cxb5"]]);
+        tree.add(&game, "Nf3,Bb5+ Nc6,Nf6")
+            .expect("the check as second move");
+        assert_eq!(
+            tree.lines(),
+            [vec!["Bb5+", "c6,cxb5"], vec!["Nf3,Bb5+", "Nc6,Nf6"]]
+        );
+        // The lone checking move is the first line's turn, not the second's.
+        let played = play(&mut game, "f1b5");
+        let Follow::Answer { answer, lines_kept } = tree.follow(&played) else {
+            panic!("Bb5+ begins a line");
+        };
+        assert_eq!((answer.text(), lines_kept), ("c6,cxb5", 0));
+        assert!(tree.is_empty());
     }
 
     #[test]
