@@ -66,7 +66,7 @@ fn a_misspelled_command_in_a_reply_is_refused_with_the_command_it_misspells() {
     let mails = h.reply(&alice, ALICE, "mvoe e4");
     assert_eq!(mails.len(), 1, "{mails:#?}");
     let body = flat(&to(&mails, ALICE).body);
-    assert!(body.contains("(did you mean \"move\"?)"), "{body}");
+    assert!(body.contains("Did you mean \"move\"?"), "{body}");
     assert!(body.contains("nothing was played"), "{body}");
     // The line of a comment that looks like a command says the same.
     let mails = h.send(ALICE, "hello", "games alice\nshwo 101 alice alice-pw");

@@ -536,7 +536,7 @@ impl Word {
     }
 
     /// The command `text` misspells, to suggest in an answer ("did you
-    /// mean \"move\"?"): a near miss (as [`Word::near`] reads one) that is
+    /// mean `move`?"): a near miss (as [`Word::near`] reads one) that is
     /// closer to this command than to any other. `None` for a command word
     /// itself, for a word near no command, and for one as near to two
     /// commands (`ratins`: `rating` or `ratings`), where a guess would

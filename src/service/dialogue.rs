@@ -303,13 +303,15 @@ fn not_understood(text: &str) -> String {
     let turn = text.trim().trim_end_matches(['.', ';', ',']);
     // The command it misspells, or the notation's own complaint, for one
     // word only: a longer line may hold a password the error would repeat.
-    let reason = match (reading::misspelled(text), parse_turn(turn)) {
-        (Some((_, word)), _) => format!(" (did you mean \"{}\"?)", word.name()),
-        (None, Err(error)) if !turn.contains(char::is_whitespace) => format!(" ({error})"),
-        _ => String::new(),
+    let (reason, suggestion) = match (reading::misspelled(text), parse_turn(turn)) {
+        (Some((_, word)), _) => (String::new(), format!(" Did you mean \"{}\"?", word.name())),
+        (None, Err(error)) if !turn.contains(char::is_whitespace) => {
+            (format!(" ({error})"), String::new())
+        }
+        _ => (String::new(), String::new()),
     };
     format!(
-        "pbem did not understand \"{text}\" as a turn or a command{reason}; nothing was played and nothing was passed on. Reply with just your turn in SAN (for example Nf6, or a two-move turn as e5,Nf6) or a command such as draw, accept or resign; a comment may follow on the next lines."
+        "pbem did not understand \"{text}\" as a turn or a command{reason}; nothing was played and nothing was passed on.{suggestion} Reply with just your turn in SAN (for example Nf6, or a two-move turn as e5,Nf6) or a command such as draw, accept or resign; a comment may follow on the next lines."
     )
 }
 

@@ -366,29 +366,32 @@ fn looks_like_command(words: &[&str]) -> bool {
 /// it is nearest to ([`Word::suggestion`]). Only the word is returned: the
 /// rest of the line may hold a password.
 pub fn misspelled(line: &str) -> Option<(&str, Word)> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    // A variant name may stand before the command word.
-    let words = match words.split_first() {
-        Some((first, rest)) if !rest.is_empty() && first.parse::<Variant>().is_ok() => rest,
-        _ => &words[..],
-    };
-    let first = words.first()?;
-    Word::suggestion(first).map(|word| (*first, word))
+    let (first, _) = command_words(line)?;
+    Word::suggestion(first).map(|word| (first, word))
 }
 
 /// [`misspelled`], where the word stands as a command's would: alone or
 /// before a number or a move (`mvoe 101`, `shwo`), so that prose (`Drew
 /// up a plan`) is none.
 fn misspelled_strictly(line: &str) -> Option<(&str, Word)> {
-    let found = misspelled(line)?;
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let at = words.iter().position(|w| *w == found.0)?;
-    words
-        .get(at + 1)
-        .is_none_or(|next| {
-            next.trim_start_matches('#').parse::<u32>().is_ok() || looks_like_move(next)
-        })
-        .then_some(found)
+    let (first, next) = command_words(line)?;
+    let word = Word::suggestion(first)?;
+    next.is_none_or(|next| {
+        next.trim_start_matches('#').parse::<u32>().is_ok() || looks_like_move(next)
+    })
+    .then_some((first, word))
+}
+
+/// The word a command line would begin with (after a variant name, which
+/// may stand before it), and the word after that.
+fn command_words(line: &str) -> Option<(&str, Option<&str>)> {
+    let mut words = line.split_whitespace();
+    let first = words.next()?;
+    let second = words.next();
+    Some(match second {
+        Some(second) if first.parse::<Variant>().is_ok() => (second, words.next()),
+        _ => (first, second),
+    })
 }
 
 /// Whether a word looks like one move in any common notation, in any case
