@@ -171,6 +171,27 @@ fn the_variants_one_liners_are_distinct_and_tell_chess2_from_twomove() {
     );
 }
 
+#[test]
+fn help_variants_wraps_each_description_under_its_own_text() {
+    let mut h = Harness::new();
+    let mails = h.send("hank@example.org", "help variants", "");
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    let body = &mails[0].body;
+    let mut entries = 0;
+    for line in body.lines().filter(|line| !line.is_empty()) {
+        let entry = line
+            .strip_prefix("  ")
+            .and_then(|rest| rest.split_once("  "))
+            .is_some_and(|(id, _)| id.parse::<pbem::rules::Variant>().is_ok());
+        if entry {
+            entries += 1;
+        } else {
+            assert!(line.starts_with("    "), "{line:?} in\n{body}");
+        }
+    }
+    assert_eq!(entries, 12, "{body}");
+}
+
 // 4. Paragraphs wrap flush left.
 
 #[test]
