@@ -421,7 +421,11 @@ fn run(
         }
         Inbound::Imap(_) | Inbound::Stdin => None,
     };
-    tracing::info!(inbound = %describe(&config.inbound), "pbem is serving");
+    tracing::info!(
+        inbound = %describe(&config.inbound),
+        schema = crate::store::SCHEMA,
+        "pbem is serving"
+    );
     std::thread::scope(|scope| {
         let _stop_on_panic = stop.stop_on_panic();
         scope.spawn(move || {

@@ -3,7 +3,9 @@
 //! challenges the other to chess2, and they play a short game to
 //! checkmate, each turn sent as a reply to the board mail the server sent,
 //! all through the real pipeline (mails into the Maildir, a server pass,
-//! replies in the outbox). Prints the last mail. Runs in `<data-dir>/demo`,
+//! replies in the outbox). Prints the text of the last mail, as a mail
+//! program shows it, and the file that holds it whole (MIME, with its HTML
+//! part, the board picture and the game's PGN). Runs in `<data-dir>/demo`,
 //! which it starts afresh.
 
 use std::fs;
@@ -66,14 +68,31 @@ pub fn run(data_dir: &Path) -> Result<(), CliError> {
         let (reply_to, subject) = demo.latest_board_mail(player)?;
         demo.send(player, &reply_to, &format!("Re: {subject}"), turn)?;
     }
-    let last = demo.last_mail()?;
+    let (path, raw) = demo.last_mail()?;
+    let (subject, text) = text_part(&raw)?;
     println!(
-        "pbem demo: alice and bob played a chess2 game by mail in {}.\nEvery mail the server sent is in {}; this is the last one:\n",
+        "pbem demo: alice and bob played a chess2 game by mail in {}.\nEvery mail the server sent is in {}; this is the text of the last one\n(the whole mail, with its HTML part and attachments, is {}):\n",
         dir.display(),
-        demo.outbox.display()
+        demo.outbox.display(),
+        path.display()
     );
-    print!("{}", String::from_utf8_lossy(&last));
+    println!("Subject: {subject}\n");
+    println!("{}", text.trim_end());
     Ok(())
+}
+
+/// The Subject and the plain-text part of a mail.
+fn text_part(raw: &[u8]) -> Result<(String, String), CliError> {
+    let message = MessageParser::default()
+        .parse(raw)
+        .ok_or_else(|| server_error("the last mail cannot be read".to_string()))?;
+    let text = message
+        .body_text(0)
+        .ok_or_else(|| server_error("the last mail has no text part".to_string()))?;
+    Ok((
+        message.subject().unwrap_or_default().to_string(),
+        text.into_owned(),
+    ))
 }
 
 fn server_error(message: String) -> CliError {
@@ -161,11 +180,13 @@ impl Demo<'_> {
         )))
     }
 
-    fn last_mail(&self) -> Result<Vec<u8>, CliError> {
+    /// The newest mail of the outbox: its file and its bytes.
+    fn last_mail(&self) -> Result<(PathBuf, Vec<u8>), CliError> {
         let last = self
             .mails()?
             .pop()
             .ok_or_else(|| server_error("the server sent no mail".to_string()))?;
-        fs::read(&last).map_err(|e| server_error(e.to_string()))
+        let raw = fs::read(&last).map_err(|e| server_error(e.to_string()))?;
+        Ok((last, raw))
     }
 }

@@ -3,7 +3,7 @@
 use shakmaty::Position;
 
 use super::{CliError, StartArgs};
-use crate::render::board::{BoardStyle, draw};
+use crate::render::board::{BoardStyle, draw, legend};
 use crate::render::summary::legal_summary;
 
 pub fn run(start: &StartArgs, moves: Option<&str>) -> Result<(), CliError> {
@@ -18,6 +18,7 @@ pub fn run(start: &StartArgs, moves: Option<&str>) -> Result<(), CliError> {
         "{}",
         draw(state.pos().board(), state.turn(), BoardStyle::Full)
     );
+    println!("{}\n", legend(BoardStyle::Full));
     print!("{}", legal_summary(&game));
     Ok(())
 }

@@ -25,39 +25,95 @@ use crate::rules::{Game, Variant};
 #[derive(Debug, Parser)]
 #[command(name = "pbem", version, about)]
 pub struct Cli {
-    /// Where the database, the inbox Maildir and the outbox live.
-    #[arg(long, global = true, default_value = "pbem-data")]
-    data_dir: PathBuf,
-    /// A TOML configuration file overriding the embedded defaults.
-    #[arg(long, global = true)]
+    /// The data directory of serve, process, tick, demo, backup and
+    /// ratings (also after the subcommand) [default: pbem-data]
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    /// The configuration file of serve, process, tick, backup and ratings
+    /// (also after the subcommand)
+    #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Act as if the time were this (RFC 3339, e.g. 2026-01-31T12:00:00Z); for tests.
-    #[arg(long, global = true)]
+    /// The time serve, process, tick and ratings act at (also after the
+    /// subcommand); for tests
+    #[arg(long, value_name = "TIME")]
     now: Option<String>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// `--data-dir`, for the subcommands that keep their state there.
+#[derive(Debug, clap::Args)]
+struct DataDir {
+    /// Where the database, the inbox Maildir and the outbox live
+    /// [default: pbem-data]
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+/// `--config`, for the subcommands that read the configuration.
+#[derive(Debug, clap::Args)]
+struct ConfigFile {
+    /// A TOML configuration file overriding the embedded defaults
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+/// `--now`, for the subcommands that act at a time.
+#[derive(Debug, clap::Args)]
+struct Now {
+    /// Act as if the time were TIME (RFC 3339, e.g. 2026-01-31T12:00:00Z);
+    /// for tests
+    #[arg(long, value_name = "TIME")]
+    now: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the mail server: read the inbox, answer, send the outbox.
     Serve {
+        #[command(flatten)]
+        data_dir: DataDir,
+        #[command(flatten)]
+        config: ConfigFile,
+        #[command(flatten)]
+        now: Now,
         /// Process the mail waiting now, then exit.
         #[arg(long)]
         once: bool,
     },
     /// Process one mail from standard input (for .forward or procmail).
-    Process,
+    Process {
+        #[command(flatten)]
+        data_dir: DataDir,
+        #[command(flatten)]
+        config: ConfigFile,
+        #[command(flatten)]
+        now: Now,
+    },
     /// Run one deadline sweep (reminders, losses on time) as of now or --now.
     Tick {
+        #[command(flatten)]
+        data_dir: DataDir,
+        #[command(flatten)]
+        config: ConfigFile,
+        #[command(flatten)]
+        now: Now,
         /// Also send the daily digest (once a day at most).
         #[arg(long)]
         digest: bool,
     },
-    /// Play a short chess2 game by mail through the real pipeline and show the last mail.
-    Demo,
+    /// Play a short chess2 game by mail through the real pipeline and show
+    /// the last mail (in <data-dir>/demo, started afresh).
+    Demo {
+        #[command(flatten)]
+        data_dir: DataDir,
+    },
     /// Copy the database to FILE, consistently, while the server runs.
     Backup {
+        #[command(flatten)]
+        data_dir: DataDir,
+        #[command(flatten)]
+        config: ConfigFile,
         /// Where the copy goes (replaced if it exists).
         file: PathBuf,
     },
@@ -65,6 +121,12 @@ enum Command {
     Variants,
     /// Print the rating standings, or rebuild the ratings from the stored results.
     Ratings {
+        #[command(flatten)]
+        data_dir: DataDir,
+        #[command(flatten)]
+        config: ConfigFile,
+        #[command(flatten)]
+        now: Now,
         /// Replay every rated result in order and store exactly what the
         /// replay gives (changes nothing when the ratings are right).
         #[arg(long)]
@@ -79,13 +141,19 @@ enum Command {
         /// The record to read; `-` or nothing reads standard input.
         file: Option<PathBuf>,
     },
-    /// Count the sequences of legal whole turns of a given depth.
+    /// Count the legal sequences of whole turns DEPTH deep (perft), to test the move generator.
+    ///
+    /// A turn is one player's whole turn: one move in chess, one or two in
+    /// the double-move variants, a doublestep counting as one. Prints each
+    /// legal first turn with the number of sequences that begin with it,
+    /// then `turns(DEPTH) = N`.
     Perft {
         #[command(flatten)]
         start: StartArgs,
         /// Record of turns to play before counting.
         #[arg(long)]
         moves: Option<String>,
+        /// How many turns deep to count (0 counts the position itself).
         depth: u32,
     },
     /// Show the legal-move summary a player would get by mail.
@@ -96,9 +164,11 @@ enum Command {
         #[arg(long)]
         moves: Option<String>,
     },
-    /// Swiss pairings (FIDE Dutch) of a TRF file: `--dutch FILE` pairs the
-    /// next round (bbpPairings' `-p` output), `--check FILE` checks every
-    /// round. Exit 0 done, 1 no valid pairing / a round differs, 2 bad file.
+    /// Pair the next round of a Swiss event (FIDE Dutch) from a TRF file, or check its rounds.
+    ///
+    /// `--dutch FILE` pairs the next round (bbpPairings' `-p` output),
+    /// `--check FILE` checks every round. Exit 0 done, 1 no valid pairing or
+    /// a round differs, 2 bad file.
     Pairings {
         /// TRF file whose next round to pair.
         #[arg(
@@ -112,6 +182,61 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         check: Option<PathBuf>,
     },
+}
+
+/// Where a subcommand keeps its state and when it acts: the options
+/// given before the subcommand (as scripts and service files write them)
+/// or after it.
+#[derive(Debug, Default)]
+struct Place {
+    data_dir: Option<PathBuf>,
+    config: Option<PathBuf>,
+    now: Option<String>,
+}
+
+impl Place {
+    /// The data directory, `pbem-data` unless given.
+    fn data_dir(&self) -> PathBuf {
+        self.data_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("pbem-data"))
+    }
+
+    /// The options given after the subcommand `command`, with those given
+    /// before it: an option may be given once, and only to a subcommand
+    /// that uses it (`takes`: what `after` can hold).
+    fn merged(
+        before: Place,
+        after: Place,
+        command: &str,
+        takes: &[&str],
+    ) -> Result<Place, CliError> {
+        fn one<T>(
+            name: &str,
+            before: Option<T>,
+            after: Option<T>,
+            command: &str,
+            takes: &[&str],
+        ) -> Result<Option<T>, CliError> {
+            match (before, after) {
+                (Some(_), Some(_)) => Err(CliError::Input(format!("--{name} is given twice"))),
+                (Some(_), None) if !takes.contains(&name) => Err(CliError::Input(format!(
+                    "{command} takes no --{name}{}",
+                    if takes.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (only --{})", takes.join(", --"))
+                    }
+                ))),
+                (before, after) => Ok(after.or(before)),
+            }
+        }
+        Ok(Place {
+            data_dir: one("data-dir", before.data_dir, after.data_dir, command, takes)?,
+            config: one("config", before.config, after.config, command, takes)?,
+            now: one("now", before.now, after.now, command, takes)?,
+        })
+    }
 }
 
 /// Which variant, and from which position.
@@ -152,51 +277,11 @@ pub fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG)),
         )
         .with_writer(std::io::stderr)
         .init();
-    let result = match cli.command {
-        Command::Serve { once } => serve::serve(
-            &cli.data_dir,
-            cli.config.as_deref(),
-            cli.now.as_deref(),
-            once,
-        ),
-        Command::Process => {
-            serve::process(&cli.data_dir, cli.config.as_deref(), cli.now.as_deref())
-        }
-        Command::Tick { digest } => serve::tick(
-            &cli.data_dir,
-            cli.config.as_deref(),
-            cli.now.as_deref(),
-            digest,
-        ),
-        Command::Demo => demo::run(&cli.data_dir),
-        Command::Backup { file } => backup::run(&cli.data_dir, cli.config.as_deref(), &file),
-        Command::Variants => variants::run(),
-        Command::Ratings { rebuild, variant } => ratings::run(
-            &cli.data_dir,
-            cli.config.as_deref(),
-            cli.now.as_deref(),
-            rebuild,
-            variant,
-        ),
-        Command::Replay { start, file } => replay::run(&start, file.as_deref()),
-        Command::Perft {
-            start,
-            moves,
-            depth,
-        } => perft::run(&start, moves.as_deref(), depth),
-        Command::Legal { start, moves } => legal::run(&start, moves.as_deref()),
-        Command::Pairings { dutch, check } => match (dutch, check) {
-            (Some(file), _) => pairings::dutch(&file),
-            (None, Some(file)) => pairings::check(&file),
-            (None, None) => Err(CliError::Input(
-                "pairings needs --dutch FILE or --check FILE".into(),
-            )),
-        },
-    };
+    let result = run(cli);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Rejected(message)) => {
@@ -211,6 +296,143 @@ pub fn main() -> ExitCode {
             eprintln!("error: {message}");
             // EX_TEMPFAIL: a mail transfer agent keeps the mail and retries.
             ExitCode::from(75)
+        }
+    }
+}
+
+/// What is logged unless `RUST_LOG` says otherwise: pbem's own account
+/// of its work, and only the warnings of the crates it uses (the
+/// scheduler logs every job it creates at INFO, the migrations a version
+/// that is not the migration's number).
+const DEFAULT_LOG: &str = "warn,pbem=info";
+
+/// Runs the subcommand.
+fn run(cli: Cli) -> Result<(), CliError> {
+    let before = Place {
+        data_dir: cli.data_dir,
+        config: cli.config,
+        now: cli.now,
+    };
+    let place =
+        |command: &str, after: Place, takes: &[&str]| Place::merged(before, after, command, takes);
+    const ALL: &[&str] = &["data-dir", "config", "now"];
+    match cli.command {
+        Command::Serve {
+            data_dir,
+            config,
+            now,
+            once,
+        } => {
+            let place = place("serve", Place::of(data_dir, config, now), ALL)?;
+            serve::serve(
+                &place.data_dir(),
+                place.config.as_deref(),
+                place.now.as_deref(),
+                once,
+            )
+        }
+        Command::Process {
+            data_dir,
+            config,
+            now,
+        } => {
+            let place = place("process", Place::of(data_dir, config, now), ALL)?;
+            serve::process(
+                &place.data_dir(),
+                place.config.as_deref(),
+                place.now.as_deref(),
+            )
+        }
+        Command::Tick {
+            data_dir,
+            config,
+            now,
+            digest,
+        } => {
+            let place = place("tick", Place::of(data_dir, config, now), ALL)?;
+            serve::tick(
+                &place.data_dir(),
+                place.config.as_deref(),
+                place.now.as_deref(),
+                digest,
+            )
+        }
+        Command::Demo { data_dir } => {
+            let after = Place {
+                data_dir: data_dir.data_dir,
+                ..Place::default()
+            };
+            demo::run(&place("demo", after, &["data-dir"])?.data_dir())
+        }
+        Command::Backup {
+            data_dir,
+            config,
+            file,
+        } => {
+            let after = Place {
+                data_dir: data_dir.data_dir,
+                config: config.config,
+                now: None,
+            };
+            let place = place("backup", after, &["data-dir", "config"])?;
+            backup::run(&place.data_dir(), place.config.as_deref(), &file)
+        }
+        Command::Ratings {
+            data_dir,
+            config,
+            now,
+            rebuild,
+            variant,
+        } => {
+            let place = place("ratings", Place::of(data_dir, config, now), ALL)?;
+            ratings::run(
+                &place.data_dir(),
+                place.config.as_deref(),
+                place.now.as_deref(),
+                rebuild,
+                variant,
+            )
+        }
+        Command::Variants => {
+            place("variants", Place::default(), &[])?;
+            variants::run()
+        }
+        Command::Replay { start, file } => {
+            place("replay", Place::default(), &[])?;
+            replay::run(&start, file.as_deref())
+        }
+        Command::Perft {
+            start,
+            moves,
+            depth,
+        } => {
+            place("perft", Place::default(), &[])?;
+            perft::run(&start, moves.as_deref(), depth)
+        }
+        Command::Legal { start, moves } => {
+            place("legal", Place::default(), &[])?;
+            legal::run(&start, moves.as_deref())
+        }
+        Command::Pairings { dutch, check } => {
+            place("pairings", Place::default(), &[])?;
+            match (dutch, check) {
+                (Some(file), _) => pairings::dutch(&file),
+                (None, Some(file)) => pairings::check(&file),
+                (None, None) => Err(CliError::Input(
+                    "pairings needs --dutch FILE or --check FILE".into(),
+                )),
+            }
+        }
+    }
+}
+
+impl Place {
+    /// The three options as a subcommand that takes them all holds them.
+    fn of(data_dir: DataDir, config: ConfigFile, now: Now) -> Place {
+        Place {
+            data_dir: data_dir.data_dir,
+            config: config.config,
+            now: now.now,
         }
     }
 }

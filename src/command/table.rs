@@ -525,23 +525,54 @@ impl Word {
     /// The word `text` is, or is a near miss of (one typo in a word of
     /// four letters or more, two from seven; trailing punctuation aside).
     pub fn near(text: &str) -> Option<Word> {
-        let text = text
-            .trim_end_matches(['.', '!', '?', ',', ';', ':'])
-            .to_lowercase();
+        let text = without_punctuation(text);
         if let Some(exact) = Word::from_text(&text) {
             return Some(exact);
         }
-        let typos = match text.chars().count() {
-            0..=3 => return None,
-            4..=6 => 1,
-            _ => 2,
-        };
-        Word::ALL.into_iter().find(|word| {
-            word.definition()
-                .words
-                .iter()
-                .any(|spelling| typo_distance(&text, spelling) <= typos)
-        })
+        let typos = typos_allowed(&text)?;
+        Word::ALL
+            .into_iter()
+            .find(|word| word.distance(&text) <= typos)
+    }
+
+    /// The command `text` misspells, to suggest in an answer ("did you
+    /// mean `move`?"): a near miss (as [`Word::near`] reads one) that is
+    /// closer to this command than to any other. `None` for a command word
+    /// itself, for a word near no command, and for one as near to two
+    /// commands (`ratins`: `rating` or `ratings`), where a guess would
+    /// mislead.
+    pub fn suggestion(text: &str) -> Option<Word> {
+        let text = without_punctuation(text);
+        if Word::from_text(&text).is_some() {
+            return None;
+        }
+        let typos = typos_allowed(&text)?;
+        let mut closest: Option<(usize, Word)> = None;
+        let mut tied = false;
+        for word in Word::ALL {
+            let distance = word.distance(&text);
+            match closest {
+                _ if distance > typos => {}
+                Some((best, _)) if distance > best => {}
+                Some((best, _)) if distance == best => tied = true,
+                _ => {
+                    closest = Some((distance, word));
+                    tied = false;
+                }
+            }
+        }
+        closest.filter(|_| !tied).map(|(_, word)| word)
+    }
+
+    /// The fewest typos between `text` (lowercase) and a spelling of the
+    /// command.
+    fn distance(self, text: &str) -> usize {
+        self.definition()
+            .words
+            .iter()
+            .map(|spelling| typo_distance(text, spelling))
+            .min()
+            .unwrap_or(usize::MAX)
     }
 
     /// The forms a line of this command may be meant as, by its word
@@ -580,6 +611,24 @@ impl Word {
                 }),
                 None => lower == *fixed,
             })
+    }
+}
+
+/// A word as a command word is compared: lowercase, without the
+/// punctuation of a sentence after it.
+fn without_punctuation(text: &str) -> String {
+    text.trim_end_matches(['.', '!', '?', ',', ';', ':'])
+        .to_lowercase()
+}
+
+/// How many typos a word of this length may hold and still be read as a
+/// near miss of a command: none below four letters (`e4`, `Nf3` and
+/// short words of prose are too near to everything).
+fn typos_allowed(text: &str) -> Option<usize> {
+    match text.chars().count() {
+        0..=3 => None,
+        4..=6 => Some(1),
+        _ => Some(2),
     }
 }
 
@@ -670,6 +719,32 @@ mod tests {
         assert_eq!(Word::near("tournamnet"), Some(Word::Tournament));
         assert_eq!(Word::near("e4"), None);
         assert_eq!(Word::near("Nice"), None);
+    }
+
+    #[test]
+    fn a_misspelling_suggests_the_one_command_nearest_to_it() {
+        assert_eq!(Word::suggestion("mvoe"), Some(Word::Move));
+        assert_eq!(Word::suggestion("Resing."), Some(Word::Resign));
+        assert_eq!(Word::suggestion("shwo"), Some(Word::Show));
+        assert_eq!(Word::suggestion("chalenge"), Some(Word::Challenge));
+        // One typo from `tournament`, two from `tournaments`.
+        assert_eq!(Word::suggestion("tournamnet"), Some(Word::Tournament));
+        assert_eq!(Word::suggestion("tournamnets"), Some(Word::Tournaments));
+    }
+
+    #[test]
+    fn no_suggestion_for_a_command_a_tie_or_a_word_near_nothing() {
+        // Commands themselves, however written.
+        assert_eq!(Word::suggestion("move"), None);
+        assert_eq!(Word::suggestion("Standings:"), None);
+        // As near to `rating` as to `ratings`.
+        assert_eq!(Word::suggestion("ratins"), None);
+        // Too short to judge, or near no command.
+        assert_eq!(Word::suggestion("mve"), None);
+        assert_eq!(Word::suggestion("e4"), None);
+        assert_eq!(Word::suggestion("Nice"), None);
+        assert_eq!(Word::suggestion("Hello"), None);
+        assert_eq!(Word::suggestion(""), None);
     }
 
     #[test]

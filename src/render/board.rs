@@ -1,7 +1,9 @@
 //! The pbmserv-style ASCII board, drawn from one player's side.
 //!
 //! Black pieces are `*X*`; white pieces ` X ` on light squares and `:X:` on
-//! dark ones; empty dark squares `:::`. Black sees rank 1 at the top.
+//! dark ones; empty dark squares `:::`. Black sees rank 1 at the top. The
+//! compact board writes one letter a square (FEN's: uppercase White,
+//! lowercase Black, `.` empty). [`legend`] says so under each board.
 
 use shakmaty::{Board, Color, File, Rank, Square};
 
@@ -67,6 +69,17 @@ fn cell(board: &Board, square: Square) -> String {
     }
 }
 
+/// The line a text board mail writes under the board, explaining its marks
+/// (a player new to pbmserv's boards cannot guess them).
+pub fn legend(style: BoardStyle) -> &'static str {
+    match style {
+        BoardStyle::Full => {
+            "*R* Black, R White, :R: White on a dark square, ::: an empty dark square"
+        }
+        BoardStyle::Compact => "KQRBNP White, kqrbnp Black, . an empty square",
+    }
+}
+
 fn draw_compact(board: &Board, ranks: &[Rank], files: &[File]) -> String {
     let mut out = String::new();
     for &rank in ranks {
@@ -108,6 +121,28 @@ mod tests {
         let lines: Vec<&str> = drawn.lines().collect();
         assert_eq!(lines[0], "      h   g   f   e   d   c   b   a");
         assert_eq!(lines[2], "  1 | R |:N:| B |:K:| Q |:B:| N |:R:|  1");
+    }
+
+    /// The legend names the marks the board really draws.
+    #[test]
+    fn each_legend_explains_the_marks_of_its_board() {
+        let full = draw(&Board::new(), Color::White, BoardStyle::Full);
+        let full_legend = legend(BoardStyle::Full);
+        for mark in ["*R*", ":R:", ":::"] {
+            assert!(full.contains(mark) && full_legend.contains(mark), "{mark}");
+        }
+        assert!(full.contains("| R |") && full_legend.contains(" R White"));
+        let compact = draw(&Board::new(), Color::White, BoardStyle::Compact);
+        let compact_legend = legend(BoardStyle::Compact);
+        for marks in ["KQRBNP", "kqrbnp"] {
+            assert!(marks.chars().all(|mark| compact.contains(mark)), "{marks}");
+            assert!(compact_legend.contains(marks), "{marks}");
+        }
+        assert!(compact.contains('.') && compact_legend.contains(". an empty square"));
+        for line in [full_legend, compact_legend] {
+            // One line, which a mail never wraps.
+            assert!(!line.contains('\n') && line.len() <= 72, "{line}");
+        }
     }
 
     #[test]

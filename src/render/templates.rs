@@ -124,8 +124,10 @@ impl Templates {
 /// Longest body line: mail stays plain 8bit text (RFC 5322 recommends 78).
 pub const MAX_LINE: usize = 76;
 
-/// Breaks lines longer than `width` at spaces, continuing with the line's
-/// own indentation plus two spaces.
+/// Breaks lines longer than `width` at spaces. A paragraph goes on flush
+/// left, as the hand-wrapped paragraphs of every template do; an indented
+/// line (an item of a list) goes on under its own text, two spaces in; a
+/// quoted line (`> `) goes on quoted.
 pub fn wrap_long_lines(text: &str, width: usize) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
@@ -138,7 +140,7 @@ pub fn wrap_long_lines(text: &str, width: usize) -> String {
             continue;
         }
         let indent: String = content.chars().take_while(|c| *c == ' ').collect();
-        let continuation = format!("{indent}  ");
+        let continuation = continuation_of(content, &indent);
         let mut column = 0;
         for (i, word) in content.trim_start().split(' ').enumerate() {
             let length = word.chars().count();
@@ -161,9 +163,54 @@ pub fn wrap_long_lines(text: &str, width: usize) -> String {
     out
 }
 
+/// What a wrapped line's continuations begin with (see [`wrap_long_lines`]).
+fn continuation_of(line: &str, indent: &str) -> String {
+    let quote: String = line
+        .chars()
+        .take_while(|c| *c == '>' || *c == ' ')
+        .collect();
+    if quote.contains('>') {
+        quote
+    } else if indent.is_empty() {
+        String::new()
+    } else {
+        format!("{indent}  ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_paragraph_goes_on_flush_left_and_a_quote_stays_quoted() {
+        let text = format!(
+            "{}\n> {}\n",
+            "word ".repeat(30).trim_end(),
+            "quoted ".repeat(10).trim_end()
+        );
+        let wrapped = wrap_long_lines(&text, 20);
+        let lines: Vec<&str> = wrapped.lines().collect();
+        assert!(lines.iter().all(|line| line.len() <= 20), "{wrapped}");
+        let (paragraph, quote): (Vec<&str>, Vec<&str>) =
+            lines.iter().partition(|line| line.starts_with("word"));
+        assert!(paragraph.len() > 1 && quote.len() > 1, "{wrapped}");
+        assert!(
+            quote.iter().all(|line| line.starts_with("> quoted")),
+            "{wrapped}"
+        );
+        assert_eq!(
+            wrapped.split_whitespace().filter(|w| *w == "word").count(),
+            30
+        );
+        assert_eq!(
+            wrapped
+                .split_whitespace()
+                .filter(|w| *w == "quoted")
+                .count(),
+            10
+        );
+    }
 
     #[test]
     fn long_lines_wrap_at_spaces_with_indentation() {

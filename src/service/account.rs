@@ -339,9 +339,11 @@ pub(super) fn help(ctx: &mut Ctx<'_>, topic: HelpTopic) -> Result<Vec<Outgoing>,
                     description: v.description(),
                 })
                 .collect();
+            // Indented, so that a description wrapped in the mail goes on
+            // under its own text (see `wrap_long_lines`).
             let text: Vec<String> = variants
                 .iter()
-                .map(|v| format!("{}  {}", v.id, v.description))
+                .map(|v| format!("  {}  {}", v.id, v.description))
                 .collect();
             ctx.notice_to_sender("pbem variants", &text.join("\n"))?
         }

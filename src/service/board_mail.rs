@@ -13,7 +13,7 @@ use shakmaty::{Color, Position, Square};
 use super::{Ctx, Failure, Refusal, ServiceError, answer, refuse};
 use crate::command::blank::Blanking;
 use crate::mail::outgoing::{self, Html, Inline, Outgoing};
-use crate::render::board::{BoardStyle, draw};
+use crate::render::board::{BoardStyle, draw, legend};
 use crate::render::picture::{self, Scene};
 use crate::render::summary::{example_turn, legal_summary, turn_due};
 use crate::rules::Game;
@@ -142,6 +142,8 @@ struct BoardView {
     new: bool,
     nag: Option<String>,
     board_art: String,
+    /// The line under the board that explains its marks.
+    board_legend: &'static str,
     your_turn: bool,
     recipient: String,
     /// The picture of the HTML part.
@@ -430,6 +432,7 @@ pub fn render_shown(
             _ => None,
         },
         board_art: draw(state.pos().board(), viewer, style),
+        board_legend: legend(style),
         your_turn: matches!(reader, Reader::Player(p)
             if board.result.is_none() && board.player(state.turn()) == p.id),
         recipient: match reader {

@@ -8,6 +8,7 @@ use super::answer::{self, Outcome};
 use super::board_mail::{self, Occasion};
 use super::reading::{self, Item, Reading};
 use super::{Ctx, Failure, Refusal, ServiceError, strip_reply_prefixes, token_board};
+use crate::command::Word;
 use crate::command::blank::Blanking;
 use crate::mail::reply::{self, Known};
 use crate::mail::token::NOT_A_BOARD;
@@ -107,16 +108,20 @@ impl Ctx<'_> {
         let refuse = |message: String, board| {
             Ok::<_, ServiceError>(vec![Outcome::refused("", Refusal { message, board })])
         };
-        let outcomes = match token {
+        // A reply says which command its lines look like where it refuses
+        // them (`not_understood`, the withheld comment).
+        let misspelled = reading.misspelled.as_ref().filter(|_| token.is_none());
+        let outcomes = match (token, misspelled) {
+            (None, Some((written, word))) => refuse(did_you_mean(written, *word), None)?,
             _ if reading.comment.is_empty() => refuse(
                 "pbem found no command in your mail. Send \"help\" for the list of commands.".into(),
                 None,
             )?,
-            None => refuse(
+            (None, None) => refuse(
                 "pbem found no command in your mail, and passes text on to the other players only in a reply to a board mail or with a command that gives your password. Send \"help\" for the list of commands.".into(),
                 None,
             )?,
-            Some((board, player)) => {
+            (Some((board, player)), _) => {
                 if let Some(refusal) = self.stale.clone() {
                     vec![Outcome::refused("", refusal)]
                 } else if let Some(why) = &reading.withheld {
@@ -285,17 +290,28 @@ fn blanked(blanking: &Blanking, mut outcome: Outcome) -> Outcome {
     outcome
 }
 
+/// The error for a mail that holds no command but a misspelled one.
+fn did_you_mean(written: &str, word: Word) -> String {
+    format!(
+        "pbem found no command in your mail: \"{written}\" is not a command; did you mean \"{}\"? Nothing was done. Send \"help\" for the list of commands.",
+        word.name()
+    )
+}
+
 /// The error for a reply whose first words pbem did not understand.
 fn not_understood(text: &str) -> String {
     let turn = text.trim().trim_end_matches(['.', ';', ',']);
-    // The notation's own complaint, for one word only: a longer line may
-    // hold a password the error would repeat.
-    let reason = match parse_turn(turn) {
-        Err(error) if !turn.contains(char::is_whitespace) => format!(" ({error})"),
-        _ => String::new(),
+    // The command it misspells, or the notation's own complaint, for one
+    // word only: a longer line may hold a password the error would repeat.
+    let (reason, suggestion) = match (reading::misspelled(text), parse_turn(turn)) {
+        (Some((_, word)), _) => (String::new(), format!(" Did you mean \"{}\"?", word.name())),
+        (None, Err(error)) if !turn.contains(char::is_whitespace) => {
+            (format!(" ({error})"), String::new())
+        }
+        _ => (String::new(), String::new()),
     };
     format!(
-        "pbem did not understand \"{text}\" as a turn or a command{reason}; nothing was played and nothing was passed on. Reply with just your turn in SAN (for example Nf6, or a two-move turn as e5,Nf6) or a command such as draw, accept or resign; a comment may follow on the next lines."
+        "pbem did not understand \"{text}\" as a turn or a command{reason}; nothing was played and nothing was passed on.{suggestion} Reply with just your turn in SAN (for example Nf6, or a two-move turn as e5,Nf6) or a command such as draw, accept or resign; a comment may follow on the next lines."
     )
 }
 

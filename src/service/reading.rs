@@ -22,6 +22,7 @@ use crate::command::{
     self, Action, BoardAction, Command, CommandError, InReply, Line, Queue, Show, Speaker, Word,
     split_guard,
 };
+use crate::rules::Variant;
 use crate::rules::notation::parse_turn;
 
 /// Commands one mail may hold; the rest are not read (one hostile mail of
@@ -50,6 +51,10 @@ pub struct Reading {
     pub withheld: Option<String>,
     /// Command lines past [`COMMANDS_PER_MAIL`], not read.
     pub unread_commands: usize,
+    /// The first misspelled command word of the Subject (when it was not
+    /// read as a command) or of the comment, and the command it misspells
+    /// (see [`misspelled`]): for an answer that found no command.
+    pub misspelled: Option<(String, Word)>,
 }
 
 /// Reads a mail. `token_board` is the board of a verified reply token.
@@ -62,6 +67,7 @@ pub fn read(subject: &str, lines: &[String], token_board: Option<u32>) -> Readin
     // The Subject: a full command, or in a reply a turn when the body holds
     // none. A Subject naming only a command word whose command is in the
     // body (`signup`) is no second command.
+    let mut subject_is_command = true;
     match command::parse_line(subject) {
         Some(Ok(line)) => reading.push(subject, Item::Command(line)),
         Some(Err(_)) if body_has_command => {}
@@ -72,6 +78,8 @@ pub fn read(subject: &str, lines: &[String], token_board: Option<u32>) -> Readin
                 && let Some(item) = reply_command(subject, board)
             {
                 reading.push(subject, item);
+            } else {
+                subject_is_command = false;
             }
         }
     }
@@ -162,9 +170,29 @@ pub fn read(subject: &str, lines: &[String], token_board: Option<u32>) -> Readin
         suspicious(line, &passwords).map(|why| match why {
             // Never echoed: the answer goes to a From that may be forged.
             HOLDS_PASSWORD => format!("of your comment that {why}"),
+            LOOKS_LIKE_COMMAND => match misspelled_strictly(line) {
+                Some((_, word)) => format!(
+                    "\"{}\" {why} (did you mean \"{}\"?)",
+                    blanking.line(line),
+                    word.name()
+                ),
+                None => format!("\"{}\" {why}", blanking.line(line)),
+            },
             _ => format!("\"{}\" {why}", blanking.line(line)),
         })
     });
+    // Where a line stands as a command would, it is the likelier one;
+    // otherwise the first line that begins with a misspelled word.
+    let subject = (!subject_is_command).then_some(subject);
+    let candidates = || {
+        subject
+            .into_iter()
+            .chain(reading.comment.iter().map(String::as_str))
+    };
+    reading.misspelled = candidates()
+        .find_map(misspelled_strictly)
+        .or_else(|| candidates().find_map(misspelled))
+        .map(|(written, word)| (written.to_string(), word));
     reading
 }
 
@@ -295,6 +323,7 @@ pub fn is_turn(line: &str) -> bool {
 }
 
 const HOLDS_PASSWORD: &str = "holds your password";
+const LOOKS_LIKE_COMMAND: &str = "looks like a command";
 
 /// Why a line may not be forwarded to other players, if it may not: it
 /// looks like a turn, a move or a command (perhaps misspelled), or holds
@@ -309,7 +338,7 @@ pub fn suspicious(line: &str, passwords: &[String]) -> Option<&'static str> {
         return Some(HOLDS_PASSWORD);
     }
     if looks_like_command(&words) {
-        return Some("looks like a command");
+        return Some(LOOKS_LIKE_COMMAND);
     }
     if is_turn(line) || words.iter().flat_map(|w| w.split(',')).any(looks_like_move) {
         return Some("looks like a move");
@@ -330,6 +359,39 @@ fn looks_like_command(words: &[&str]) -> bool {
         || words.get(1).is_none_or(|second| {
             second.trim_start_matches('#').parse::<u32>().is_ok() || looks_like_move(second)
         })
+}
+
+/// A line that begins with a misspelled command word (`mvoe 101 ...`,
+/// `chess2 challnge alice ...`): the word as written and the one command
+/// it is nearest to ([`Word::suggestion`]). Only the word is returned: the
+/// rest of the line may hold a password.
+pub fn misspelled(line: &str) -> Option<(&str, Word)> {
+    let (first, _) = command_words(line)?;
+    Word::suggestion(first).map(|word| (first, word))
+}
+
+/// [`misspelled`], where the word stands as a command's would: alone or
+/// before a number or a move (`mvoe 101`, `shwo`), so that prose (`Drew
+/// up a plan`) is none.
+fn misspelled_strictly(line: &str) -> Option<(&str, Word)> {
+    let (first, next) = command_words(line)?;
+    let word = Word::suggestion(first)?;
+    next.is_none_or(|next| {
+        next.trim_start_matches('#').parse::<u32>().is_ok() || looks_like_move(next)
+    })
+    .then_some((first, word))
+}
+
+/// The word a command line would begin with (after a variant name, which
+/// may stand before it), and the word after that.
+fn command_words(line: &str) -> Option<(&str, Option<&str>)> {
+    let mut words = line.split_whitespace();
+    let first = words.next()?;
+    let second = words.next();
+    Some(match second {
+        Some(second) if first.parse::<Variant>().is_ok() => (second, words.next()),
+        _ => (first, second),
+    })
 }
 
 /// Whether a word looks like one move in any common notation, in any case
@@ -434,6 +496,63 @@ mod tests {
             reading.items.is_empty() && reading.withheld.is_none(),
             "{reading:?}"
         );
+    }
+
+    #[test]
+    fn a_misspelled_command_word_is_found_at_the_start_of_a_line() {
+        let strictly = misspelled_strictly;
+        assert_eq!(
+            strictly("mvoe 101 bob hunter2 Kxc6"),
+            Some(("mvoe", Word::Move))
+        );
+        assert_eq!(strictly("Shwo"), Some(("Shwo", Word::Show)));
+        assert_eq!(strictly("resing #101"), Some(("resing", Word::Resign)));
+        assert_eq!(strictly("mvoe e4"), Some(("mvoe", Word::Move)));
+        assert_eq!(strictly("chess2 shwo 101"), Some(("shwo", Word::Show)));
+        // Where a command would not stand so: only loosely.
+        assert_eq!(strictly("chess2 challnge alice pw bob"), None);
+        assert_eq!(
+            misspelled("chess2 challnge alice pw bob"),
+            Some(("challnge", Word::Challenge))
+        );
+        assert_eq!(strictly("Drew up a plan"), None);
+        // Commands, ties and words near nothing are no misspelling.
+        for line in [
+            "move 101 bob pw e4",
+            "ratins 5",
+            "Hello there",
+            "chess2",
+            "",
+        ] {
+            assert_eq!(misspelled(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn the_reading_names_a_misspelling_of_the_subject_or_the_comment_only() {
+        let reading = read("mvoe 101 bob pw e4", &[], None);
+        assert_eq!(reading.misspelled, Some(("mvoe".to_string(), Word::Move)));
+        let reading = read("Hello", &lines("Good game!\nshwo 101"), None);
+        assert_eq!(reading.misspelled, Some(("shwo".to_string(), Word::Show)));
+        // A line that stands as a command would wins over prose before it.
+        let reading = read("Hello", &lines("Drew here.\nresing 101 bob pw"), None);
+        assert_eq!(
+            reading.misspelled,
+            Some(("resing".to_string(), Word::Resign))
+        );
+        let reading = read("Hello", &lines("Dear pbem,\nchalenge alice pw bob"), None);
+        assert_eq!(
+            reading.misspelled,
+            Some(("chalenge".to_string(), Word::Challenge))
+        );
+        // A Subject read as a command is no misspelling, nor is a command.
+        let reading = read("show 101", &lines("games alice"), None);
+        assert_eq!(reading.misspelled, None);
+        // The withheld comment says which command it looks like.
+        let reading = read("x", &lines("games alice\nmvoe 101 bob hunter2 e4"), None);
+        let withheld = reading.withheld.expect("withheld");
+        assert!(withheld.contains("(did you mean \"move\"?)"), "{withheld}");
+        assert!(!withheld.contains("hunter2"), "{withheld}");
     }
 
     #[test]

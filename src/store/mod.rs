@@ -27,28 +27,40 @@ use rusqlite_migration::{M, Migrations};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-/// The schema, oldest first. Never edit or reorder a released migration:
-/// add one at the end (a database knows only how many it has applied).
-const MIGRATIONS: &[M<'static>] = &[
-    M::up(include_str!("../../migrations/0001_initial.sql")),
-    M::up(include_str!("../../migrations/0002_deadlines.sql")),
-    M::up(include_str!("../../migrations/0005_hardening.sql")),
-    M::up(include_str!("../../migrations/0008_dialogue.sql")),
-    M::up(include_str!("../../migrations/0009_ratings.sql")),
-    M::up(include_str!("../../migrations/0010_preferences.sql")),
-    M::up(include_str!("../../migrations/0011_tournaments.sql")),
-    M::up(include_str!("../../migrations/0012_swiss.sql")),
-    M::up(include_str!(
-        "../../migrations/0013_rated_games_unindexed.sql"
-    )),
-    M::up(include_str!("../../migrations/0014_outbox_pictures.sql")),
-    M::up(include_str!(
-        "../../migrations/0015_outbox_messages_apart.sql"
-    )),
-    M::up(include_str!("../../migrations/0016_accounts.sql")),
-    M::up(include_str!("../../migrations/0017_challenges.sql")),
-    M::up(include_str!("../../migrations/0018_events.sql")),
-];
+/// The migrations of `migrations/` by file name, oldest first: the
+/// schema (`MIGRATIONS`) and [`SCHEMA`], the name of the newest. Never edit
+/// or reorder a released migration: add one at the end (a database knows
+/// only how many it has applied).
+macro_rules! migrations {
+    ($($name:literal),+ $(,)?) => {
+        const MIGRATIONS: &[M<'static>] = &[
+            $(M::up(include_str!(concat!("../../migrations/", $name, ".sql")))),+
+        ];
+        const MIGRATION_NAMES: &[&str] = &[$($name),+];
+    };
+}
+
+migrations!(
+    "0001_initial",
+    "0002_deadlines",
+    "0005_hardening",
+    "0008_dialogue",
+    "0009_ratings",
+    "0010_preferences",
+    "0011_tournaments",
+    "0012_swiss",
+    "0013_rated_games_unindexed",
+    "0014_outbox_pictures",
+    "0015_outbox_messages_apart",
+    "0016_accounts",
+    "0017_challenges",
+    "0018_events",
+);
+
+/// The schema an opened [`Store`] is at: the file name of the newest
+/// migration (the files' numbers have gaps, so the count of migrations
+/// applied, which SQLite keeps, is not it).
+pub const SCHEMA: &str = MIGRATION_NAMES[MIGRATION_NAMES.len() - 1];
 
 /// Compiled statements kept per connection: more than a mail's commands
 /// and the deadline sweep use, so none is compiled twice.
@@ -192,7 +204,15 @@ impl Store {
         let write_turn = write_turn(path);
         {
             let _turn = write_turn.lock().unwrap_or_else(PoisonError::into_inner);
+            let applied = applied_migrations(&conn)?;
             Migrations::from_slice(MIGRATIONS).to_latest(&mut conn)?;
+            if applied < MIGRATIONS.len() {
+                let from = applied
+                    .checked_sub(1)
+                    .and_then(|newest| MIGRATION_NAMES.get(newest))
+                    .unwrap_or(&"none");
+                tracing::info!(from, to = SCHEMA, "database schema migrated");
+            }
         }
         Ok(Store { conn, write_turn })
     }
@@ -225,6 +245,13 @@ impl Store {
         let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
         Ok(WriteTx { tx, _turn: turn })
     }
+}
+
+/// How many migrations the database has applied (SQLite's `user_version`,
+/// where the migrations keep it).
+fn applied_migrations(conn: &Connection) -> Result<usize, StoreError> {
+    let applied: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    Ok(usize::try_from(applied).unwrap_or(0))
 }
 
 /// Creates `path` as an empty file only its owner may read and write
@@ -339,5 +366,29 @@ mod tests {
             .expect("b does not wait for a")
             .commit()
             .expect("commit");
+    }
+
+    /// The schema named at startup is the newest file of `migrations/`,
+    /// and every file there is applied, in the order of its number.
+    #[test]
+    fn the_schema_is_the_newest_migration_file() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .expect("migrations/")
+            .map(|entry| {
+                entry
+                    .expect("entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .filter_map(|name| name.strip_suffix(".sql").map(str::to_string))
+            .collect();
+        files.sort();
+        assert_eq!(MIGRATION_NAMES, files.as_slice());
+        assert_eq!(Some(&SCHEMA.to_string()), files.last());
+        let store = Store::open_in_memory().expect("store");
+        let applied = applied_migrations(store.conn()).expect("user_version");
+        assert_eq!(applied, MIGRATION_NAMES.len());
     }
 }

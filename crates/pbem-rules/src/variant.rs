@@ -289,15 +289,16 @@ impl Variant {
         }
     }
 
-    /// One line for `pbem variants` and `help list`.
+    /// One line for `pbem variants` and `help list`: what sets the variant
+    /// apart (docs/rules.md states the rules in full).
     pub fn description(self) -> &'static str {
         match self {
             Variant::Chess => "International chess, one move per turn",
             Variant::Chess2 => {
-                "Revised Double Move Chess: one or two moves per turn, single moves answered by a response"
+                "Revised Double Move Chess: two moves a turn, or one move that checks, captures, promotes or allows en passant (a check always ends the turn), answered by a one-move response"
             }
             Variant::TwoMove => {
-                "Two Move Chess: as chess2, but checks, captures, promotions and en passant chances end the turn"
+                "Two Move Chess: as chess2, but a move that checks, captures, promotes or allows en passant always ends the turn, so a two-move turn opens with a move that does none of these"
             }
             Variant::Marseillais => {
                 "Marseillais Chess: two moves per turn, a checking first move ends the turn"
@@ -306,25 +307,25 @@ impl Variant {
                 "Balanced Marseillais Chess: Marseillais with a single first move for White"
             }
             Variant::Doublemove => {
-                "Doublemove Chess (AISE): two moves per turn, check ignored, capture the king to win"
+                "Doublemove Chess (AISE): White opens with one move, then two per turn; no check and no en passant: capture the king to win"
             }
             Variant::DoublemoveClassic => {
-                "Doublemove Chess, Galvin's original rules: doublemove plus en passant and no null turns"
+                "Doublemove Chess, Galvin's original rules: as doublemove, plus en passant, and no piece may move away and back in one turn unless the first move captured"
             }
             Variant::Extramove => {
-                "Extra Move Chess: an optional second move that may not capture or move the same piece"
+                "Extra Move Chess: one move, then an optional second that may neither capture nor move the same piece"
             }
             Variant::Twinmove => {
-                "Twinmove Chess (compulsory): a pawn move then a piece move each turn, capture the king to win"
+                "Twinmove Chess (compulsory): a pawn move then a piece move each turn (one piece move when no pawn can move); capture the king to win"
             }
             Variant::TwinmoveFree => {
-                "Twinmove Chess (uncompelled): as twinmove, but the pawn move (and so the double move) is optional"
+                "Twinmove Chess (uncompelled): as twinmove, but a turn may also be a single piece move (except White's first)"
             }
             Variant::Doublestep => {
-                "Doublestep Chess: any piece may step twice in one move (Nb1-c3-e4) and be taken en passant"
+                "Doublestep Chess: one move per turn, but any piece may step twice in it (Nb1-c3-e4) and be taken en passant"
             }
             Variant::Doubletime => {
-                "Doubletime Chess: as doublestep, but the second step may capture, and en passant frees the piece taken"
+                "Doubletime Chess: as doublestep, but the second step may capture, and taking such a piece en passant brings back what it took"
             }
         }
     }
@@ -375,5 +376,49 @@ impl FromStr for Variant {
                 v.id().eq_ignore_ascii_case(wanted) || v.display_name().eq_ignore_ascii_case(wanted)
             })
             .ok_or_else(|| UnknownVariant(wanted.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pbem variants` tells the variants apart: one distinct line each,
+    /// and a line that describes a variant "as" another names one listed
+    /// before it.
+    #[test]
+    fn each_description_is_its_own_and_refers_only_to_variants_before_it() {
+        for (index, variant) in Variant::ALL.into_iter().enumerate() {
+            let description = variant.description();
+            assert!(!description.contains('\n'), "{description}");
+            for other in &Variant::ALL[index + 1..] {
+                assert_ne!(description, other.description(), "{variant} and {other}");
+            }
+            if let Some((_, after)) = description.split_once(" as ") {
+                let named = after.split([',', ' ']).next().unwrap_or_default();
+                let position = Variant::ALL.iter().position(|v| v.id() == named);
+                assert!(
+                    position.is_some_and(|p| p < index),
+                    "{variant} is described as \"{named}\""
+                );
+            }
+        }
+    }
+
+    /// The two-move family differs in what a qualifying first move does:
+    /// chess2 may go on after a capture, twomove may not; in both a check
+    /// ends the turn. The lines say so.
+    #[test]
+    fn chess2_and_twomove_say_which_first_moves_end_the_turn() {
+        assert!(
+            Variant::Chess2
+                .description()
+                .contains("a check always ends the turn")
+        );
+        assert!(
+            Variant::TwoMove
+                .description()
+                .contains("checks, captures, promotes or allows en passant always ends the turn")
+        );
     }
 }
