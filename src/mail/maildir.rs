@@ -1,12 +1,17 @@
 //! The inbound Maildir: mails arrive in `new/`; a mail moves to `cur/` only
 //! after its result is committed, so a crash never loses one (and the
 //! Message-ID record keeps a re-read mail from acting twice).
+//! [`MaildirSource`] reads it as an [`InboundSource`].
 
+use std::collections::VecDeque;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::private;
+use super::source::{Fetched, InboundSource, SourceError};
+use super::stop::Stop;
 
 /// A Maildir folder.
 #[derive(Clone, Debug)]
@@ -88,6 +93,96 @@ impl Maildir {
         let new = self.root.join("new").join(&name);
         fs::rename(&tmp, &new)?;
         Ok(new)
+    }
+}
+
+/// What is read of a mail over the size limit: its headers, to answer it.
+/// A batch holds at most its length times the size limit in memory.
+pub const HEAD_BYTES: usize = 64 * 1024;
+
+/// A Maildir as an inbound source: fetches the mails of `new/` in the
+/// order of their names, acknowledges a batch by moving its mails to
+/// `cur/`. A mail not acknowledged stays in `new/`, the same file, and is
+/// read again by the next pass.
+#[derive(Debug)]
+pub struct MaildirSource {
+    maildir: Maildir,
+    poll_interval: Duration,
+    /// The mails listed in `new/` and not fetched yet: `new/` is listed
+    /// once for all the batches of a backlog, and again when they are
+    /// done.
+    listed: VecDeque<PathBuf>,
+    /// The batch fetched and not acknowledged yet.
+    in_hand: Vec<PathBuf>,
+}
+
+impl MaildirSource {
+    /// Reads `maildir`, looking again every `poll_interval` when it waits.
+    pub fn new(maildir: Maildir, poll_interval: Duration) -> MaildirSource {
+        MaildirSource {
+            maildir,
+            poll_interval,
+            listed: VecDeque::new(),
+            in_hand: Vec::new(),
+        }
+    }
+
+    fn failed(&self, path: &Path) -> impl FnOnce(io::Error) -> SourceError + use<> {
+        let path = path.to_path_buf();
+        move |error| SourceError::Maildir { path, error }
+    }
+}
+
+impl InboundSource for MaildirSource {
+    fn open(&mut self, _stop: &Stop) -> Result<(), SourceError> {
+        self.listed.clear();
+        self.in_hand.clear();
+        Ok(())
+    }
+
+    fn fetch(&mut self, max: usize, limit: usize) -> Result<Vec<Fetched>, SourceError> {
+        self.in_hand.clear();
+        if self.listed.is_empty() {
+            self.listed = self
+                .maildir
+                .waiting()
+                .map_err(self.failed(self.maildir.root()))?
+                .into();
+        }
+        let mut batch = Vec::new();
+        while batch.len() < max {
+            let Some(path) = self.listed.pop_front() else {
+                break;
+            };
+            match Maildir::read(&path, limit, HEAD_BYTES) {
+                Ok((raw, size)) => {
+                    batch.push(Fetched { raw, size });
+                    self.in_hand.push(path);
+                }
+                // Taken away meanwhile (another process): nothing to do.
+                Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+                Err(error) => {
+                    // Listed again at the next fetch, with the rest.
+                    self.listed.clear();
+                    return Err(self.failed(&path)(error));
+                }
+            }
+        }
+        Ok(batch)
+    }
+
+    fn acknowledge(&mut self) -> Result<(), SourceError> {
+        for path in std::mem::take(&mut self.in_hand) {
+            self.maildir
+                .mark_handled(&path)
+                .map_err(self.failed(&path))?;
+        }
+        Ok(())
+    }
+
+    fn wait(&mut self, stop: &Stop) -> Result<(), SourceError> {
+        stop.sleep(self.poll_interval);
+        Ok(())
     }
 }
 
