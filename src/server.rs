@@ -216,7 +216,9 @@ impl Server {
                         },
                     )
                 });
-            source.close();
+            if handled.is_ok() {
+                source.close();
+            }
             replies_queued.stop();
             let sent = sender.join().map_err(|_| {
                 ServerError::Runtime(std::io::Error::other("the outbox sender panicked"))
@@ -370,9 +372,11 @@ fn receive(
             }
             Ok(())
         });
-        source.close();
         let error = match result {
-            Ok(()) => break,
+            Ok(()) => {
+                source.close();
+                break;
+            }
             Err(ServerError::Inbound(error)) if !error.is_transient() => {
                 return Err(error.into());
             }

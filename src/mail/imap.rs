@@ -139,7 +139,8 @@ impl InboundSource for ImapSource<'_> {
     /// Connects, logs in, creates the processed folder if missing, selects
     /// the mailbox and reads the stored position.
     fn open(&mut self, stop: &Stop) -> Result<(), SourceError> {
-        self.close();
+        self.in_hand.clear();
+        self.mailbox = None;
         let mailbox = Mailbox::open(self.config, &self.store, stop)?;
         tracing::info!(
             server = %self.config.endpoint,

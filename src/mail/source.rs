@@ -60,8 +60,10 @@ pub struct Fetched {
 pub trait InboundSource {
     /// Gets ready to fetch (the IMAP source connects and logs in; a
     /// connection attempt that hangs ends on `stop`); called before the
-    /// first fetch and again after any failure. A batch fetched and not
-    /// acknowledged before is forgotten: it is fetched again.
+    /// first fetch and again after any failure. What an earlier opening
+    /// left is dropped without a goodbye (after a failure a goodbye may
+    /// hang), and a batch fetched and not acknowledged is forgotten: it is
+    /// fetched again.
     fn open(&mut self, stop: &Stop) -> Result<(), SourceError>;
 
     /// The next mails waiting, oldest first, at most `max` of them; none
@@ -80,8 +82,9 @@ pub trait InboundSource {
     /// interval), or until `stop`.
     fn wait(&mut self, stop: &Stop) -> Result<(), SourceError>;
 
-    /// Lets go of what [`InboundSource::open`] took (the IMAP source logs
-    /// out); after a failure, or at the end.
+    /// Ends the work in good order (the IMAP source logs out). Not called
+    /// after a failure: the next [`InboundSource::open`], or dropping the
+    /// source, lets go of what is left.
     fn close(&mut self) {}
 }
 
