@@ -1,7 +1,7 @@
 //! Outbound transports: a [`MailSender`] hands one mail to the outside
 //! world, one file per transport:
 //!
-//! * [`file`]: a directory of `.eml` files ([`FileSender`]), where a mail
+//! * [`directory`]: a directory of `.eml` files ([`FileSender`]), where a mail
 //!   sent again replaces itself, so sends are confirmed a batch at a time;
 //! * [`sendmail`]: the local `sendmail` ([`SendmailSender`]);
 //! * [`smtp`]: SMTP submission ([`SmtpSender`]).
@@ -9,7 +9,7 @@
 //! The outbox that they empty, and the sender loop of `pbem serve`, are in
 //! [`super::outbox`].
 
-pub mod file;
+pub mod directory;
 pub mod sendmail;
 pub mod smtp;
 
@@ -21,7 +21,7 @@ use lettre::address::Envelope;
 
 use crate::store::StoreError;
 
-pub use file::FileSender;
+pub use directory::FileSender;
 pub use sendmail::SendmailSender;
 pub use smtp::SmtpSender;
 
