@@ -165,7 +165,7 @@ impl Server {
     }
 
     /// Processes every mail waiting in the inbox, stopping early (after the
-    /// mail in hand) when `stop` is set, and sends the replies. As in
+    /// batch in hand) when `stop` is set, and sends the replies. As in
     /// `serve`, the outbox is sent on a second thread with its own database
     /// connection while the inbox is handled, so a backlog keeps both the
     /// processor and the disk busy; every reply is sent before it returns.
@@ -418,7 +418,7 @@ impl Pass {
 
 /// Runs the server: with `once`, one pass over the inbound and one over
 /// the outbox; otherwise the inbound loop and the outbox sender until
-/// SIGINT or SIGTERM, finishing the mail in hand.
+/// SIGINT or SIGTERM, finishing the batch in hand.
 pub fn serve(config: &Config, once: bool, clock: Clock) -> Result<Pass, ServerError> {
     if once {
         return serve_once(config, clock);
