@@ -18,7 +18,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::mail::imap::{AfterProcessing, ImapConfig};
-use crate::mail::smtp::SmtpConfig;
+use crate::mail::transport::smtp::SmtpConfig;
 use crate::mail::{Endpoint, Secret, Security, ServerAddress, is_loopback_host};
 use crate::schedule::cron::{self, Schedule};
 use crate::service::ServiceConfig;

@@ -3,13 +3,17 @@
 //! inbox only after its result is committed, and an outbox mail is marked
 //! sent only after the transport accepted it.
 //!
-//! `pbem serve` runs two loops: the inbound loop (a Maildir polled, an IMAP
-//! mailbox, or none for MDA mode, where `pbem process` brings mail in) on
-//! one thread, and the outbox sender ([`transport::run_sender`]) on another,
-//! each with its own database connection. The inbound loop wakes the sender
-//! after each mail that queued replies. SIGINT or SIGTERM stops both after
-//! the mail in hand. `serve --once` takes what is waiting, sends the outbox
-//! once, and exits.
+//! `pbem serve` runs two loops: the inbound loop on one thread, and the
+//! outbox sender ([`outbox::run_sender`]) on another, each with its own
+//! database connection. The inbound loop is the same for every
+//! [`InboundSource`] (a Maildir polled, an IMAP mailbox; none in MDA mode,
+//! where `pbem process` brings each mail in as a [`OneMail`]): it fetches a
+//! batch, has the service handle it in one transaction, and acknowledges
+//! the batch to the source only after the commit (see [`crate::mail::source`]
+//! for why that makes each mail act exactly once). It wakes the sender
+//! after each batch that queued replies. SIGINT or SIGTERM stops both after
+//! the batch in hand. `serve --once` takes what is waiting, sends the
+//! outbox once, and exits.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -21,11 +25,12 @@ use time::OffsetDateTime;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 
 use crate::config::{Config, Inbound, Outbound};
-use crate::mail::imap::{self, ImapError};
-use crate::mail::maildir::Maildir;
-use crate::mail::smtp::SmtpSender;
-use crate::mail::stop::Stop;
-use crate::mail::transport::{self, FileSender, MailSender, Outbox, SendError, SendmailSender};
+use crate::mail::imap::ImapSource;
+use crate::mail::maildir::{Maildir, MaildirSource};
+use crate::mail::outbox::{self, Outbox};
+use crate::mail::source::{InboundSource, OneMail, SourceError};
+use crate::mail::stop::{Backoff, Stop};
+use crate::mail::transport::{FileSender, MailSender, SendError, SendmailSender, SmtpSender};
 use crate::schedule::cron;
 use crate::service::{Handled, Pruned, Service, ServiceError, SweepReport};
 use crate::store::{Store, StoreError};
@@ -64,7 +69,7 @@ pub enum ServerError {
         error: std::io::Error,
     },
     #[error(transparent)]
-    Imap(#[from] ImapError),
+    Inbound(#[from] SourceError),
     #[error(transparent)]
     Service(#[from] ServiceError),
     #[error("sending mail: {0}")]
@@ -145,18 +150,39 @@ impl Server {
     /// Processes one mail given as bytes (MDA mode), then sends the replies.
     pub fn process_one(&mut self, raw: &[u8], clock: Clock) -> Result<Pass, ServerError> {
         let mut pass = Pass::default();
-        pass.count(self.service.handle(raw, clock.now())?);
+        let mut source = OneMail::new(raw.to_vec());
+        let no_stop = AtomicBool::new(false);
+        take_waiting(
+            &mut self.service,
+            &mut source,
+            clock,
+            &no_stop,
+            &mut pass,
+            &mut |_| {},
+        )?;
         pass.sent = self.drain(clock)?;
         Ok(pass)
     }
 
     /// Processes every mail waiting in the inbox, stopping early (after the
-    /// mail in hand) when `stop` is set, and sends the replies. As in
+    /// batch in hand) when `stop` is set, and sends the replies. As in
     /// `serve`, the outbox is sent on a second thread with its own database
     /// connection while the inbox is handled, so a backlog keeps both the
     /// processor and the disk busy; every reply is sent before it returns.
     pub fn process_waiting(
         &mut self,
+        clock: Clock,
+        stop: &AtomicBool,
+    ) -> Result<Pass, ServerError> {
+        let mut source = MaildirSource::new(self.inbox.clone(), Duration::ZERO);
+        self.process_source(&mut source, clock, stop)
+    }
+
+    /// As [`Server::process_waiting`], for the mails waiting in `source`
+    /// (opened here, and closed at the end): `serve --once` on IMAP.
+    pub fn process_source(
+        &mut self,
+        source: &mut dyn InboundSource,
         clock: Clock,
         stop: &AtomicBool,
     ) -> Result<Pass, ServerError> {
@@ -172,17 +198,32 @@ impl Server {
             let replies = &replies_queued;
             let sender =
                 scope.spawn(move || send_until_stopped(&sender_store, outbox, clock, replies));
-            let handled =
-                handle_waiting(&mut self.service, &self.inbox, clock, stop, &mut |result| {
-                    if matches!(result, Handled::Processed { replies } if replies > 0) {
-                        replies_queued.wake();
-                    }
+            let mut pass = Pass::default();
+            let handled = source
+                .open(&Stop::default())
+                .map_err(ServerError::from)
+                .and_then(|()| {
+                    take_waiting(
+                        &mut self.service,
+                        source,
+                        clock,
+                        stop,
+                        &mut pass,
+                        &mut |result| {
+                            if matches!(result, Handled::Processed { replies } if replies > 0) {
+                                replies_queued.wake();
+                            }
+                        },
+                    )
                 });
+            if handled.is_ok() {
+                source.close();
+            }
             replies_queued.stop();
             let sent = sender.join().map_err(|_| {
                 ServerError::Runtime(std::io::Error::other("the outbox sender panicked"))
             })?;
-            let mut pass = handled?;
+            handled?;
             pass.sent = sent?;
             Ok(pass)
         })
@@ -239,10 +280,6 @@ fn open_outbox(config: &Config) -> Result<Outbox, ServerError> {
 /// stop request waits for at most this many mails.
 pub const BATCH: usize = 64;
 
-/// What is read of a mail over the size limit: its headers, to answer it.
-/// A batch holds at most `BATCH` times the size limit in memory.
-const HEAD_BYTES: usize = 64 * 1024;
-
 /// Sends the outbox whenever `replies_queued` is woken, and a last time
 /// once it is stopped. Returns how many mails it sent.
 fn send_until_stopped(
@@ -261,67 +298,111 @@ fn send_until_stopped(
     }
 }
 
-/// Handles every mail waiting in a Maildir, oldest first, until `stop`;
-/// calls `handled` after each commit.
-fn handle_waiting(
+/// Handles every mail `source` has waiting, a batch ([`BATCH`] mails) per
+/// transaction, until it has none or `stop`: fetches the batch, has the
+/// service handle it and commit, and only then acknowledges it to the
+/// source. On a failure the batch in hand is not acknowledged, and the
+/// source gives it again. Counts into `pass`, and calls `handled` after
+/// each commit. The source must be open.
+fn take_waiting(
     service: &mut Service,
-    inbox: &Maildir,
+    source: &mut dyn InboundSource,
     clock: Clock,
     stop: &AtomicBool,
+    pass: &mut Pass,
     handled: &mut dyn FnMut(Handled),
-) -> Result<Pass, ServerError> {
-    let mut pass = Pass::default();
-    let waiting = inbox.waiting().map_err(|error| ServerError::Inbox {
-        path: inbox.root().to_path_buf(),
-        error,
-    })?;
-    let total = waiting.len();
-    let mut next_report = 1000;
-    for chunk in waiting.chunks(BATCH) {
-        if stop.load(Ordering::SeqCst) {
+) -> Result<(), ServerError> {
+    let mut next_report = pass.mails + 1000;
+    while !stop.load(Ordering::SeqCst) {
+        let batch = source.fetch(BATCH, service.config().max_mail_bytes)?;
+        if batch.is_empty() {
             break;
         }
-        let mut paths = Vec::with_capacity(chunk.len());
-        let mut raws = Vec::with_capacity(chunk.len());
-        let limit = service.config().max_mail_bytes;
-        for path in chunk {
-            match Maildir::read(path, limit, HEAD_BYTES) {
-                Ok(raw) => {
-                    paths.push(path);
-                    raws.push(raw);
-                }
-                // Taken away meanwhile (another process): nothing to do.
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-                Err(error) => {
-                    return Err(ServerError::Inbox {
-                        path: path.clone(),
-                        error,
-                    });
-                }
-            }
-        }
-        let heads: Vec<(&[u8], usize)> = raws
+        let heads: Vec<(&[u8], usize)> = batch
             .iter()
-            .map(|(raw, size)| (raw.as_slice(), *size))
+            .map(|mail| (mail.raw.as_slice(), mail.size))
             .collect();
-        // One commit for the batch; the mails leave new/ only after it.
         let results = service.handle_heads(&heads, clock.now())?;
-        for (path, result) in paths.into_iter().zip(results) {
+        drop(heads);
+        drop(batch);
+        source.acknowledge()?;
+        for result in results {
             pass.count(result);
-            inbox
-                .mark_handled(path)
-                .map_err(|error| ServerError::Inbox {
-                    path: path.clone(),
-                    error,
-                })?;
             handled(result);
         }
         if pass.mails >= next_report {
-            tracing::info!("processed {} of {total} mails", pass.mails);
+            tracing::info!("processed {} mails", pass.mails);
             next_report += 1000;
         }
     }
-    Ok(pass)
+    Ok(())
+}
+
+/// The inbound loop of `pbem serve`, the same for every source: opens the
+/// source, takes what is waiting, waits for more, until `stop`. A failure
+/// leaves the batch in hand unacknowledged (it comes again), is logged,
+/// and the source is opened again after a pause (1 s doubling to 5
+/// minutes): a mail server that restarted, a database kept busy by another
+/// process past its timeout, a service failure that is not one mail's.
+/// Only a failure of the source that needs its operator (a Maildir it
+/// cannot read) ends the loop, and the server with it.
+fn receive(
+    service: &mut Service,
+    source: &mut dyn InboundSource,
+    clock: Clock,
+    stop: &Stop,
+    total: &mut Pass,
+    handled: &mut dyn FnMut(Handled),
+) -> Result<(), ServerError> {
+    let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
+    while !stop.is_stopping() {
+        let result = source.open(stop).map_err(ServerError::from).and_then(|()| {
+            while !stop.is_stopping() {
+                let (mails, replies) = (total.mails, total.replies);
+                take_waiting(service, source, clock, stop.flag(), total, handled)?;
+                backoff.reset();
+                if total.mails > mails {
+                    tracing::info!(
+                        mails = total.mails - mails,
+                        replies = total.replies - replies,
+                        "inbox pass"
+                    );
+                }
+                source.wait(stop)?;
+            }
+            Ok(())
+        });
+        let error = match result {
+            Ok(()) => {
+                source.close();
+                break;
+            }
+            Err(ServerError::Inbound(error)) if !error.is_transient() => {
+                return Err(error.into());
+            }
+            Err(_) if stop.is_stopping() => break,
+            Err(error) => error,
+        };
+        let delay = backoff.next_delay();
+        let retry_in_ms = delay.as_millis() as u64;
+        if error.is_busy() {
+            // Another process kept the database past the busy timeout (a
+            // long backup, say), as the sweep and the sender meet it too.
+            tracing::warn!(
+                retry_in_ms,
+                "the database stayed busy; the batch was not committed and waits in the inbox: {error}"
+            );
+        } else if matches!(error, ServerError::Inbound(_)) {
+            tracing::warn!(retry_in_ms, "{error}; reconnecting");
+        } else {
+            tracing::warn!(
+                retry_in_ms,
+                "handling mail failed; the batch was not committed and waits in the inbox: {error}"
+            );
+        }
+        stop.sleep(delay);
+    }
+    Ok(())
 }
 
 impl Pass {
@@ -333,19 +414,11 @@ impl Pass {
             Handled::Ignored => self.ignored += 1,
         }
     }
-
-    fn add(&mut self, other: Pass) {
-        self.mails += other.mails;
-        self.duplicates += other.duplicates;
-        self.ignored += other.ignored;
-        self.replies += other.replies;
-        self.sent += other.sent;
-    }
 }
 
 /// Runs the server: with `once`, one pass over the inbound and one over
 /// the outbox; otherwise the inbound loop and the outbox sender until
-/// SIGINT or SIGTERM, finishing the mail in hand.
+/// SIGINT or SIGTERM, finishing the batch in hand.
 pub fn serve(config: &Config, once: bool, clock: Clock) -> Result<Pass, ServerError> {
     if once {
         return serve_once(config, clock);
@@ -373,21 +446,13 @@ pub fn serve(config: &Config, once: bool, clock: Clock) -> Result<Pass, ServerEr
 }
 
 fn serve_once(config: &Config, clock: Clock) -> Result<Pass, ServerError> {
+    let no_stop = AtomicBool::new(false);
     match &config.inbound {
-        Inbound::Maildir(_) => {
-            Server::open(config)?.process_waiting(clock, &AtomicBool::new(false))
-        }
+        Inbound::Maildir(_) => Server::open(config)?.process_waiting(clock, &no_stop),
         Inbound::Imap(settings) => {
             let mut server = Server::open(config)?;
-            let mut pass = Pass::default();
-            imap::run_once(
-                settings,
-                &mut server.service,
-                &|| clock.now(),
-                &mut |handled| pass.count(handled),
-            )?;
-            pass.sent = server.drain(clock)?;
-            Ok(pass)
+            let mut source = ImapSource::new(settings, open_store(config)?);
+            server.process_source(&mut source, clock, &no_stop)
         }
         Inbound::Stdin => {
             let sent = Server::open(config)?.drain(clock)?;
@@ -400,7 +465,7 @@ fn serve_once(config: &Config, clock: Clock) -> Result<Pass, ServerError> {
 }
 
 /// The inbound loop on this thread, the outbox sender on another and the
-/// deadline sweeps on a third, until `stop` (or a failure of the Maildir
+/// deadline sweeps on a third, until `stop` (or a failure of the inbound
 /// loop, which stops the others too).
 fn run(
     config: &Config,
@@ -412,14 +477,17 @@ fn run(
     let mut service = open_service(config)?;
     let outbox = open_outbox(config)?;
     let sender_store = open_store(config)?;
-    let inbox = match &config.inbound {
+    let mut source: Option<Box<dyn InboundSource + '_>> = match &config.inbound {
         Inbound::Maildir(dir) => {
-            Some(Maildir::create(dir).map_err(|error| ServerError::Inbox {
+            let inbox = Maildir::create(dir).map_err(|error| ServerError::Inbox {
                 path: dir.clone(),
                 error,
-            })?)
+            })?;
+            Some(Box::new(MaildirSource::new(inbox, config.poll_interval)))
         }
-        Inbound::Imap(_) | Inbound::Stdin => None,
+        Inbound::Imap(settings) => Some(Box::new(ImapSource::new(settings, open_store(config)?))),
+        // MDA mode: `pbem process` brings the mail.
+        Inbound::Stdin => None,
     };
     tracing::info!(
         inbound = %describe(&config.inbound),
@@ -435,56 +503,24 @@ fn run(
         let sender = scope.spawn(move || {
             let _stop_on_panic = stop.stop_on_panic();
             let mut outbox = outbox;
-            transport::run_sender(&sender_store, &mut outbox, &|| clock.now(), stop)
+            outbox::run_sender(&sender_store, &mut outbox, &|| clock.now(), stop)
         });
         let mut total = Pass::default();
-        let mut handled = |result: Handled| {
-            if matches!(result, Handled::Processed { replies } if replies > 0) {
-                stop.wake();
-            }
-        };
-        let result = match (&config.inbound, &inbox) {
-            (Inbound::Imap(settings), _) => {
-                imap::run(
-                    settings,
-                    &mut service,
-                    &|| clock.now(),
-                    stop,
-                    &mut |result| {
-                        total.count(result);
-                        handled(result);
-                    },
-                );
-                Ok(())
-            }
-            (_, Some(inbox)) => loop {
-                if stop.is_stopping() {
-                    break Ok(());
-                }
-                match handle_waiting(&mut service, inbox, clock, stop.flag(), &mut handled) {
-                    Ok(pass) => {
-                        if pass.mails > 0 {
-                            tracing::info!(
-                                mails = pass.mails,
-                                replies = pass.replies,
-                                "inbox pass"
-                            );
-                        }
-                        total.add(pass);
+        let result = match source.as_deref_mut() {
+            Some(source) => receive(
+                &mut service,
+                source,
+                clock,
+                stop,
+                &mut total,
+                &mut |result| {
+                    if matches!(result, Handled::Processed { replies } if replies > 0) {
+                        stop.wake();
                     }
-                    // Another process kept the database past the busy
-                    // timeout (a long backup, say): the batch was not
-                    // committed, and its mails wait in the inbox for the
-                    // next pass, as the sweep and the sender retry theirs.
-                    Err(error) if error.is_busy() => tracing::warn!(
-                        "the database stayed busy; the inbox is read again at the next poll: {error}"
-                    ),
-                    Err(error) => break Err(error),
-                }
-                stop.sleep(config.poll_interval);
-            },
-            // MDA mode: `pbem process` brings the mail; only send here.
-            _ => {
+                },
+            ),
+            // Only send here.
+            None => {
                 while !stop.sleep(Duration::from_secs(3600)) {}
                 Ok(())
             }

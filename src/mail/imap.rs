@@ -1,29 +1,29 @@
 //! IMAP inbound: the server reads its mail from a mailbox on an IMAP server
-//! (the `imap` crate, with rustls for TLS).
+//! (the `imap` crate, with rustls for TLS), as an [`InboundSource`]
+//! ([`ImapSource`]) that the server's inbound loop drives.
 //!
 //! The connection is TLS from the first byte, plain upgraded by STARTTLS,
 //! or plain (loopback only, checked by the configuration). After login the
-//! mailbox (`INBOX`) is selected and every mail in it is taken in UID
-//! order: fetched with `BODY.PEEK[]` (so nothing is marked before its result
-//! is committed), handed to [`Service::handle`] (which returns after its
-//! transaction committed), and only then flagged `\Seen` and moved to the
-//! processed folder (or deleted, by setting). With nothing left, the loop
-//! waits with IDLE where the server offers it, else sleeps the poll
-//! interval and looks again. Any failure (connection lost, server
-//! restarted, a command refused) drops the connection and reconnects after
-//! a backoff (1 s doubling to 5 minutes); mails stay in the mailbox until
-//! they are done.
+//! mailbox (`INBOX`) is selected and the mails in it are fetched in UID
+//! order with `BODY.PEEK[]` (so nothing is marked before its result is
+//! committed); once the loop has the batch's results committed, it
+//! acknowledges the batch, and only then are its mails flagged `\Seen` and
+//! moved to the processed folder (or deleted, by setting). With nothing
+//! left, the source waits with IDLE where the server offers it, else sleeps
+//! the poll interval. Any failure (connection lost, server restarted, a
+//! command refused) is transient: the loop drops the connection and opens
+//! it again after a backoff; mails stay in the mailbox until they are done.
 //!
 //! Nothing is handled twice: besides the service's own record of every
 //! Message-ID it processed, the highest UID handled is kept with the
 //! mailbox's UIDVALIDITY in the `settings` table (key
-//! `imap:<user>@<host>:<port>/<mailbox>`), and a mail found again at or
-//! below it (because a crash or a lost connection came between the commit
-//! and the move) is only moved, never fetched again. Nor is it copied
-//! twice: on a server without MOVE, where the move is a COPY then an
-//! EXPUNGE, such a mail is copied only if the processed folder does not
-//! hold its Message-ID yet, since the COPY may have been carried out
-//! without its answer reaching pbem.
+//! `imap:<user>@<host>:<port>/<mailbox>`), written when a batch is
+//! acknowledged, and a mail found again at or below it (because a crash or
+//! a lost connection came between the acknowledgement and the move) is only
+//! moved, never fetched again. Nor is it copied twice: on a server without
+//! MOVE, where the move is a COPY then an EXPUNGE, such a mail is copied
+//! only if the processed folder does not hold its Message-ID yet, since the
+//! COPY may have been carried out without its answer reaching pbem.
 
 use std::io::{self, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
@@ -36,12 +36,11 @@ use mail_parser::MessageParser;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
-use time::OffsetDateTime;
 
-use super::stop::{Backoff, Stop};
+use super::source::{Fetched, InboundSource, SourceError};
+use super::stop::Stop;
 use super::{Endpoint, Secret, Security};
-use crate::service::{Handled, Service, ServiceError};
-use crate::store::{self, StoreError};
+use crate::store::{self, Store, StoreError};
 
 /// Where the mail is read and what becomes of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,7 +71,7 @@ pub enum AfterProcessing {
 /// less than 29 minutes); the mailbox is looked at in between.
 const IDLE_REFRESH: Duration = Duration::from_secs(10 * 60);
 
-/// A failure of the IMAP side; the loop reconnects after it.
+/// A failure of the IMAP side; the inbound loop reconnects after it.
 #[derive(Debug, thiserror::Error)]
 pub enum ImapError {
     #[error("cannot connect to the IMAP server {endpoint}: {error}")]
@@ -99,67 +98,119 @@ pub enum ImapError {
         "the IMAP server {endpoint} changed the UIDVALIDITY of \"{mailbox}\" while pbem read it"
     )]
     ValidityChanged { endpoint: String, mailbox: String },
-    #[error("handling a mail from IMAP: {0}")]
-    Service(#[from] ServiceError),
     #[error("recording the IMAP position: {0}")]
     Store(#[from] StoreError),
 }
 
-/// Reads the mailbox until `stop`: connects, takes every waiting mail,
-/// waits for more; reconnects with backoff after any failure. Calls
-/// `handled` after each mail's result is committed.
-pub fn run(
-    config: &ImapConfig,
-    service: &mut Service,
-    now: &dyn Fn() -> OffsetDateTime,
-    stop: &Stop,
-    handled: &mut dyn FnMut(Handled),
-) {
-    let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
-    while !stop.is_stopping() {
-        let result = Mailbox::open(config, service, stop).and_then(|mut mailbox| {
-            tracing::info!(
-                server = %config.endpoint,
-                mailbox = %config.mailbox,
-                idle = mailbox.idle,
-                "reading mail over IMAP"
-            );
-            while !stop.is_stopping() {
-                let taken = mailbox.take_waiting(service, now, stop, handled)?;
-                backoff.reset();
-                if taken == 0 {
-                    mailbox.wait(stop)?;
-                }
-            }
-            mailbox.logout();
-            Ok(())
-        });
-        if let Err(error) = result {
-            if stop.is_stopping() {
-                break;
-            }
-            let delay = backoff.next_delay();
-            tracing::warn!(
-                retry_in_ms = delay.as_millis() as u64,
-                "IMAP: {error}; reconnecting"
-            );
-            stop.sleep(delay);
+/// The IMAP mailbox as an inbound source. It keeps its own database
+/// connection for the position (the highest UID handled, with the
+/// mailbox's UIDVALIDITY), read when it connects and written when a batch
+/// is acknowledged, before the batch's mails are moved.
+pub struct ImapSource<'a> {
+    config: &'a ImapConfig,
+    store: Store,
+    /// The session, while connected.
+    mailbox: Option<Mailbox<'a>>,
+    /// The UIDs of the batch fetched and not acknowledged yet.
+    in_hand: Vec<u32>,
+}
+
+impl<'a> ImapSource<'a> {
+    /// Reads the mailbox `config` names; `store` is a connection to the
+    /// database, for the position.
+    pub fn new(config: &'a ImapConfig, store: Store) -> ImapSource<'a> {
+        ImapSource {
+            config,
+            store,
+            mailbox: None,
+            in_hand: Vec::new(),
         }
+    }
+
+    fn connected(&mut self) -> Result<&mut Mailbox<'a>, ImapError> {
+        self.mailbox.as_mut().ok_or_else(|| ImapError::Connect {
+            endpoint: self.config.endpoint.to_string(),
+            error: io::Error::new(io::ErrorKind::NotConnected, "not connected"),
+        })
     }
 }
 
-/// Takes every mail waiting now, once, and logs out (`serve --once`).
-pub fn run_once(
-    config: &ImapConfig,
-    service: &mut Service,
-    now: &dyn Fn() -> OffsetDateTime,
-    handled: &mut dyn FnMut(Handled),
-) -> Result<(), ImapError> {
-    let stop = Stop::default();
-    let mut mailbox = Mailbox::open(config, service, &stop)?;
-    mailbox.take_waiting(service, now, &stop, handled)?;
-    mailbox.logout();
-    Ok(())
+impl InboundSource for ImapSource<'_> {
+    /// Connects, logs in, creates the processed folder if missing, selects
+    /// the mailbox and reads the stored position.
+    fn open(&mut self, stop: &Stop) -> Result<(), SourceError> {
+        self.in_hand.clear();
+        self.mailbox = None;
+        let mailbox = Mailbox::open(self.config, &self.store, stop)?;
+        tracing::info!(
+            server = %self.config.endpoint,
+            mailbox = %self.config.mailbox,
+            idle = mailbox.idle,
+            "reading mail over IMAP"
+        );
+        self.mailbox = Some(mailbox);
+        Ok(())
+    }
+
+    /// Finishes off the mails handled before (at or below the position: a
+    /// crash or a lost connection came between the commit and their move),
+    /// then fetches the next `max` mails, oldest UID first.
+    fn fetch(&mut self, max: usize, limit: usize) -> Result<Vec<Fetched>, SourceError> {
+        self.in_hand.clear();
+        let mailbox = self.connected()?;
+        let mut batch = Vec::new();
+        let mut in_hand = Vec::new();
+        for uid in mailbox.waiting()? {
+            if uid <= mailbox.last_uid {
+                mailbox.dispose(uid, true)?;
+                continue;
+            }
+            if batch.len() >= max {
+                break;
+            }
+            // Gone meanwhile (another client): nothing to do.
+            if let Some((raw, size)) = mailbox.fetch(uid, limit)? {
+                batch.push(Fetched { raw, size });
+                in_hand.push(uid);
+            }
+        }
+        self.in_hand = in_hand;
+        Ok(batch)
+    }
+
+    /// Records the position, then moves (or deletes) the batch's mails.
+    fn acknowledge(&mut self) -> Result<(), SourceError> {
+        let in_hand = std::mem::take(&mut self.in_hand);
+        let Some(&last) = in_hand.iter().max() else {
+            return Ok(());
+        };
+        let mailbox = self.mailbox.as_mut().ok_or_else(|| ImapError::Connect {
+            endpoint: self.config.endpoint.to_string(),
+            error: io::Error::new(io::ErrorKind::NotConnected, "not connected"),
+        })?;
+        store::set_setting(
+            self.store.conn(),
+            &mailbox.key,
+            &format!("{} {last}", mailbox.validity),
+        )
+        .map_err(ImapError::from)?;
+        mailbox.last_uid = last;
+        for uid in in_hand {
+            mailbox.dispose(uid, false)?;
+        }
+        Ok(())
+    }
+
+    fn wait(&mut self, stop: &Stop) -> Result<(), SourceError> {
+        Ok(self.connected()?.wait(stop)?)
+    }
+
+    fn close(&mut self) {
+        self.in_hand.clear();
+        if let Some(mailbox) = self.mailbox.take() {
+            mailbox.logout();
+        }
+    }
 }
 
 /// A logged-in session with the mailbox selected.
@@ -179,11 +230,7 @@ struct Mailbox<'a> {
 }
 
 impl<'a> Mailbox<'a> {
-    fn open(
-        config: &'a ImapConfig,
-        service: &Service,
-        stop: &Stop,
-    ) -> Result<Mailbox<'a>, ImapError> {
+    fn open(config: &'a ImapConfig, store: &Store, stop: &Stop) -> Result<Mailbox<'a>, ImapError> {
         let endpoint = &config.endpoint;
         let (client, socket) = {
             // A connection attempt that hangs must not outlive a stop.
@@ -244,7 +291,7 @@ impl<'a> Mailbox<'a> {
             "imap:{}@{}:{}/{}",
             config.user, endpoint.host, endpoint.port, config.mailbox
         );
-        let stored = store::setting(service.store().conn(), &key)?;
+        let stored = store::setting(store.conn(), &key)?;
         let last_uid = match stored.as_deref().and_then(parse_position) {
             Some((stored_validity, uid)) if stored_validity == validity => uid,
             Some(_) => {
@@ -278,15 +325,8 @@ impl<'a> Mailbox<'a> {
         }
     }
 
-    /// Takes every mail in the mailbox, oldest UID first, until `stop`.
-    /// Returns how many it took.
-    fn take_waiting(
-        &mut self,
-        service: &mut Service,
-        now: &dyn Fn() -> OffsetDateTime,
-        stop: &Stop,
-        handled: &mut dyn FnMut(Handled),
-    ) -> Result<usize, ImapError> {
+    /// The UIDs in the mailbox, in order.
+    fn waiting(&mut self) -> Result<Vec<u32>, ImapError> {
         // NOOP first: some servers notice new mail only when synced.
         self.session
             .noop()
@@ -298,31 +338,7 @@ impl<'a> Mailbox<'a> {
             .into_iter()
             .collect();
         uids.sort_unstable();
-        let mut taken = 0;
-        for uid in uids {
-            if stop.is_stopping() {
-                break;
-            }
-            let handled_before = uid <= self.last_uid;
-            if !handled_before {
-                let limit = service.config().max_mail_bytes;
-                let Some((raw, size)) = self.fetch(uid, limit)? else {
-                    // Gone meanwhile (another client): nothing to do.
-                    continue;
-                };
-                let mut results = service.handle_heads(&[(&raw, size)], now())?;
-                handled(results.pop().expect("one result per mail"));
-                self.last_uid = uid;
-                store::set_setting(
-                    service.store().conn(),
-                    &self.key,
-                    &format!("{} {uid}", self.validity),
-                )?;
-            }
-            self.dispose(uid, handled_before)?;
-            taken += 1;
-        }
-        Ok(taken)
+        Ok(uids)
     }
 
     /// The raw mail with this UID and its size, without marking it seen.

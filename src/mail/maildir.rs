@@ -1,12 +1,17 @@
 //! The inbound Maildir: mails arrive in `new/`; a mail moves to `cur/` only
 //! after its result is committed, so a crash never loses one (and the
 //! Message-ID record keeps a re-read mail from acting twice).
+//! [`MaildirSource`] reads it as an [`InboundSource`].
 
+use std::collections::VecDeque;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::private;
+use super::source::{Fetched, InboundSource, SourceError};
+use super::stop::Stop;
 
 /// A Maildir folder.
 #[derive(Clone, Debug)]
@@ -91,6 +96,96 @@ impl Maildir {
     }
 }
 
+/// What is read of a mail over the size limit: its headers, to answer it.
+/// A batch holds at most its length times the size limit in memory.
+pub const HEAD_BYTES: usize = 64 * 1024;
+
+/// A Maildir as an inbound source: fetches the mails of `new/` in the
+/// order of their names, acknowledges a batch by moving its mails to
+/// `cur/`. A mail not acknowledged stays in `new/`, the same file, and is
+/// read again by the next pass.
+#[derive(Debug)]
+pub struct MaildirSource {
+    maildir: Maildir,
+    poll_interval: Duration,
+    /// The mails listed in `new/` and not fetched yet: `new/` is listed
+    /// once for all the batches of a backlog, and again when they are
+    /// done.
+    listed: VecDeque<PathBuf>,
+    /// The batch fetched and not acknowledged yet.
+    in_hand: Vec<PathBuf>,
+}
+
+impl MaildirSource {
+    /// Reads `maildir`, looking again every `poll_interval` when it waits.
+    pub fn new(maildir: Maildir, poll_interval: Duration) -> MaildirSource {
+        MaildirSource {
+            maildir,
+            poll_interval,
+            listed: VecDeque::new(),
+            in_hand: Vec::new(),
+        }
+    }
+
+    fn failed(&self, path: &Path) -> impl FnOnce(io::Error) -> SourceError + use<> {
+        let path = path.to_path_buf();
+        move |error| SourceError::Maildir { path, error }
+    }
+}
+
+impl InboundSource for MaildirSource {
+    fn open(&mut self, _stop: &Stop) -> Result<(), SourceError> {
+        self.listed.clear();
+        self.in_hand.clear();
+        Ok(())
+    }
+
+    fn fetch(&mut self, max: usize, limit: usize) -> Result<Vec<Fetched>, SourceError> {
+        self.in_hand.clear();
+        if self.listed.is_empty() {
+            self.listed = self
+                .maildir
+                .waiting()
+                .map_err(self.failed(self.maildir.root()))?
+                .into();
+        }
+        let mut batch = Vec::new();
+        while batch.len() < max {
+            let Some(path) = self.listed.pop_front() else {
+                break;
+            };
+            match Maildir::read(&path, limit, HEAD_BYTES) {
+                Ok((raw, size)) => {
+                    batch.push(Fetched { raw, size });
+                    self.in_hand.push(path);
+                }
+                // Taken away meanwhile (another process): nothing to do.
+                Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+                Err(error) => {
+                    // Listed again at the next fetch, with the rest.
+                    self.listed.clear();
+                    return Err(self.failed(&path)(error));
+                }
+            }
+        }
+        Ok(batch)
+    }
+
+    fn acknowledge(&mut self) -> Result<(), SourceError> {
+        for path in std::mem::take(&mut self.in_hand) {
+            self.maildir
+                .mark_handled(&path)
+                .map_err(self.failed(&path))?;
+        }
+        Ok(())
+    }
+
+    fn wait(&mut self, stop: &Stop) -> Result<(), SourceError> {
+        stop.sleep(self.poll_interval);
+        Ok(())
+    }
+}
+
 /// A Maildir file name: time, a sequence number and the process id keep it
 /// unique and in delivery order.
 fn unique_name() -> String {
@@ -106,4 +201,79 @@ fn unique_name() -> String {
         now.subsec_nanos(),
         std::process::id()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn maildir_with(mails: usize) -> (Maildir, tempfile::TempDir) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let maildir = Maildir::create(&dir.path().join("inbox")).expect("maildir");
+        for i in 0..mails {
+            maildir
+                .deliver(format!("Subject: {i}\r\n\r\nbody {i}\r\n").as_bytes())
+                .expect("delivered");
+        }
+        (maildir, dir)
+    }
+
+    fn subjects(batch: &[Fetched]) -> Vec<String> {
+        batch
+            .iter()
+            .map(|mail| {
+                let text = String::from_utf8_lossy(&mail.raw);
+                text.lines().next().unwrap_or_default().to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn batches_come_in_order_and_leave_new_only_when_acknowledged() {
+        let (maildir, _dir) = maildir_with(5);
+        let mut source = MaildirSource::new(maildir.clone(), Duration::ZERO);
+        source.open(&Stop::default()).expect("open");
+        let first = source.fetch(2, 1000).expect("fetch");
+        assert_eq!(subjects(&first), ["Subject: 0", "Subject: 1"]);
+        source.acknowledge().expect("acknowledged");
+        assert_eq!(maildir.waiting().expect("new").len(), 3);
+        // A batch in hand when the source is opened again (after a
+        // failure) is not acknowledged: it comes again, the same.
+        let second = source.fetch(2, 1000).expect("fetch");
+        assert_eq!(subjects(&second), ["Subject: 2", "Subject: 3"]);
+        source.open(&Stop::default()).expect("open again");
+        assert_eq!(
+            source.fetch(10, 1000).expect("fetch again"),
+            [
+                second,
+                vec![Fetched {
+                    raw: b"Subject: 4\r\n\r\nbody 4\r\n".to_vec(),
+                    size: 22,
+                }]
+            ]
+            .concat()
+        );
+        source.acknowledge().expect("acknowledged");
+        assert!(source.fetch(10, 1000).expect("fetch").is_empty());
+        assert!(maildir.waiting().expect("new").is_empty());
+        assert_eq!(
+            fs::read_dir(maildir.root().join("cur"))
+                .expect("cur")
+                .count(),
+            5
+        );
+    }
+
+    #[test]
+    fn a_mail_over_the_limit_is_fetched_as_its_head_with_its_size() {
+        let (maildir, _dir) = maildir_with(0);
+        let big = format!("Subject: big\r\n\r\n{}", "x".repeat(5000));
+        maildir.deliver(big.as_bytes()).expect("delivered");
+        let mut source = MaildirSource::new(maildir, Duration::ZERO);
+        source.open(&Stop::default()).expect("open");
+        let batch = source.fetch(10, 1000).expect("fetch");
+        assert_eq!(batch.len(), 1);
+        assert_eq!(batch[0].size, big.len(), "its whole size");
+        assert!(batch[0].raw.len() <= 1000 && batch[0].raw.starts_with(b"Subject: big"));
+    }
 }

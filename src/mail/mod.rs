@@ -8,25 +8,30 @@
 //! * [`outgoing`]: building the mails the server sends (lettre);
 //! * [`pictures`]: the board pictures of a queued mail, drawn when it is
 //!   sent;
-//! * [`maildir`]: the inbound Maildir;
+//! * [`source`]: the [`source::InboundSource`] trait, what an inbound
+//!   source (the Maildir, IMAP, a mail on standard input) must promise so
+//!   that the server's one inbound loop handles each mail exactly once;
+//! * [`maildir`]: the inbound Maildir, and its source;
 //! * [`private`]: the folders and files of mail, kept from other users;
-//! * [`transport`]: outbound transports behind the small [`transport::MailSender`]
-//!   trait (a directory of `.eml` files, `sendmail`, [`smtp`]), and the
-//!   outbox sender loop;
-//! * [`imap`]: the IMAP inbound loop (IDLE or polling, by UID, reconnecting);
-//! * [`smtp`]: SMTP submission (lettre) with TLS, STARTTLS, authentication
-//!   and connection reuse;
+//! * [`transport`]: the outbound transports behind the small
+//!   [`transport::MailSender`] trait, one file each: a directory of `.eml`
+//!   files, `sendmail`, and SMTP submission (lettre) with TLS, STARTTLS,
+//!   authentication and connection reuse;
+//! * [`outbox`]: what the transports share: the outbox drained through one
+//!   of them, and the sender loop;
+//! * [`imap`]: the IMAP source (IDLE or polling, by UID);
 //! * [`stop`]: the stop signal and wake-ups shared by the server's threads.
 
 pub mod address;
 pub mod imap;
 pub mod inbound;
 pub mod maildir;
+pub mod outbox;
 pub mod outgoing;
 pub mod pictures;
 pub mod private;
 pub mod reply;
-pub mod smtp;
+pub mod source;
 pub mod stop;
 pub mod token;
 pub mod transport;

@@ -1,6 +1,6 @@
 //! [`Stop`]: what ends the server's loops and wakes them. One `Stop` is
 //! shared by the threads of `pbem serve`: the signal handler calls
-//! [`Stop::stop`]; the inbound loop finishes the mail in hand and returns;
+//! [`Stop::stop`]; the inbound loop finishes the batch in hand and returns;
 //! the outbox sender finishes the mail it is sending and returns. Sleeps
 //! (polling, backoff) end at once on stop, and a socket waiting in IMAP IDLE
 //! is shut down so the blocked read returns.

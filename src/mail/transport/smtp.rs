@@ -21,8 +21,8 @@ use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
 use lettre::transport::smtp::extension::ClientId;
 
-use super::transport::{MailSender, SendError, envelope};
-use super::{Endpoint, Secret, Security, ServerAddress};
+use super::{MailSender, SendError, envelope};
+use crate::mail::{Endpoint, Secret, Security, ServerAddress};
 
 /// How to reach the SMTP server.
 #[derive(Clone, Debug, PartialEq, Eq)]

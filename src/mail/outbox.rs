@@ -1,9 +1,11 @@
-//! Outbound transports. The outbox table holds the messages to send, their
-//! board pictures described but not drawn; [`Outbox::drain`] draws them
-//! into each message ([`super::pictures`]), a [`MailSender`] hands it to
-//! the world, and the drain marks it sent once the transport accepted it. [`run_sender`] is the sender loop of
-//! `pbem serve`: it drains the outbox whenever woken (and every
-//! [`CHECK_INTERVAL`]), and retries with backoff while the transport fails.
+//! The outbox, what every outbound transport shares. The outbox table holds
+//! the messages to send, their board pictures described but not drawn;
+//! [`Outbox::drain`] draws them into each message ([`super::pictures`]), a
+//! [`MailSender`] (one of [`super::transport`]) hands it to the world, and
+//! the drain marks it sent once the transport accepted it. [`run_sender`]
+//! is the sender loop of `pbem serve`: it drains the outbox whenever woken
+//! (and every [`CHECK_INTERVAL`]), and retries with backoff while the
+//! transport fails.
 //!
 //! Only one process sends at a time: a drain holds an exclusive lock on the
 //! file `<database>.send-lock`, and a drain that finds it taken leaves the
@@ -24,218 +26,16 @@
 //! that the inbound commits need not.
 
 use std::collections::HashMap;
-use std::fs::{self, File, TryLockError};
-use std::io;
+use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use lettre::address::Envelope;
-use lettre::{Address, SendmailTransport, Transport};
 use time::OffsetDateTime;
 
-use super::ServerAddress;
 use super::pictures;
-use super::private;
 use super::stop::{Backoff, Stop};
-use crate::store::{Store, StoreError, mailbox};
-
-/// Why a mail could not be handed on; it stays in the outbox.
-#[derive(Debug, thiserror::Error)]
-pub enum SendError {
-    #[error("cannot write the mail: {0}")]
-    Io(#[from] io::Error),
-    #[error("bad address in the outbox: {0}")]
-    Address(String),
-    #[error("sendmail failed: {0}")]
-    Sendmail(String),
-    #[error("{0}")]
-    Smtp(String),
-    /// The server refused this one mail for good (a 5xx answer).
-    #[error("the SMTP server refused the mail: {0}")]
-    Rejected(String),
-    /// The server refused this one mail for now (a 4xx answer to it).
-    #[error("the SMTP server put the mail off: {0}")]
-    Deferred(String),
-    #[error("cannot lock {path} (only one pbem process sends at a time): {error}")]
-    Lock { path: PathBuf, error: io::Error },
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-/// Hands one mail to the outside world.
-pub trait MailSender {
-    /// Sends `message` (complete RFC 5322) to `recipients`. `outbox_id`
-    /// identifies the mail, so a transport can make a repeated send after a
-    /// crash harmless.
-    fn send(
-        &mut self,
-        outbox_id: i64,
-        recipients: &[String],
-        message: &[u8],
-    ) -> Result<(), SendError>;
-
-    /// Whether sending a mail again is harmless (the transport replaces its
-    /// own earlier copy), so that sends may be confirmed in batches.
-    fn resend_is_harmless(&self) -> bool {
-        false
-    }
-
-    /// Starts making every mail sent so far durable, in the background
-    /// where the transport can, so that the next batch is written
-    /// meanwhile; [`MailSender::finish_flush`] waits for it. A batch is
-    /// marked sent only once its flush finished.
-    fn start_flush(&mut self) -> Result<(), SendError> {
-        Ok(())
-    }
-
-    /// Waits for the flush [`MailSender::start_flush`] started: the mails
-    /// sent before it are durable once this returns `Ok`.
-    fn finish_flush(&mut self) -> Result<(), SendError> {
-        Ok(())
-    }
-}
-
-/// Writes each mail as `<outbox id>.eml` into a directory. Written through
-/// a temporary file and renamed, and named by outbox id, so a mail sent
-/// again after a crash replaces itself: every mail is there exactly once.
-pub struct FileSender {
-    dir: PathBuf,
-    /// Files written but not yet synced to disk.
-    unsynced: Vec<PathBuf>,
-    /// The flush under way on its own thread, if one was started.
-    flushing: Option<std::thread::JoinHandle<io::Result<()>>>,
-}
-
-impl FileSender {
-    /// Writes into `dir`, created if missing; its mails hold confirmation
-    /// codes and reply tokens, so the folder is its owner's (see
-    /// [`private::dir`]) and each mail readable by its owner only.
-    pub fn new(dir: &Path) -> io::Result<FileSender> {
-        private::dir(dir)?;
-        Ok(FileSender {
-            dir: dir.to_path_buf(),
-            unsynced: Vec::new(),
-            flushing: None,
-        })
-    }
-
-    /// The file a mail goes to.
-    pub fn path_of(&self, outbox_id: i64) -> PathBuf {
-        self.dir.join(format!("{outbox_id:010}.eml"))
-    }
-}
-
-impl MailSender for FileSender {
-    fn send(
-        &mut self,
-        outbox_id: i64,
-        _recipients: &[String],
-        message: &[u8],
-    ) -> Result<(), SendError> {
-        let path = self.path_of(outbox_id);
-        let tmp = self.dir.join(format!(".{outbox_id:010}.eml.tmp"));
-        private::write(&tmp, message)?;
-        fs::rename(&tmp, &path)?;
-        self.unsynced.push(path);
-        Ok(())
-    }
-
-    fn resend_is_harmless(&self) -> bool {
-        true
-    }
-
-    /// Starts making the files written since the last flush durable, with
-    /// their directory entries, on a thread of its own: the disk flushes
-    /// one batch while the next is written. At most one flush runs.
-    fn start_flush(&mut self) -> Result<(), SendError> {
-        self.finish_flush()?;
-        if !self.unsynced.is_empty() {
-            let (dir, files) = (self.dir.clone(), self.unsynced.clone());
-            let flush = std::thread::Builder::new()
-                .name("pbem-flush".to_string())
-                .spawn(move || sync_written(&dir, &files));
-            match flush {
-                Ok(flush) => self.flushing = Some(flush),
-                // No thread to be had: flushed here, in turn.
-                Err(_) => sync_written(&self.dir, &self.unsynced)?,
-            }
-            self.unsynced.clear();
-        }
-        Ok(())
-    }
-
-    fn finish_flush(&mut self) -> Result<(), SendError> {
-        match self.flushing.take() {
-            None => Ok(()),
-            Some(flush) => Ok(flush
-                .join()
-                .map_err(|_| io::Error::other("the thread flushing the outbox panicked"))??),
-        }
-    }
-}
-
-/// Syncs `files`, written into `dir`, and `dir` itself. On Linux one
-/// `syncfs` of the directory's filesystem does it all with a single flush
-/// of the disk's cache, where a `fsync` per file would flush it once per
-/// mail (most of the cost of a batch on a disk that honours flushes).
-#[cfg(target_os = "linux")]
-fn sync_written(dir: &Path, _files: &[PathBuf]) -> io::Result<()> {
-    Ok(rustix::fs::syncfs(File::open(dir)?)?)
-}
-
-/// Syncs `files`, written into `dir`, and `dir` itself: one `fsync` each.
-#[cfg(not(target_os = "linux"))]
-fn sync_written(dir: &Path, files: &[PathBuf]) -> io::Result<()> {
-    for path in files {
-        File::open(path)?.sync_all()?;
-    }
-    File::open(dir)?.sync_all()
-}
-
-/// The SMTP envelope of a mail from `from` to `recipients`; an address
-/// that does not parse is refused for this mail alone.
-pub(super) fn envelope(from: &Address, recipients: &[String]) -> Result<Envelope, SendError> {
-    let to = recipients
-        .iter()
-        .map(|r| r.parse().map_err(|_| SendError::Address(r.clone())))
-        .collect::<Result<Vec<Address>, _>>()?;
-    Envelope::new(Some(from.clone()), to).map_err(|e| SendError::Address(e.to_string()))
-}
-
-/// Hands each mail to the local `sendmail` (lettre's sendmail transport).
-pub struct SendmailSender {
-    transport: SendmailTransport,
-    from: Address,
-}
-
-impl SendmailSender {
-    /// `command` is the sendmail binary, `None` for the system default.
-    pub fn new(command: Option<&str>, server: &ServerAddress) -> Result<SendmailSender, SendError> {
-        let transport = match command {
-            Some(command) => SendmailTransport::new_with_command(command),
-            None => SendmailTransport::new(),
-        };
-        let from = server
-            .to_string()
-            .parse()
-            .map_err(|_| SendError::Address(server.to_string()))?;
-        Ok(SendmailSender { transport, from })
-    }
-}
-
-impl MailSender for SendmailSender {
-    fn send(
-        &mut self,
-        _outbox_id: i64,
-        recipients: &[String],
-        message: &[u8],
-    ) -> Result<(), SendError> {
-        let envelope = envelope(&self.from, recipients)?;
-        self.transport
-            .send_raw(&envelope, message)
-            .map_err(|e| SendError::Sendmail(e.to_string()))
-    }
-}
+use super::transport::{MailSender, SendError};
+use crate::store::{Store, mailbox};
 
 /// How often the sender looks at the outbox without being woken (for
 /// mail queued by other processes, such as `pbem process`).
@@ -489,8 +289,13 @@ pub fn run_sender(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::fs;
+    use std::io;
+
     use time::macros::datetime;
+
+    use super::*;
+    use crate::mail::transport::FileSender;
 
     /// Records what it sent; refuses the mail ids in `refuse` (5xx) and
     /// puts off those in `defer` (4xx).

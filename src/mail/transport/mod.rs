@@ -1,0 +1,92 @@
+//! Outbound transports: a [`MailSender`] hands one mail to the outside
+//! world, one file per transport:
+//!
+//! * [`directory`]: a directory of `.eml` files ([`FileSender`]), where a mail
+//!   sent again replaces itself, so sends are confirmed a batch at a time;
+//! * [`sendmail`]: the local `sendmail` ([`SendmailSender`]);
+//! * [`smtp`]: SMTP submission ([`SmtpSender`]).
+//!
+//! The outbox that they empty, and the sender loop of `pbem serve`, are in
+//! [`super::outbox`].
+
+pub mod directory;
+pub mod sendmail;
+pub mod smtp;
+
+use std::io;
+use std::path::PathBuf;
+
+use lettre::Address;
+use lettre::address::Envelope;
+
+use crate::store::StoreError;
+
+pub use directory::FileSender;
+pub use sendmail::SendmailSender;
+pub use smtp::SmtpSender;
+
+/// Why a mail could not be handed on; it stays in the outbox.
+#[derive(Debug, thiserror::Error)]
+pub enum SendError {
+    #[error("cannot write the mail: {0}")]
+    Io(#[from] io::Error),
+    #[error("bad address in the outbox: {0}")]
+    Address(String),
+    #[error("sendmail failed: {0}")]
+    Sendmail(String),
+    #[error("{0}")]
+    Smtp(String),
+    /// The server refused this one mail for good (a 5xx answer).
+    #[error("the SMTP server refused the mail: {0}")]
+    Rejected(String),
+    /// The server refused this one mail for now (a 4xx answer to it).
+    #[error("the SMTP server put the mail off: {0}")]
+    Deferred(String),
+    #[error("cannot lock {path} (only one pbem process sends at a time): {error}")]
+    Lock { path: PathBuf, error: io::Error },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Hands one mail to the outside world.
+pub trait MailSender {
+    /// Sends `message` (complete RFC 5322) to `recipients`. `outbox_id`
+    /// identifies the mail, so a transport can make a repeated send after a
+    /// crash harmless.
+    fn send(
+        &mut self,
+        outbox_id: i64,
+        recipients: &[String],
+        message: &[u8],
+    ) -> Result<(), SendError>;
+
+    /// Whether sending a mail again is harmless (the transport replaces its
+    /// own earlier copy), so that sends may be confirmed in batches.
+    fn resend_is_harmless(&self) -> bool {
+        false
+    }
+
+    /// Starts making every mail sent so far durable, in the background
+    /// where the transport can, so that the next batch is written
+    /// meanwhile; [`MailSender::finish_flush`] waits for it. A batch is
+    /// marked sent only once its flush finished.
+    fn start_flush(&mut self) -> Result<(), SendError> {
+        Ok(())
+    }
+
+    /// Waits for the flush [`MailSender::start_flush`] started: the mails
+    /// sent before it are durable once this returns `Ok`.
+    fn finish_flush(&mut self) -> Result<(), SendError> {
+        Ok(())
+    }
+}
+
+/// The SMTP envelope of a mail from `from` to `recipients`; an address
+/// that does not parse is refused for this mail alone.
+pub(crate) fn envelope(from: &Address, recipients: &[String]) -> Result<Envelope, SendError> {
+    let to = recipients
+        .iter()
+        .map(|r| r.parse().map_err(|_| SendError::Address(r.clone())))
+        .collect::<Result<Vec<Address>, _>>()?;
+    Envelope::new(Some(from.clone()), to).map_err(|e| SendError::Address(e.to_string()))
+}
