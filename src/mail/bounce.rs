@@ -360,7 +360,8 @@ pub fn read(raw: &[u8]) -> Option<Bounce> {
 struct Found {
     format: Format,
     reports: Vec<Report>,
-    /// Envelope addresses the bounce's body names.
+    /// The envelope sender the report itself names (Postfix's
+    /// `X-Postfix-Sender`).
     envelope: Option<String>,
     returned: Option<Returned>,
 }
