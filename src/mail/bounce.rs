@@ -929,7 +929,7 @@ mod tests {
     }
 
     /// Every fixture, by name.
-    const FIXTURES: [(&str, &[u8]); 11] = [
+    const FIXTURES: [(&str, &[u8]); 12] = [
         (
             "postfix-unknown-user.eml",
             fixture!("postfix-unknown-user.eml"),
@@ -944,6 +944,10 @@ mod tests {
         ),
         ("postfix-delayed.eml", fixture!("postfix-delayed.eml")),
         ("postfix-expired.eml", fixture!("postfix-expired.eml")),
+        (
+            "postfix-mailbox-full.eml",
+            fixture!("postfix-mailbox-full.eml"),
+        ),
         (
             "rfc3464-remote-mixed.eml",
             fixture!("rfc3464-remote-mixed.eml"),
@@ -1118,6 +1122,7 @@ mod tests {
             (8, "pbem+b8.20783.9c43572507c6a78f@pbem.test"),
             (9, "pbem+b9.20783.457270a2afcd189f@pbem.test"),
             (10, "pbem+b10.20783.da6935840ac81e2f@pbem.test"),
+            (11, "pbem+b11.20783.df19ef242bd4839e@pbem.test"),
         ] {
             assert_eq!(verp().sender(sent(id)), address);
         }
@@ -1233,6 +1238,25 @@ mod tests {
         assert_eq!(
             bounce.original(&verp(), FIXTURE_DAY),
             Some(Original::Verp(sent(3)))
+        );
+    }
+
+    #[test]
+    fn postfix_mailbox_full() {
+        let bounce = read_fixture("postfix-mailbox-full.eml");
+        assert_eq!(
+            summary(&bounce),
+            [report(
+                "full@pbem.test",
+                Action::Failed,
+                (5, 2, 2),
+                Some(Severity::Permanent)
+            )]
+        );
+        assert_eq!(bounce.message_id, Some(fixture_message_id(11)));
+        assert_eq!(
+            bounce.original(&verp(), FIXTURE_DAY),
+            Some(Original::Verp(sent(11)))
         );
     }
 
