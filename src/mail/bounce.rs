@@ -584,45 +584,59 @@ fn qmail(message: &Message<'_>) -> Option<Found> {
     if !text.contains("This is the qmail-send program") {
         return None;
     }
-    const COPY_MARKERS: [&str; 2] = [
-        "--- Below this line is a copy of the message.",
-        "--- Enclosed are the original headers of the message.",
-    ];
-    let (report, copy) = split_at_marker(text, &COPY_MARKERS);
-    let mut reports = Vec::new();
-    let mut lines = report.lines().peekable();
-    while let Some(line) = lines.next() {
-        let line = line.trim_end();
-        let Some(recipient) = line
-            .strip_prefix('<')
-            .and_then(|l| l.strip_suffix(">:"))
-            .and_then(|a| address::normalize(a).ok())
-        else {
-            continue;
-        };
-        let mut diagnostic = String::new();
-        while let Some(next) = lines.next_if(|l| !l.trim().is_empty()) {
-            if diagnostic.len() < MAX_FIELD_CHARS {
-                diagnostic.push_str(next.trim());
-                diagnostic.push(' ');
-            }
-        }
-        reports.push(Report::new(
-            Some(recipient),
-            Action::Failed,
-            guess_status(&diagnostic),
-            &diagnostic,
-        ));
-        if reports.len() == MAX_REPORTS {
-            break;
-        }
-    }
+    let (report, copy) = split_at_marker(text, &QMAIL_COPY_MARKERS);
+    let reports = listed_recipients(report)
+        .into_iter()
+        .map(|(recipient, diagnostic)| {
+            Report::new(
+                Some(recipient),
+                Action::Failed,
+                guess_status(&diagnostic),
+                &diagnostic,
+            )
+        })
+        .collect();
     Some(Found {
         format: Format::Qmail,
         reports,
         envelope: None,
         returned: copy.and_then(Returned::in_text),
     })
+}
+
+/// Where qmail's bounce (and those written after it) copies the mail.
+const QMAIL_COPY_MARKERS: [&str; 2] = [
+    "--- Below this line is a copy of the message.",
+    "--- Enclosed are the original headers of the message.",
+];
+
+/// The recipients listed as qmail lists them, `<address>:` at the start of
+/// a line, each with what is said of it: the rest of the line (Postfix's
+/// and Yahoo's way) and the lines up to the next blank one (qmail's).
+fn listed_recipients(report: &str) -> Vec<(String, String)> {
+    let mut listed = Vec::new();
+    let mut lines = report.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some((recipient, rest)) = line
+            .strip_prefix('<')
+            .and_then(|l| l.split_once(">:"))
+            .and_then(|(a, rest)| Some((address::normalize(a).ok()?, rest)))
+        else {
+            continue;
+        };
+        let mut diagnostic = rest.trim().to_string();
+        while let Some(next) = lines.next_if(|l| !l.trim().is_empty()) {
+            if diagnostic.len() < MAX_FIELD_CHARS {
+                diagnostic.push(' ');
+                diagnostic.push_str(next.trim());
+            }
+        }
+        listed.push((recipient, diagnostic));
+        if listed.len() == MAX_REPORTS {
+            break;
+        }
+    }
+    listed
 }
 
 /// Exim's bounce without DSN: "This message was created automatically by
@@ -733,11 +747,12 @@ const BOUNCE_SUBJECTS: [&str; 13] = [
 ];
 
 /// Any other bounce: from a mailer daemon (or with an empty Return-Path),
-/// with a bounce's subject. Its recipients are those of
+/// with a bounce's subject. Its recipients are those listed as qmail lists
+/// them (`<address>:`, as Yahoo does), else those of
 /// `X-Failed-Recipients`, else one report with no recipient; the failure
-/// is what a status code in its text says, and transient when none does
-/// (nothing proves it permanent); a delay when its subject or text says
-/// so.
+/// is what a status code said of the recipient (or anywhere in the text)
+/// makes it, and transient when there is none (nothing proves it
+/// permanent); a delay when its subject or text says so.
 fn other(message: &Message<'_>) -> Option<Found> {
     let from_daemon = message
         .from()
@@ -757,6 +772,7 @@ fn other(message: &Message<'_>) -> Option<Found> {
         return None;
     }
     let text = body_text(message).unwrap_or("");
+    let (said, copy) = split_at_marker(text, &QMAIL_COPY_MARKERS);
     let delayed = subject.contains("delay")
         || [
             "has not yet been delivered",
@@ -764,31 +780,40 @@ fn other(message: &Message<'_>) -> Option<Found> {
             "still trying",
         ]
         .iter()
-        .any(|phrase| text.contains(phrase));
-    let status = guess_status(text);
+        .any(|phrase| said.contains(phrase));
     let action = if delayed {
         Action::Delayed
     } else {
         Action::Failed
     };
-    let report = |recipient: Option<String>| {
-        let mut report = Report::new(recipient, action, status, "");
+    // What is said of a recipient, else of the whole mail, gives the code.
+    let report = |recipient: Option<String>, of_recipient: &str| {
+        let status = guess_status(of_recipient).or_else(|| guess_status(said));
+        let mut report = Report::new(recipient, action, status, of_recipient);
         if !delayed && status.is_none() {
             report.severity = Some(Severity::Transient);
         }
         report
     };
-    let recipients = failed_recipients(message);
-    let reports = if recipients.is_empty() {
-        vec![report(None)]
+    let listed = listed_recipients(said);
+    let reports = if !listed.is_empty() {
+        listed
+            .iter()
+            .map(|(recipient, of_recipient)| report(Some(recipient.clone()), of_recipient))
+            .collect()
     } else {
-        recipients.into_iter().map(|r| report(Some(r))).collect()
+        let failed = failed_recipients(message);
+        if failed.is_empty() {
+            vec![report(None, "")]
+        } else {
+            failed.into_iter().map(|r| report(Some(r), "")).collect()
+        }
     };
     Some(Found {
         format: Format::Other,
         reports,
         envelope: None,
-        returned: Returned::in_parts(message),
+        returned: Returned::in_parts(message).or_else(|| copy.and_then(Returned::in_text)),
     })
 }
 
@@ -824,7 +849,7 @@ fn guess_status(text: &str) -> Option<Status> {
                 let code = bytes.get(i..i + 3)?;
                 let after = bytes.get(i + 3).copied();
                 (code[1..].iter().all(u8::is_ascii_digit)
-                    && matches!(after, None | Some(b' ' | b'-' | b'\r' | b'\n')))
+                    && matches!(after, None | Some(b' ' | b'-' | b':' | b'\r' | b'\n')))
                 .then_some(Status {
                     class: code[0] - b'0',
                     subject: 0,
@@ -929,7 +954,7 @@ mod tests {
     }
 
     /// Every fixture, by name.
-    const FIXTURES: [(&str, &[u8]); 12] = [
+    const FIXTURES: [(&str, &[u8]); 13] = [
         (
             "postfix-unknown-user.eml",
             fixture!("postfix-unknown-user.eml"),
@@ -958,6 +983,10 @@ mod tests {
         (
             "other-undeliverable.eml",
             fixture!("other-undeliverable.eml"),
+        ),
+        (
+            "other-listed-recipient.eml",
+            fixture!("other-listed-recipient.eml"),
         ),
         ("vacation-reply.eml", fixture!("vacation-reply.eml")),
     ];
@@ -1123,6 +1152,7 @@ mod tests {
             (9, "pbem+b9.20783.457270a2afcd189f@pbem.test"),
             (10, "pbem+b10.20783.da6935840ac81e2f@pbem.test"),
             (11, "pbem+b11.20783.df19ef242bd4839e@pbem.test"),
+            (12, "pbem+b12.20783.939b66c7e968b7ed@pbem.test"),
         ] {
             assert_eq!(verp().sender(sent(id)), address);
         }
@@ -1389,6 +1419,34 @@ mod tests {
     }
 
     #[test]
+    fn recipients_listed_as_qmail_lists_them_are_read_from_other_daemons() {
+        let bounce = read_fixture("other-listed-recipient.eml");
+        assert_eq!(bounce.format, Format::Other);
+        assert_eq!(
+            summary(&bounce),
+            [report(
+                "judy@example.net",
+                Action::Failed,
+                (5, 0, 0),
+                Some(Severity::Permanent)
+            )]
+        );
+        assert!(
+            bounce.reports[0]
+                .diagnostic
+                .as_deref()
+                .is_some_and(|d| d.starts_with("554: delivery error: dd Sorry")),
+            "{:?}",
+            bounce.reports[0].diagnostic
+        );
+        assert_eq!(bounce.message_id, Some(fixture_message_id(12)));
+        assert_eq!(
+            bounce.original(&verp(), FIXTURE_DAY),
+            Some(Original::Verp(sent(12)))
+        );
+    }
+
+    #[test]
     fn an_out_of_office_reply_to_a_bounce_address_is_no_bounce() {
         assert_eq!(read(fixture("vacation-reply.eml")), None);
         let plain = b"From: a@example.org\nTo: pbem@pbem.test\nSubject: move e4\n\nmove e4\n";
@@ -1633,6 +1691,7 @@ mod tests {
             ("host [10.5.1.1]: 550 mailbox unavailable", status(5, 0, 0)),
             ("452-4.2.2 The email account is over quota", status(4, 2, 2)),
             ("said: 421 try later", status(4, 0, 0)),
+            ("<judy@example.net>: 554: delivery error", status(5, 0, 0)),
             ("5.1.1", status(5, 1, 1)),
             ("host [192.0.2.4] refused", None),
             ("host 4.5.6.7 refused", None),
