@@ -1713,6 +1713,23 @@ mod tests {
         }
 
         #[test]
+        fn mangled_fixtures_never_panic(
+            which in 0..FIXTURES.len(),
+            cut in any::<prop::sample::Index>(),
+            flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..16),
+        ) {
+            let mut raw = FIXTURES[which].1.to_vec();
+            for (at, byte) in flips {
+                let at = at.index(raw.len());
+                raw[at] = byte;
+            }
+            raw.truncate(cut.index(raw.len() + 1));
+            if let Some(bounce) = read(&raw) {
+                let _ = bounce.original(&verp(), FIXTURE_DAY);
+            }
+        }
+
+        #[test]
         fn arbitrary_delivery_status_text_never_panics(status in "\\PC{0,2000}") {
             if let Some(bounce) = read(dsn_with(&status).as_bytes()) {
                 prop_assert!(bounce.reports.len() <= MAX_REPORTS);
