@@ -298,8 +298,8 @@ pub struct Bounce {
     /// The addresses that may be the envelope sender of the mail bounced:
     /// where the bounce was delivered (`Delivered-To`, `X-Original-To`,
     /// `Envelope-To`, `To`), Postfix's `X-Postfix-Sender`, and the
-    /// `Return-Path` of the returned mail. The caller may add the envelope
-    /// recipient its mail system told it.
+    /// `Return-Path` of the returned mail; at most 16. The caller may add
+    /// the envelope recipient its mail system told it.
     pub envelope: Vec<String>,
     /// The Message-ID of the returned mail (from its returned headers),
     /// without angle brackets.
@@ -337,7 +337,8 @@ pub fn read(raw: &[u8]) -> Option<Bounce> {
     let mut envelope = Vec::new();
     for name in ["Delivered-To", "X-Original-To", "Envelope-To", "To"] {
         for value in message.header_values(name) {
-            push_addresses(&mut envelope, value);
+            // Room is kept for the two the report and the returned mail name.
+            push_addresses(&mut envelope, value, MAX_ENVELOPE_ADDRESSES - 2);
         }
     }
     let found = dsn(&message)
@@ -347,7 +348,6 @@ pub fn read(raw: &[u8]) -> Option<Bounce> {
     let mut returned = found.returned.unwrap_or_default();
     envelope.extend(found.envelope);
     envelope.extend(returned.return_path.take());
-    envelope.truncate(MAX_ENVELOPE_ADDRESSES);
     Some(Bounce {
         format: found.format,
         reports: found.reports,
@@ -453,17 +453,23 @@ fn bounded_text(text: &str) -> &str {
     &text[..end]
 }
 
-/// The addresses in a header value, as written.
-fn push_addresses(into: &mut Vec<String>, value: &HeaderValue<'_>) {
+/// The addresses in a header value, as written, until `into` holds `max`.
+fn push_addresses(into: &mut Vec<String>, value: &HeaderValue<'_>, max: usize) {
+    let room = max.saturating_sub(into.len());
     match value {
         HeaderValue::Address(address) => into.extend(
             address
                 .iter()
                 .filter_map(|a| a.address())
-                .map(str::to_string),
+                .map(str::to_string)
+                .take(room),
         ),
-        HeaderValue::Text(text) => into.push(text.trim().to_string()),
-        HeaderValue::TextList(list) => into.extend(list.iter().map(|t| t.trim().to_string())),
+        HeaderValue::Text(text) => {
+            into.extend(Some(text.trim().to_string()).into_iter().take(room))
+        }
+        HeaderValue::TextList(list) => {
+            into.extend(list.iter().map(|t| t.trim().to_string()).take(room))
+        }
         _ => {}
     }
 }
@@ -719,7 +725,7 @@ fn exim_report(recipient: String, action: Action, diagnostic: &str) -> Report {
 fn failed_recipients(message: &Message<'_>) -> Vec<String> {
     let mut written = Vec::new();
     for value in message.header_values("X-Failed-Recipients") {
-        push_addresses(&mut written, value);
+        push_addresses(&mut written, value, MAX_REPORTS);
     }
     written
         .iter()
@@ -1655,6 +1661,25 @@ mod tests {
             dsn_with("Final-Recipient: rfc822; bob@example.org\nAction: failed").into_bytes();
         huge.extend(std::iter::repeat_n(b'x', 20 * MAX_READ_BYTES));
         assert!(read(&huge).is_some(), "the report at the start is read");
+    }
+
+    #[test]
+    fn many_addresses_in_the_headers_leave_room_for_the_returned_mails() {
+        let junk: Vec<String> = (0..1000).map(|i| format!("j{i}@example.org")).collect();
+        let raw = String::from_utf8_lossy(fixture("postfix-unknown-user.eml")).replace(
+            "To: pbem+b1.20783.592979dca64a78a1@pbem.test",
+            &format!("To: {}", junk.join(", ")),
+        );
+        let raw = raw
+            .replace("X-Original-To: pbem+b1.", "X-Original-To: other+b1.")
+            .replace("Delivered-To: pbem+b1.", "Delivered-To: other+b1.");
+        let bounce = read(raw.as_bytes()).expect("still a bounce");
+        assert!(bounce.envelope.len() <= MAX_ENVELOPE_ADDRESSES);
+        assert_eq!(
+            bounce.original(&verp(), FIXTURE_DAY),
+            Some(Original::Verp(sent(1))),
+            "from X-Postfix-Sender or the returned Return-Path"
+        );
     }
 
     #[test]
