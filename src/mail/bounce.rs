@@ -960,7 +960,7 @@ mod tests {
     }
 
     /// Every fixture, by name.
-    const FIXTURES: [(&str, &[u8]); 13] = [
+    const FIXTURES: [(&str, &[u8]); 14] = [
         (
             "postfix-unknown-user.eml",
             fixture!("postfix-unknown-user.eml"),
@@ -978,6 +978,10 @@ mod tests {
         (
             "postfix-mailbox-full.eml",
             fixture!("postfix-mailbox-full.eml"),
+        ),
+        (
+            "postfix-smtputf8-unknown-user.eml",
+            fixture!("postfix-smtputf8-unknown-user.eml"),
         ),
         (
             "rfc3464-remote-mixed.eml",
@@ -1159,6 +1163,7 @@ mod tests {
             (10, "pbem+b10.20783.da6935840ac81e2f@pbem.test"),
             (11, "pbem+b11.20783.df19ef242bd4839e@pbem.test"),
             (12, "pbem+b12.20783.939b66c7e968b7ed@pbem.test"),
+            (13, "pbem+b13.20783.2fbed5f772589b5e@pbem.test"),
         ] {
             assert_eq!(verp().sender(sent(id)), address);
         }
@@ -1293,6 +1298,32 @@ mod tests {
         assert_eq!(
             bounce.original(&verp(), FIXTURE_DAY),
             Some(Original::Verp(sent(11)))
+        );
+    }
+
+    #[test]
+    fn postfix_utf8_dsn() {
+        // RFC 6533: message/global-delivery-status, message/global. The
+        // recipient's UTF-8 local part is no address pbem writes to.
+        let bounce = read_fixture("postfix-smtputf8-unknown-user.eml");
+        assert_eq!(bounce.format, Format::Dsn);
+        assert_eq!(
+            summary(&bounce),
+            [report(
+                "",
+                Action::Failed,
+                (5, 1, 1),
+                Some(Severity::Permanent)
+            )]
+        );
+        assert_eq!(
+            bounce.reports[0].diagnostic.as_deref(),
+            Some("unknown user: \"jürgen\"")
+        );
+        assert_eq!(bounce.message_id, Some(fixture_message_id(13)));
+        assert_eq!(
+            bounce.original(&verp(), FIXTURE_DAY),
+            Some(Original::Verp(sent(13)))
         );
     }
 
