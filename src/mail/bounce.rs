@@ -510,7 +510,7 @@ fn dsn(message: &Message<'_>) -> Option<Found> {
         if !is_recipient {
             // The per-message fields come first.
             if index == 0 {
-                envelope = field("X-Postfix-Sender").map(|v| typed_address(v).to_string());
+                envelope = field("X-Postfix-Sender").map(|v| without_type(v).to_string());
             }
             continue;
         }
@@ -520,7 +520,7 @@ fn dsn(message: &Message<'_>) -> Option<Found> {
         let recipient = field("Final-Recipient")
             .and_then(recipient_address)
             .or_else(|| field("Original-Recipient").and_then(recipient_address));
-        let diagnostic = field("Diagnostic-Code").map_or("", typed_address);
+        let diagnostic = field("Diagnostic-Code").map_or("", without_type);
         let status = field("Status")
             .and_then(Status::parse)
             .or_else(|| guess_status(diagnostic));
@@ -569,13 +569,13 @@ fn field_groups(text: &str) -> Vec<Vec<(String, String)>> {
 
 /// The value of a typed field without its type: `rfc822; bob@example.org`
 /// is `bob@example.org`, `smtp; 550 5.1.1 ...` is `550 5.1.1 ...`.
-fn typed_address(value: &str) -> &str {
+fn without_type(value: &str) -> &str {
     value.split_once(';').map_or(value, |(_, rest)| rest).trim()
 }
 
 /// The address of a recipient field, if pbem could write to it.
 fn recipient_address(value: &str) -> Option<String> {
-    address::normalize(typed_address(value)).ok()
+    address::normalize(without_type(value)).ok()
 }
 
 // ---- Plain-text bounces ----
