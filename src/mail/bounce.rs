@@ -1096,6 +1096,28 @@ mod tests {
     }
 
     #[test]
+    fn the_bounce_address_is_the_operators_choice() {
+        let key = TokenKey::from_text(FIXTURE_KEY).expect("key");
+        let bounces = Verp::new(
+            ServerAddress::parse("Bounces@Mail.Example.org").expect("address"),
+            key,
+        );
+        let address = bounces.sender(sent(7));
+        assert!(
+            address.starts_with("Bounces+b7.20783.") && address.ends_with("@Mail.Example.org"),
+            "{address}"
+        );
+        assert_eq!(
+            bounces.read(&address.to_lowercase(), FIXTURE_DAY),
+            Some(sent(7))
+        );
+        // The same token at another address of the server's is not read.
+        let at_server = verp().sender(sent(7));
+        assert_eq!(bounces.read(&at_server, FIXTURE_DAY), None);
+        assert_eq!(verp().read(&address, FIXTURE_DAY), None);
+    }
+
+    #[test]
     fn a_bounce_address_lapses_and_is_not_a_reply_token() {
         let verp = verp();
         let address = verp.sender(sent(1));
