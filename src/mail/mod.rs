@@ -1,6 +1,8 @@
 //! Mail in and out.
 //!
 //! * [`address`]: what a mail address is for pbem (one rule, used in and out);
+//! * [`bounce`]: bounce addresses that name each sent mail (VERP), and
+//!   reading delivery status notifications and other bounces;
 //! * [`inbound`]: a received mail as the service needs it (mail-parser does
 //!   MIME, charsets, quoted-printable, base64 and HTML-only mail);
 //! * [`token`]: the reply tokens that let a reply to a board mail speak for
@@ -23,6 +25,7 @@
 //! * [`stop`]: the stop signal and wake-ups shared by the server's threads.
 
 pub mod address;
+pub mod bounce;
 pub mod imap;
 pub mod inbound;
 pub mod maildir;

@@ -77,6 +77,17 @@ impl TokenKey {
         mac
     }
 
+    /// An HMAC under this key for another use than reply tokens (the bounce
+    /// addresses of [`super::bounce`]): `purpose`, written first, keeps each
+    /// use's MACs apart from the others'.
+    pub(super) fn mac_for(&self, purpose: &str) -> Hmac<Sha256> {
+        let mut mac =
+            Hmac::<Sha256>::new_from_slice(&self.0).expect("HMAC takes keys of any length");
+        mac.update(purpose.as_bytes());
+        mac.update(b"\0");
+        mac
+    }
+
     /// The token for `player` on `board`.
     pub fn token(&self, board: u32, player: PlayerId) -> String {
         let tag = self.mac(board, player).finalize().into_bytes();
@@ -100,11 +111,11 @@ impl TokenKey {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn decode_hex(text: &str) -> Option<Vec<u8>> {
+pub(super) fn decode_hex(text: &str) -> Option<Vec<u8>> {
     if !text.len().is_multiple_of(2) || !text.is_ascii() {
         return None;
     }
