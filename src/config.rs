@@ -56,6 +56,9 @@ pub struct Config {
     /// How often `serve` looks for new mail in a Maildir.
     pub poll_interval: Duration,
     pub service: ServiceConfig,
+    /// Where bounces go (mails' envelope senders are VERP addresses at it:
+    /// see `mail::bounce`); `None` for the server's own address.
+    pub bounce_address: Option<ServerAddress>,
     /// When `serve` runs the deadline sweep and the daily digest.
     pub schedule: Schedule,
 }
@@ -82,8 +85,17 @@ impl Config {
             outbound: Outbound::Directory(data_dir.join("outbox")),
             poll_interval: Duration::from_secs(5),
             service: ServiceConfig::default(),
+            bounce_address: None,
             schedule: Schedule::default(),
         }
+    }
+
+    /// The address bounces go to: `server.bounce_address`, else the
+    /// server's own address.
+    pub fn bounce_address(&self) -> &ServerAddress {
+        self.bounce_address
+            .as_ref()
+            .unwrap_or(&self.service.address)
     }
 
     /// The defaults, overridden by the TOML file at `path`. Relative paths
@@ -111,6 +123,11 @@ impl Config {
                 config.service.address = ServerAddress::parse(&address).ok_or_else(|| {
                     format!("server.address \"{address}\" is not an address like pbem@example.org (without '+')")
                 })?;
+            }
+            if let Some(address) = server.bounce_address {
+                config.bounce_address = Some(ServerAddress::parse(&address).ok_or_else(|| {
+                    format!("server.bounce_address \"{address}\" is not an address like pbem-bounces@example.org (without '+')")
+                })?);
             }
             config.service.token_secret = secret(
                 env,
@@ -488,6 +505,7 @@ struct ScheduleSection {
 #[serde(deny_unknown_fields)]
 struct ServerSection {
     address: Option<String>,
+    bounce_address: Option<String>,
     token_secret: Option<String>,
     token_secret_env: Option<String>,
     token_secret_file: Option<PathBuf>,
@@ -647,6 +665,19 @@ mod tests {
                 .expect("valid");
         assert_eq!(config.service.address.to_string(), "games@example.org");
         assert_eq!(config.outbound, Outbound::Sendmail(None));
+        // Bounces go to the server's address unless told otherwise.
+        assert_eq!(config.bounce_address().to_string(), "games@example.org");
+    }
+
+    #[test]
+    fn bounces_go_to_the_configured_bounce_address() {
+        let config = parse(
+            "[server]\naddress = \"games@example.org\"\nbounce_address = \"bounces@example.org\"\n",
+        )
+        .expect("valid");
+        assert_eq!(config.bounce_address().to_string(), "bounces@example.org");
+        let bad = parse("[server]\nbounce_address = \"b+x@example.org\"\n").expect_err("a '+'");
+        assert!(bad.contains("server.bounce_address"), "{bad}");
     }
 
     #[test]
@@ -662,6 +693,10 @@ mod tests {
         let config =
             parse(include_str!("../deploy/pbem.example.toml")).expect("the example is valid");
         assert_eq!(config.service.address.to_string(), "pbem@example.org");
+        assert_eq!(
+            config.bounce_address().to_string(),
+            "pbem-bounces@example.org"
+        );
         assert_eq!(
             config.service.token_secret.as_deref(),
             Some("0123456789abcdef0123456789abcdef")

@@ -25,6 +25,7 @@ use time::OffsetDateTime;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 
 use crate::config::{Config, Inbound, Outbound};
+use crate::mail::bounce::Verp;
 use crate::mail::imap::ImapSource;
 use crate::mail::maildir::{Maildir, MaildirSource};
 use crate::mail::outbox::{self, Outbox};
@@ -127,6 +128,7 @@ impl Server {
             Inbound::Imap(_) | Inbound::Stdin => config.data_dir.join("inbox"),
         };
         let service = open_service(config)?;
+        let outbox = open_outbox(config, &service)?;
         let inbox = Maildir::create(&dir).map_err(|error| ServerError::Inbox {
             path: dir.clone(),
             error,
@@ -134,7 +136,7 @@ impl Server {
         Ok(Server {
             service,
             inbox,
-            outbox: open_outbox(config)?,
+            outbox,
             database: config.database.clone(),
         })
     }
@@ -263,17 +265,17 @@ fn open_service(config: &Config) -> Result<Service, ServerError> {
     Ok(Service::new(open_store(config)?, config.service.clone())?)
 }
 
-/// The configured outbound transport and the outbox it empties.
-fn open_outbox(config: &Config) -> Result<Outbox, ServerError> {
+/// The configured outbound transport and the outbox it empties, whose
+/// mails' envelope senders are VERP addresses at the bounce address,
+/// signed with `service`'s token key.
+fn open_outbox(config: &Config, service: &Service) -> Result<Outbox, ServerError> {
     let sender: Box<dyn MailSender + Send> = match &config.outbound {
         Outbound::Directory(dir) => Box::new(FileSender::new(dir).map_err(SendError::from)?),
-        Outbound::Sendmail(command) => Box::new(SendmailSender::new(
-            command.as_deref(),
-            &config.service.address,
-        )?),
+        Outbound::Sendmail(command) => Box::new(SendmailSender::new(command.as_deref())),
         Outbound::Smtp(smtp) => Box::new(SmtpSender::new(smtp, &config.service.address)?),
     };
-    Ok(Outbox::new(sender, &config.database))
+    let verp = Verp::new(config.bounce_address().clone(), service.token_key().clone());
+    Ok(Outbox::new(sender, &config.database, verp))
 }
 
 /// Mails handled in one transaction: a batch costs one disk flush, and a
@@ -475,7 +477,7 @@ fn run(
 ) -> Result<Pass, ServerError> {
     let mut deadline_service = open_service(config)?;
     let mut service = open_service(config)?;
-    let outbox = open_outbox(config)?;
+    let outbox = open_outbox(config, &service)?;
     let sender_store = open_store(config)?;
     let mut source: Option<Box<dyn InboundSource + '_>> = match &config.inbound {
         Inbound::Maildir(dir) => {

@@ -30,8 +30,9 @@ use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use time::OffsetDateTime;
+use time::{OffsetDateTime, UtcOffset};
 
+use super::bounce::{SentMail, Verp};
 use super::pictures;
 use super::stop::{Backoff, Stop};
 use super::transport::{MailSender, SendError};
@@ -50,6 +51,8 @@ const DEFERRED_RETRY: (Duration, Duration) = (Duration::from_secs(30), Duration:
 /// The outbox and the transport that empties it.
 pub struct Outbox {
     sender: Box<dyn MailSender + Send>,
+    /// Makes each mail's envelope sender, its bounce address.
+    verp: Verp,
     lock_path: PathBuf,
     /// Mails the server refused, held back until their next try.
     refused: HashMap<i64, (Instant, Backoff)>,
@@ -59,12 +62,14 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    /// An outbox of the database at `database`, sent with `sender`.
-    pub fn new(sender: Box<dyn MailSender + Send>, database: &Path) -> Outbox {
+    /// An outbox of the database at `database`, sent with `sender`; each
+    /// mail's envelope sender is its bounce address from `verp`.
+    pub fn new(sender: Box<dyn MailSender + Send>, database: &Path, verp: Verp) -> Outbox {
         let mut lock_path = database.as_os_str().to_owned();
         lock_path.push(".send-lock");
         Outbox {
             sender,
+            verp,
             lock_path: lock_path.into(),
             refused: HashMap::new(),
             marked_since_checkpoint: 0,
@@ -130,7 +135,14 @@ impl Outbox {
             let mut accepted = Vec::new();
             for mail in batch {
                 let message = pictures::complete(mail.id, &mail.message, mail.pictures.as_deref());
-                match self.sender.send(mail.id, &mail.recipients, &message) {
+                let envelope_sender = self.verp.sender(SentMail {
+                    outbox_id: mail.id,
+                    sent_on: now.to_offset(UtcOffset::UTC).date(),
+                });
+                let sent_mail =
+                    self.sender
+                        .send(mail.id, &envelope_sender, &mail.recipients, &message);
+                match sent_mail {
                     Ok(()) => {
                         if batched {
                             accepted.push(mail.id);
@@ -295,7 +307,14 @@ mod tests {
     use time::macros::datetime;
 
     use super::*;
+    use crate::mail::token::TokenKey;
     use crate::mail::transport::FileSender;
+
+    /// The bounce addresses of a server `pbem@localhost` with a new key.
+    fn verp() -> Verp {
+        let server = crate::mail::ServerAddress::parse("pbem@localhost").expect("address");
+        Verp::new(server, TokenKey::generate().expect("randomness"))
+    }
 
     /// Records what it sent; refuses the mail ids in `refuse` (5xx) and
     /// puts off those in `defer` (4xx).
@@ -306,7 +325,7 @@ mod tests {
     }
 
     impl MailSender for Recorder {
-        fn send(&mut self, id: i64, _: &[String], _: &[u8]) -> Result<(), SendError> {
+        fn send(&mut self, id: i64, _: &str, _: &[String], _: &[u8]) -> Result<(), SendError> {
             if self.refuse.contains(&id) {
                 return Err(SendError::Rejected("550 no such user".into()));
             }
@@ -351,12 +370,18 @@ mod tests {
     }
 
     impl MailSender for FailingOnce {
-        fn send(&mut self, id: i64, to: &[String], message: &[u8]) -> Result<(), SendError> {
+        fn send(
+            &mut self,
+            id: i64,
+            from: &str,
+            to: &[String],
+            message: &[u8],
+        ) -> Result<(), SendError> {
             if self.fail_on == Some(id) {
                 self.fail_on = None;
                 return Err(SendError::Io(io::Error::other("no space left")));
             }
-            self.files.send(id, to, message)
+            self.files.send(id, from, to, message)
         }
         fn resend_is_harmless(&self) -> bool {
             true
@@ -399,7 +424,7 @@ mod tests {
         // Nothing copied from the log yet: the inbound commits leave it.
         let before = fs::metadata(&database).expect("database").len();
         let files = FileSender::new(&dir.path().join("out")).expect("outbox dir");
-        let mut outbox = Outbox::new(Box::new(files), &database);
+        let mut outbox = Outbox::new(Box::new(files), &database, verp());
         let now = datetime!(2026-03-01 12:01 UTC);
         assert_eq!(outbox.drain(&store, now).expect("drain"), mails);
         assert!(unsent(&store).is_empty());
@@ -422,7 +447,7 @@ mod tests {
             files,
             fail_on: Some(SEND_BATCH as i64 + 20),
         };
-        let mut outbox = Outbox::new(Box::new(failing), &dir.path().join("pbem.sqlite3"));
+        let mut outbox = Outbox::new(Box::new(failing), &dir.path().join("pbem.sqlite3"), verp());
         let now = datetime!(2026-03-01 12:01 UTC);
         assert!(matches!(outbox.drain(&store, now), Err(SendError::Io(_))));
         // The first batch was durable and is marked; the next 19 were
@@ -449,7 +474,7 @@ mod tests {
             refuse: vec![2],
             defer: Vec::new(),
         };
-        let mut outbox = Outbox::new(Box::new(recorder), &dir.path().join("pbem.sqlite3"));
+        let mut outbox = Outbox::new(Box::new(recorder), &dir.path().join("pbem.sqlite3"), verp());
         let now = datetime!(2026-03-01 12:01 UTC);
         assert_eq!(outbox.drain(&store, now).expect("drain"), 2);
         assert_eq!(*sent.lock().expect("lock"), vec![1, 3]);
@@ -468,7 +493,7 @@ mod tests {
             refuse: Vec::new(),
             defer: vec![1],
         };
-        let mut outbox = Outbox::new(Box::new(recorder), &dir.path().join("pbem.sqlite3"));
+        let mut outbox = Outbox::new(Box::new(recorder), &dir.path().join("pbem.sqlite3"), verp());
         let now = datetime!(2026-03-01 12:01 UTC);
         assert_eq!(
             outbox
@@ -481,12 +506,19 @@ mod tests {
         assert_eq!(outbox.drain(&store, now).expect("drain"), 0);
     }
 
-    /// Keeps the bytes of every mail handed to it.
-    struct Keeper(std::sync::Arc<std::sync::Mutex<Vec<Vec<u8>>>>);
+    /// Keeps the envelope sender and the bytes of every mail handed to it.
+    struct Keeper(std::sync::Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>);
 
     impl MailSender for Keeper {
-        fn send(&mut self, _: i64, _: &[String], message: &[u8]) -> Result<(), SendError> {
-            self.0.lock().expect("lock").push(message.to_vec());
+        fn send(
+            &mut self,
+            _: i64,
+            from: &str,
+            _: &[String],
+            message: &[u8],
+        ) -> Result<(), SendError> {
+            let kept = (from.to_string(), message.to_vec());
+            self.0.lock().expect("lock").push(kept);
             Ok(())
         }
     }
@@ -534,15 +566,24 @@ mod tests {
         .expect("enqueue");
         let dir = tempfile::tempdir().expect("temp dir");
         let kept = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let verp = verp();
         let mut outbox = Outbox::new(
             Box::new(Keeper(kept.clone())),
             &dir.path().join("pbem.sqlite3"),
+            verp.clone(),
         );
         assert_eq!(outbox.drain(&store, now).expect("drain"), 1);
         let kept = kept.lock().expect("lock");
-        assert_eq!(kept[..], [built.complete()]);
+        // The envelope sender is the mail's own bounce address.
+        let sent = SentMail {
+            outbox_id: 1,
+            sent_on: now.date(),
+        };
+        assert_eq!(verp.read(&kept[0].0, now.date()), Some(sent));
+        assert!(kept[0].0.starts_with("pbem+b1."), "{}", kept[0].0);
+        assert_eq!(kept[0].1, built.complete());
         let parsed = mail_parser::MessageParser::default()
-            .parse(&kept[0])
+            .parse(&kept[0].1)
             .expect("parses");
         let png = parsed.attachments().next().expect("the picture").contents();
         assert_eq!(png, picture::png(&scene));
@@ -560,7 +601,7 @@ mod tests {
             refuse: Vec::new(),
             defer: Vec::new(),
         };
-        let mut outbox = Outbox::new(Box::new(recorder), &database);
+        let mut outbox = Outbox::new(Box::new(recorder), &database, verp());
         let now = datetime!(2026-03-01 12:01 UTC);
         assert_eq!(outbox.drain(&store, now).expect("drain"), 0);
         assert_eq!(unsent(&store), vec![1]);

@@ -224,6 +224,12 @@ impl Service {
         Ok(service)
     }
 
+    /// The server's one secret: it signs reply tokens, and the outbox's
+    /// bounce addresses (`mail::bounce::Verp`).
+    pub fn token_key(&self) -> &TokenKey {
+        &self.key
+    }
+
     pub fn store(&self) -> &Store {
         &self.store
     }

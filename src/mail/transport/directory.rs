@@ -1,5 +1,8 @@
 //! The directory transport: each mail becomes the file `<outbox id>.eml`,
-//! for a mail system (or a test, or `pbem demo`) to pick up.
+//! for a mail system (or a test, or `pbem demo`) to pick up. The envelope
+//! sender is not written: a file has no envelope, and `Return-Path` is the
+//! final delivery's to add (RFC 5321 4.4), not a sender's; the mail stays
+//! byte for byte what the outbox holds.
 
 use std::fs::{self, File};
 use std::io;
@@ -42,6 +45,7 @@ impl MailSender for FileSender {
     fn send(
         &mut self,
         outbox_id: i64,
+        _envelope_sender: &str,
         _recipients: &[String],
         message: &[u8],
     ) -> Result<(), SendError> {

@@ -50,12 +50,15 @@ pub enum SendError {
 
 /// Hands one mail to the outside world.
 pub trait MailSender {
-    /// Sends `message` (complete RFC 5322) to `recipients`. `outbox_id`
+    /// Sends `message` (complete RFC 5322) to `recipients`, with
+    /// `envelope_sender` as the envelope's sender (where bounces go: the
+    /// mail's VERP address, see [`crate::mail::bounce::Verp`]). `outbox_id`
     /// identifies the mail, so a transport can make a repeated send after a
     /// crash harmless.
     fn send(
         &mut self,
         outbox_id: i64,
+        envelope_sender: &str,
         recipients: &[String],
         message: &[u8],
     ) -> Result<(), SendError>;
@@ -83,10 +86,13 @@ pub trait MailSender {
 
 /// The SMTP envelope of a mail from `from` to `recipients`; an address
 /// that does not parse is refused for this mail alone.
-pub(crate) fn envelope(from: &Address, recipients: &[String]) -> Result<Envelope, SendError> {
+pub(crate) fn envelope(from: &str, recipients: &[String]) -> Result<Envelope, SendError> {
+    let from: Address = from
+        .parse()
+        .map_err(|_| SendError::Address(from.to_string()))?;
     let to = recipients
         .iter()
         .map(|r| r.parse().map_err(|_| SendError::Address(r.clone())))
         .collect::<Result<Vec<Address>, _>>()?;
-    Envelope::new(Some(from.clone()), to).map_err(|e| SendError::Address(e.to_string()))
+    Envelope::new(Some(from), to).map_err(|e| SendError::Address(e.to_string()))
 }

@@ -16,7 +16,6 @@
 use std::fs;
 use std::time::{Duration, Instant};
 
-use lettre::Address;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
 use lettre::transport::smtp::extension::ClientId;
@@ -41,7 +40,6 @@ const IDLE_LIMIT: Duration = Duration::from_secs(60);
 pub struct SmtpSender {
     config: SmtpConfig,
     tls: Option<TlsParameters>,
-    from: Address,
     hello: ClientId,
     connection: Option<(SmtpConnection, Instant)>,
 }
@@ -74,14 +72,9 @@ impl SmtpSender {
                 })?)
             }
         };
-        let from = server
-            .to_string()
-            .parse()
-            .map_err(|_| SendError::Address(server.to_string()))?;
         Ok(SmtpSender {
             config: config.clone(),
             tls,
-            from,
             hello: ClientId::Domain(server.domain.clone()),
             connection: None,
         })
@@ -148,10 +141,11 @@ impl MailSender for SmtpSender {
     fn send(
         &mut self,
         _outbox_id: i64,
+        envelope_sender: &str,
         recipients: &[String],
         message: &[u8],
     ) -> Result<(), SendError> {
-        let envelope = envelope(&self.from, recipients)?;
+        let envelope = envelope(envelope_sender, recipients)?;
         let mut connection = self.connection()?;
         match connection.send(&envelope, message) {
             Ok(_) => {
