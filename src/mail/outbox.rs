@@ -506,8 +506,11 @@ mod tests {
         assert_eq!(outbox.drain(&store, now).expect("drain"), 0);
     }
 
-    /// Keeps the envelope sender and the bytes of every mail handed to it.
-    struct Keeper(std::sync::Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>);
+    /// A mail as a transport got it: its envelope sender and its bytes.
+    type Handed = (String, Vec<u8>);
+
+    /// Keeps every mail handed to it.
+    struct Keeper(std::sync::Arc<std::sync::Mutex<Vec<Handed>>>);
 
     impl MailSender for Keeper {
         fn send(
