@@ -693,10 +693,8 @@ mod tests {
         let config =
             parse(include_str!("../deploy/pbem.example.toml")).expect("the example is valid");
         assert_eq!(config.service.address.to_string(), "pbem@example.org");
-        assert_eq!(
-            config.bounce_address().to_string(),
-            "pbem-bounces@example.org"
-        );
+        // Bounces go to the server's address (bounce_address is commented out).
+        assert_eq!(config.bounce_address().to_string(), "pbem@example.org");
         assert_eq!(
             config.service.token_secret.as_deref(),
             Some("0123456789abcdef0123456789abcdef")
