@@ -143,10 +143,19 @@ impl Server {
     }
 
     /// Processes one mail given as bytes (MDA mode), then sends the replies.
+    /// Once the mail is handled it is done with: replies that cannot be
+    /// sent now wait in the outbox for the next sender (`serve`, `tick`,
+    /// the next mail), and are no reason for the mail system to hand the
+    /// mail over again.
     pub fn process_one(&mut self, raw: &[u8], clock: Clock) -> Result<Pass, ServerError> {
         let mut pass = Pass::default();
         pass.count(self.service.handle(raw, clock.now())?);
-        pass.sent = self.drain(clock)?;
+        match self.drain(clock) {
+            Ok(sent) => pass.sent = sent,
+            Err(error) => tracing::warn!(
+                "the mail is handled; its replies wait in the outbox, as they cannot be sent now: {error}"
+            ),
+        }
         Ok(pass)
     }
 

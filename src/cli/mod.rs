@@ -4,6 +4,7 @@
 mod backup;
 mod demo;
 mod legal;
+mod log;
 mod pairings;
 mod perft;
 mod ratings;
@@ -148,14 +149,23 @@ impl fmt::Display for CliError {
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return bad_arguments(error),
+    };
+    let mda = matches!(cli.command, Command::Process);
+    let log_file = (cli.config.as_deref())
+        .and_then(|file| crate::config::Config::log_file_in(file, &cli.data_dir));
+    let mut log = log::Log::choose(log_file.as_deref(), mda);
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
-        .with_writer(std::io::stderr)
+        .with_ansi(log.ansi())
+        .with_writer(log.writer())
         .init();
+    log.report_unopened();
     let result = match cli.command {
         Command::Serve { once } => serve::serve(
             &cli.data_dir,
@@ -164,7 +174,12 @@ pub fn main() -> ExitCode {
             once,
         ),
         Command::Process => {
-            serve::process(&cli.data_dir, cli.config.as_deref(), cli.now.as_deref())
+            return process_mail(
+                &cli.data_dir,
+                cli.config.as_deref(),
+                cli.now.as_deref(),
+                &log,
+            );
         }
         Command::Tick { digest } => serve::tick(
             &cli.data_dir,
@@ -213,6 +228,70 @@ pub fn main() -> ExitCode {
             ExitCode::from(75)
         }
     }
+}
+
+/// What standard error says when `pbem process` fails and the reason is in
+/// the log. A mail system puts it in its log, and in the notice the
+/// sender gets if the mail is still undelivered days later: it says
+/// nothing of the server (and starts with no status code, which Postfix
+/// would obey over the exit code).
+pub const MDA_FAILURE: &str = "pbem could not take this mail now and will be given it again (the reason is in pbem's log; set [server] log_file in its configuration if it has none)";
+
+/// `pbem process`: one mail from standard input. Every failure is the
+/// server's, never the mail's (a mail pbem cannot read is answered or
+/// dropped, and exits 0), so each one exits 75 (EX_TEMPFAIL): the mail
+/// system keeps the mail and gives it again later, instead of bouncing it
+/// to the player (Postfix bounces on every other code but 71). A panic is
+/// such a failure too.
+fn process_mail(
+    data_dir: &std::path::Path,
+    config: Option<&std::path::Path>,
+    now: Option<&str>,
+    log: &log::Log,
+) -> ExitCode {
+    if !log.is_stderr() {
+        // A panic's message goes to the log, not to the mail system.
+        std::panic::set_hook(Box::new(|info| tracing::error!("{info}")));
+    }
+    let result = std::panic::catch_unwind(|| serve::process(data_dir, config, now))
+    .unwrap_or_else(|panic| {
+        Err(CliError::Server(format!(
+            "pbem panicked: {}",
+            crate::caught::panic_text(&*panic)
+        )))
+    });
+    let Err(error) = result else {
+        return ExitCode::SUCCESS;
+    };
+    if log.is_stderr() {
+        eprintln!("error: {error}; the mail system keeps the mail and tries again");
+    } else {
+        tracing::error!("cannot process the mail now, the mail system keeps it and tries again: {error}");
+        eprintln!("{MDA_FAILURE}");
+    }
+    ExitCode::from(75)
+}
+
+/// Arguments clap cannot read: its message and exit 2, except for
+/// `pbem process`, where a mistake in the command the mail system runs
+/// must not bounce the mail (exit 75, as [`process_mail`]).
+fn bad_arguments(error: clap::Error) -> ExitCode {
+    let process = std::env::args().skip(1).any(|arg| arg == "process");
+    if !process || !error.use_stderr() {
+        error.exit();
+    }
+    let log = log::Log::choose(None, true);
+    if log.is_stderr() {
+        eprint!("{error}");
+    } else {
+        tracing_subscriber::fmt()
+            .with_ansi(false)
+            .with_writer(log.writer())
+            .init();
+        tracing::error!("pbem process: {}", error.to_string().trim_end());
+        eprintln!("{MDA_FAILURE}");
+    }
+    ExitCode::from(75)
 }
 
 impl StartArgs {
