@@ -203,6 +203,12 @@ impl Server {
         Ok((report, self.drain(clock)?))
     }
 
+    /// Forgets old records (sent mails, processed mails), as `serve` does
+    /// before each sweep.
+    pub fn prune(&mut self, clock: Clock) -> Result<Pruned, ServerError> {
+        Ok(self.service.prune(clock.now())?)
+    }
+
     /// Sends the daily digest (once a day at most), then the outbox.
     pub fn digest(&mut self, clock: Clock) -> Result<(usize, usize), ServerError> {
         let digests = self.service.digest(clock.now())?;

@@ -334,3 +334,35 @@ fn a_subject_repeating_the_body_command_is_answered_once() {
     let mails = h.send(ALICE, "help", "Thanks!");
     assert_eq!(mails[0].body.len(), once[0].body.len(), "help from the Subject");
 }
+
+/// Where cron's `pbem tick` stands in for `serve` (MDA mode), it prunes
+/// old records as `serve` does at each sweep.
+#[test]
+fn tick_prunes_old_records_as_serve_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("data");
+    let data_arg = data.to_str().expect("UTF-8");
+    let output = pbem(
+        &["--data-dir", data_arg, "--now", "2026-03-01T12:00:00Z", "process"],
+        &help_mail("m4"),
+    );
+    assert!(output.status.success(), "{output:?}");
+    let processed = || -> i64 {
+        let db = rusqlite::Connection::open(data.join("pbem.sqlite3")).expect("db");
+        db.query_row("SELECT COUNT(*) FROM processed", [], |row| row.get(0))
+            .expect("count")
+    };
+    assert_eq!(processed(), 1);
+    let output = pbem(
+        &["--data-dir", data_arg, "--now", "2026-03-02T12:00:00Z", "tick"],
+        b"",
+    );
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(processed(), 1, "a day later it is kept");
+    let output = pbem(
+        &["--data-dir", data_arg, "--now", "2026-04-15T12:00:00Z", "tick"],
+        b"",
+    );
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(processed(), 0, "after 30 days it is forgotten");
+}

@@ -81,6 +81,12 @@ pub fn tick(
     let config = config(data_dir, file)?;
     let clock = clock(now)?;
     let mut server = Server::open(&config).map_err(|e| CliError::Server(e.to_string()))?;
+    // Where cron's `tick` stands in for `serve` (MDA mode), it also keeps
+    // the records from growing; a failure waits for the next tick.
+    match server.prune(clock) {
+        Ok(pruned) => tracing::debug!(?pruned, "old records pruned"),
+        Err(error) => tracing::error!(%error, "pruning failed; it runs again at the next tick"),
+    }
     let (report, sent) = server
         .sweep(clock)
         .map_err(|e| CliError::Server(e.to_string()))?;
