@@ -713,7 +713,9 @@ mod tests {
         assert!(typo.to_string().contains("logfile"), "{typo}");
         std::fs::remove_dir_all(&dir).ok();
         assert_eq!(
-            Config::database_in(&path, data).expect_err("no file").to_string(),
+            Config::database_in(&path, data)
+                .expect_err("no file")
+                .to_string(),
             format!(
                 "cannot read the configuration file {}: No such file or directory (os error 2)",
                 path.display()

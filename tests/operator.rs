@@ -116,8 +116,11 @@ fn pbem_process_exits_75_on_every_setup_error_and_says_why_only_in_the_log() {
     }
 
     // The same mail, given again once the setup is right, is answered.
-    std::fs::write(dir.path().join("token-secret"), "0123456789abcdef0123456789abcdef\n")
-        .expect("secret file");
+    std::fs::write(
+        dir.path().join("token-secret"),
+        "0123456789abcdef0123456789abcdef\n",
+    )
+    .expect("secret file");
     config(
         dir.path(),
         &format!(
@@ -130,7 +133,10 @@ fn pbem_process_exits_75_on_every_setup_error_and_says_why_only_in_the_log() {
         &help_mail("m1"),
     );
     assert!(output.status.success(), "{output:?}");
-    assert!(output.stderr.is_empty(), "the log is in the file: {output:?}");
+    assert!(
+        output.stderr.is_empty(),
+        "the log is in the file: {output:?}"
+    );
     assert_eq!(outbox(&data).len(), 1);
 }
 
@@ -156,11 +162,17 @@ fn pbem_process_exits_75_when_the_database_cannot_be_opened() {
 fn the_example_in(dir: &Path, inbound: &str, outbound: &str) -> PathBuf {
     let etc = dir.join("etc");
     std::fs::create_dir_all(&etc).expect("etc");
-    std::fs::write(etc.join("token-secret"), "0123456789abcdef0123456789abcdef\n")
-        .expect("secret");
+    std::fs::write(
+        etc.join("token-secret"),
+        "0123456789abcdef0123456789abcdef\n",
+    )
+    .expect("secret");
     let example = include_str!("../deploy/pbem.example.toml")
         .replace("/etc/pbem/", &format!("{}/", etc.display()))
-        .replace("/var/lib/pbem/", &format!("{}/", dir.join("data").display()));
+        .replace(
+            "/var/lib/pbem/",
+            &format!("{}/", dir.join("data").display()),
+        );
     let start = example.find("\n[inbound]").expect("an inbound section");
     let limits = example.find("\n[limits]").expect("a limits section");
     let text = format!(
@@ -258,7 +270,10 @@ fn the_log_goes_to_the_log_file_and_carries_no_colours_off_a_terminal() {
     let output = pbem(&["--data-dir", data_arg, "tick"], b"");
     assert!(output.status.success(), "{output:?}");
     let stderr = text(&output.stderr);
-    assert!(stderr.contains("INFO"), "the log is on standard error: {stderr}");
+    assert!(
+        stderr.contains("INFO"),
+        "the log is on standard error: {stderr}"
+    );
     assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
 
     // With a log file, lines are appended to it, not written to stderr
@@ -287,7 +302,10 @@ fn the_log_goes_to_the_log_file_and_carries_no_colours_off_a_terminal() {
     }
     let log = std::fs::read_to_string(&log_file).expect("log file");
     assert!(log.starts_with("an earlier line\n"), "{log}");
-    assert!(log.lines().filter(|l| l.contains("INFO")).count() >= 2, "{log}");
+    assert!(
+        log.lines().filter(|l| l.contains("INFO")).count() >= 2,
+        "{log}"
+    );
     assert!(!log.contains('\u{1b}'), "{log:?}");
 }
 
@@ -328,11 +346,19 @@ fn a_subject_repeating_the_body_command_is_answered_once() {
     let mails = h.send(ALICE, "help", "help");
     assert_eq!(mails.len(), 1, "{mails:#?}");
     let once = h.send(ALICE, "x", "help");
-    assert_eq!(mails[0].body.len(), once[0].body.len(), "help answered once");
+    assert_eq!(
+        mails[0].body.len(),
+        once[0].body.len(),
+        "help answered once"
+    );
 
     // With no command in the body, the Subject is the command.
     let mails = h.send(ALICE, "help", "Thanks!");
-    assert_eq!(mails[0].body.len(), once[0].body.len(), "help from the Subject");
+    assert_eq!(
+        mails[0].body.len(),
+        once[0].body.len(),
+        "help from the Subject"
+    );
 }
 
 /// Where cron's `pbem tick` stands in for `serve` (MDA mode), it prunes
@@ -343,7 +369,13 @@ fn tick_prunes_old_records_as_serve_does() {
     let data = dir.path().join("data");
     let data_arg = data.to_str().expect("UTF-8");
     let output = pbem(
-        &["--data-dir", data_arg, "--now", "2026-03-01T12:00:00Z", "process"],
+        &[
+            "--data-dir",
+            data_arg,
+            "--now",
+            "2026-03-01T12:00:00Z",
+            "process",
+        ],
         &help_mail("m4"),
     );
     assert!(output.status.success(), "{output:?}");
@@ -354,13 +386,25 @@ fn tick_prunes_old_records_as_serve_does() {
     };
     assert_eq!(processed(), 1);
     let output = pbem(
-        &["--data-dir", data_arg, "--now", "2026-03-02T12:00:00Z", "tick"],
+        &[
+            "--data-dir",
+            data_arg,
+            "--now",
+            "2026-03-02T12:00:00Z",
+            "tick",
+        ],
         b"",
     );
     assert!(output.status.success(), "{output:?}");
     assert_eq!(processed(), 1, "a day later it is kept");
     let output = pbem(
-        &["--data-dir", data_arg, "--now", "2026-04-15T12:00:00Z", "tick"],
+        &[
+            "--data-dir",
+            data_arg,
+            "--now",
+            "2026-04-15T12:00:00Z",
+            "tick",
+        ],
         b"",
     );
     assert!(output.status.success(), "{output:?}");

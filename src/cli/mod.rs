@@ -253,20 +253,23 @@ fn process_mail(
         // A panic's message goes to the log, not to the mail system.
         std::panic::set_hook(Box::new(|info| tracing::error!("{info}")));
     }
-    let result = std::panic::catch_unwind(|| serve::process(data_dir, config, now))
-    .unwrap_or_else(|panic| {
-        Err(CliError::Server(format!(
-            "pbem panicked: {}",
-            crate::caught::panic_text(&*panic)
-        )))
-    });
+    let result = std::panic::catch_unwind(|| serve::process(data_dir, config, now)).unwrap_or_else(
+        |panic| {
+            Err(CliError::Server(format!(
+                "pbem panicked: {}",
+                crate::caught::panic_text(&*panic)
+            )))
+        },
+    );
     let Err(error) = result else {
         return ExitCode::SUCCESS;
     };
     if log.is_stderr() {
         eprintln!("error: {error}; the mail system keeps the mail and tries again");
     } else {
-        tracing::error!("cannot process the mail now, the mail system keeps it and tries again: {error}");
+        tracing::error!(
+            "cannot process the mail now, the mail system keeps it and tries again: {error}"
+        );
         eprintln!("{MDA_FAILURE}");
     }
     ExitCode::from(75)

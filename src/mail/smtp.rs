@@ -319,7 +319,9 @@ mod tests {
             heard.iter().filter(|w| *w == word).count()
         };
         sender.send(1, &to, mail).expect("sent");
-        sender.send(2, &to, mail).expect("sent on the same connection");
+        sender
+            .send(2, &to, mail)
+            .expect("sent on the same connection");
         assert_eq!((count("connect"), count("QUIT")), (1, 0));
 
         let deadline = Instant::now() + Duration::from_secs(10);

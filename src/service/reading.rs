@@ -459,7 +459,16 @@ mod tests {
         // In a reply too: the body's turn, not the Subject's command.
         let reading = read("draw", &lines("e4"), Some(101));
         assert!(
-            matches!(&reading.items[..], [(_, Item::Command(Line { command: Command::Move(_), .. }))]),
+            matches!(
+                &reading.items[..],
+                [(
+                    _,
+                    Item::Command(Line {
+                        command: Command::Move(_),
+                        ..
+                    })
+                )]
+            ),
             "{reading:?}"
         );
         // A body without a command leaves the Subject to be read.
