@@ -410,3 +410,37 @@ fn tick_prunes_old_records_as_serve_does() {
     assert!(output.status.success(), "{output:?}");
     assert_eq!(processed(), 0, "after 30 days it is forgotten");
 }
+
+/// A mail pbem handled is done with even when its answer cannot be sent
+/// now (the local sendmail fails): exit 0, the answer waits in the outbox;
+/// exit 75 would have the mail system hand it over again and again, and
+/// bounce it after days although it was acted on.
+#[test]
+fn pbem_process_succeeds_when_only_the_sending_fails() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("data");
+    let config = config(
+        dir.path(),
+        "[inbound]\nkind = \"stdin\"\n[outbound]\nkind = \"sendmail\"\nsendmail = \"/bin/false\"\n",
+    );
+    let output = pbem(
+        &[
+            "--config",
+            config.to_str().expect("UTF-8"),
+            "--data-dir",
+            data.to_str().expect("UTF-8"),
+            "process",
+        ],
+        &help_mail("m5"),
+    );
+    assert!(output.status.success(), "{output:?}");
+    let db = rusqlite::Connection::open(data.join("pbem.sqlite3")).expect("db");
+    let unsent: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL",
+            [],
+            |row| row.get(0),
+        )
+        .expect("count");
+    assert_eq!(unsent, 1, "the answer waits in the outbox");
+}
