@@ -231,11 +231,12 @@ pub fn main() -> ExitCode {
 }
 
 /// What standard error says when `pbem process` fails and the reason is in
-/// the log. A mail system puts it in its log, and in the notice the
-/// sender gets if the mail is still undelivered days later: it says
-/// nothing of the server (and starts with no status code, which Postfix
-/// would obey over the exit code).
-pub const MDA_FAILURE: &str = "pbem could not take this mail now and will be given it again (the reason is in pbem's log; set [server] log_file in its configuration if it has none)";
+/// the log. A mail system puts it in its log, and in the notice the sender
+/// gets if the mail is still undelivered when it gives up (Postfix: "...
+/// temporary failure. Command output: <this>"): it says nothing of the
+/// server's setup, and starts with no status code, which Postfix would
+/// obey over the exit code.
+pub const MDA_FAILURE: &str = "the pbem server failed, not this mail; the reason is in pbem's log ([server] log_file, else syslog)";
 
 /// `pbem process`: one mail from standard input. Every failure is the
 /// server's, never the mail's (a mail pbem cannot read is answered or
