@@ -444,3 +444,35 @@ fn pbem_process_succeeds_when_only_the_sending_fails() {
         .expect("count");
     assert_eq!(unsent, 1, "the answer waits in the outbox");
 }
+
+/// On a terminal the log is in colour, unless `NO_COLOR` is set
+/// (<https://no-color.org>). The terminal is util-linux's `script`.
+#[test]
+fn the_log_is_coloured_on_a_terminal_unless_no_color_is_set() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let on_a_terminal = |data: &str, no_color: Option<&str>| {
+        let command = format!(
+            "{} --data-dir {} tick",
+            env!("CARGO_BIN_EXE_pbem"),
+            dir.path().join(data).display()
+        );
+        let mut script = Command::new("script");
+        script.args(["-qec", &command, "/dev/null"]);
+        script.env_remove("NO_COLOR");
+        if let Some(value) = no_color {
+            script.env("NO_COLOR", value);
+        }
+        let output = script.output().expect("util-linux's script runs");
+        assert!(output.status.success(), "{output:?}");
+        // The new database's creation is logged at INFO.
+        let shown = text(&output.stdout);
+        assert!(shown.contains("INFO"), "{shown}");
+        shown.contains('\u{1b}')
+    };
+    assert!(on_a_terminal("one", None), "colours on a terminal");
+    assert!(!on_a_terminal("two", Some("1")), "NO_COLOR=1");
+    assert!(
+        on_a_terminal("three", Some("")),
+        "an empty NO_COLOR is unset"
+    );
+}
