@@ -58,6 +58,9 @@ pub struct Config {
     pub service: ServiceConfig,
     /// When `serve` runs the deadline sweep and the daily digest.
     pub schedule: Schedule,
+    /// The file the log is appended to (`[server] log_file`); `None` for
+    /// standard error.
+    pub log_file: Option<PathBuf>,
 }
 
 /// A configuration that cannot be used.
@@ -83,6 +86,7 @@ impl Config {
             poll_interval: Duration::from_secs(5),
             service: ServiceConfig::default(),
             schedule: Schedule::default(),
+            log_file: None,
         }
     }
 
@@ -100,12 +104,32 @@ impl Config {
         })
     }
 
+    /// Where the database is, from the file at `path` (checked for unknown
+    /// keys), reading none of its secrets: for the commands that only open
+    /// the database (`backup`, `ratings`), which must work without the
+    /// server's environment.
+    pub fn database_in(path: &Path, data_dir: &Path) -> Result<PathBuf, ConfigError> {
+        let file = FileConfig::read(path)?;
+        Ok(file
+            .database
+            .map(|database| resolve(data_dir, database))
+            .unwrap_or_else(|| Config::defaults(data_dir).database))
+    }
+
+    /// The `[server] log_file` of the file at `path`, if it can be read,
+    /// reading none of its secrets: the log must be set up before the
+    /// configuration is loaded, so that an error loading it is logged there.
+    pub fn log_file_in(path: &Path, data_dir: &Path) -> Option<PathBuf> {
+        let file = FileConfig::read(path).ok()?;
+        Some(resolve(data_dir, file.server?.log_file?))
+    }
+
     /// The defaults, overridden by the TOML `text`; `env` reads the
     /// environment variables that secrets may be given in.
     fn parse(text: &str, data_dir: &Path, env: &Env) -> Result<Config, String> {
         let file: FileConfig = toml::from_str(text).map_err(|e| e.to_string())?;
         let mut config = Config::defaults(data_dir);
-        let resolve = |p: PathBuf| if p.is_absolute() { p } else { data_dir.join(p) };
+        let resolve = |p: PathBuf| resolve(data_dir, p);
         if let Some(server) = file.server {
             if let Some(address) = server.address {
                 config.service.address = ServerAddress::parse(&address).ok_or_else(|| {
@@ -120,6 +144,7 @@ impl Config {
                 server.token_secret_file.map(resolve),
             )?
             .map(|secret| secret.expose().trim().to_string());
+            config.log_file = server.log_file.map(resolve);
             if let Some(dir) = server.templates {
                 config.service.templates_dir = Some(resolve(dir));
             }
@@ -178,6 +203,15 @@ impl Config {
             }
         }
         Ok(config)
+    }
+}
+
+/// A path of the file, relative to the data directory unless absolute.
+fn resolve(data_dir: &Path, path: PathBuf) -> PathBuf {
+    if path.is_absolute() {
+        path
+    } else {
+        data_dir.join(path)
     }
 }
 
@@ -477,6 +511,20 @@ struct FileConfig {
     limits: Option<LimitsSection>,
 }
 
+impl FileConfig {
+    /// The file's keys, checked for form but not resolved.
+    fn read(path: &Path) -> Result<FileConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        toml::from_str(&text).map_err(|e| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScheduleSection {
@@ -491,6 +539,7 @@ struct ServerSection {
     token_secret: Option<String>,
     token_secret_env: Option<String>,
     token_secret_file: Option<PathBuf>,
+    log_file: Option<PathBuf>,
     templates: Option<PathBuf>,
     trusted_authserv_id: Option<String>,
 }
@@ -641,6 +690,42 @@ mod tests {
     }
 
     #[test]
+    fn the_log_file_and_the_database_are_read_without_the_secrets() {
+        let text = "database = \"games.sqlite3\"\n[server]\nlog_file = \"pbem.log\"\ntoken_secret_env = \"PBEM_NOT_SET\"\n";
+        let dir =
+            std::env::temp_dir().join(format!("pbem-config-secretless-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("pbem.toml");
+        std::fs::write(&path, text).expect("write");
+        let data = Path::new("/var/lib/pbem");
+        let loaded = Config::load(&path, data).expect_err("the secret is not set");
+        assert!(loaded.to_string().contains("PBEM_NOT_SET"), "{loaded}");
+        assert_eq!(
+            Config::database_in(&path, data).expect("no secret is read"),
+            data.join("games.sqlite3")
+        );
+        assert_eq!(
+            Config::log_file_in(&path, data),
+            Some(data.join("pbem.log"))
+        );
+        std::fs::write(&path, "[server]\nlogfile = \"x\"\n").expect("write");
+        let typo = Config::database_in(&path, data).expect_err("unknown key");
+        assert!(typo.to_string().contains("logfile"), "{typo}");
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(
+            Config::database_in(&path, data)
+                .expect_err("no file")
+                .to_string(),
+            format!(
+                "cannot read the configuration file {}: No such file or directory (os error 2)",
+                path.display()
+            )
+        );
+        let parsed = parse("[server]\nlog_file = \"/var/log/pbem.log\"\n").expect("valid");
+        assert_eq!(parsed.log_file, Some(PathBuf::from("/var/log/pbem.log")));
+    }
+
+    #[test]
     fn a_file_overrides_the_defaults() {
         let config =
             load("[server]\naddress = \"games@example.org\"\n[outbound]\nkind = \"sendmail\"\n")
@@ -659,8 +744,23 @@ mod tests {
 
     #[test]
     fn the_example_config_loads_with_every_transport_setting() {
-        let config =
-            parse(include_str!("../deploy/pbem.example.toml")).expect("the example is valid");
+        // The example reads its secrets from files in /etc/pbem: here, in
+        // a directory of the test's, and from nothing in the environment.
+        let dir = std::env::temp_dir().join(format!("pbem-example-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        for (file, secret) in [
+            ("token-secret", "0123456789abcdef0123456789abcdef\n"),
+            ("imap-password", "imap-secret\n"),
+            ("smtp-password", "smtp-secret"),
+        ] {
+            std::fs::write(dir.join(file), secret).expect("secret file");
+        }
+        let example = include_str!("../deploy/pbem.example.toml")
+            .replace("/etc/pbem/", &format!("{}/", dir.display()));
+        let nothing_set = |_: &str| None;
+        let config = Config::parse(&example, Path::new("/var/lib/pbem"), &nothing_set);
+        std::fs::remove_dir_all(&dir).ok();
+        let config = config.expect("the example is valid");
         assert_eq!(config.service.address.to_string(), "pbem@example.org");
         assert_eq!(
             config.service.token_secret.as_deref(),

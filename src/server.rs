@@ -148,6 +148,10 @@ impl Server {
     }
 
     /// Processes one mail given as bytes (MDA mode), then sends the replies.
+    /// Once the mail is handled it is done with: replies that cannot be
+    /// sent now wait in the outbox for the next sender (`serve`, `tick`,
+    /// the next mail), and are no reason for the mail system to hand the
+    /// mail over again.
     pub fn process_one(&mut self, raw: &[u8], clock: Clock) -> Result<Pass, ServerError> {
         let mut pass = Pass::default();
         let mut source = OneMail::new(raw.to_vec());
@@ -160,7 +164,12 @@ impl Server {
             &mut pass,
             &mut |_| {},
         )?;
-        pass.sent = self.drain(clock)?;
+        match self.drain(clock) {
+            Ok(sent) => pass.sent = sent,
+            Err(error) => tracing::warn!(
+                "the mail is handled; its replies wait in the outbox, as they cannot be sent now: {error}"
+            ),
+        }
         Ok(pass)
     }
 
@@ -233,6 +242,12 @@ impl Server {
     pub fn sweep(&mut self, clock: Clock) -> Result<(SweepReport, usize), ServerError> {
         let report = self.service.sweep(clock.now())?;
         Ok((report, self.drain(clock)?))
+    }
+
+    /// Forgets old records (sent mails, processed mails), as `serve` does
+    /// before each sweep.
+    pub fn prune(&mut self, clock: Clock) -> Result<Pruned, ServerError> {
+        Ok(self.service.prune(clock.now())?)
     }
 
     /// Sends the daily digest (once a day at most), then the outbox.
