@@ -15,6 +15,8 @@ pub enum BoardChoice {
     Compact,
     /// The text board and an HTML part with the picture (the default).
     Html,
+    /// The pieces listed by side, for screen readers and braille displays.
+    List,
 }
 
 /// Which board mails come.
@@ -51,13 +53,19 @@ impl BoardChoice {
             BoardChoice::Ascii => "ascii",
             BoardChoice::Compact => "compact",
             BoardChoice::Html => "html",
+            BoardChoice::List => "list",
         }
     }
 
     pub fn from_word(word: &str) -> Option<BoardChoice> {
-        [BoardChoice::Ascii, BoardChoice::Compact, BoardChoice::Html]
-            .into_iter()
-            .find(|c| c.word().eq_ignore_ascii_case(word))
+        [
+            BoardChoice::Ascii,
+            BoardChoice::Compact,
+            BoardChoice::Html,
+            BoardChoice::List,
+        ]
+        .into_iter()
+        .find(|c| c.word().eq_ignore_ascii_case(word))
     }
 }
 
