@@ -36,12 +36,37 @@ pub fn draw(board: &Board, viewer: Color, style: BoardStyle) -> String {
         BoardStyle::Compact => draw_compact(board, &ranks, &files),
         // The same for both sides: White's pieces first, as the Braille
         // Chess Association prints a position.
-        BoardStyle::List => format!(
-            "{}\n{}\n",
-            piece_list(board, Color::White),
-            piece_list(board, Color::Black)
-        ),
+        BoardStyle::List => [Color::White, Color::Black]
+            .into_iter()
+            .map(|color| hanging(&piece_list(board, color), LIST_WIDTH))
+            .collect(),
     }
+}
+
+/// The widest line of a list: as wide as the move list's.
+const LIST_WIDTH: usize = 72;
+
+/// `line` and a newline, broken after a comma into lines of at most
+/// `width` characters, the lines after the first two spaces in (a
+/// runover line is indented in braille too, so the next side's line
+/// stands out).
+fn hanging(line: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut column = 0;
+    for (i, word) in line.split(' ').enumerate() {
+        let length = word.chars().count();
+        if i > 0 && column + 1 + length > width {
+            out.push_str("\n  ");
+            column = 2;
+        } else if i > 0 {
+            out.push(' ');
+            column += 1;
+        }
+        out.push_str(word);
+        column += length;
+    }
+    out.push('\n');
+    out
 }
 
 /// The order of a side's pieces in a list: king, queen, rooks, bishops,
@@ -278,10 +303,12 @@ mod tests {
         assert_eq!(drawn.lines().last(), Some("  abcdefgh"));
     }
 
-    const START_WHITE: &str = "White: Ke1, Qd1, Ra1, Rh1, Bc1, Bf1, Nb1, Ng1, \
-        Pa2, Pb2, Pc2, Pd2, Pe2, Pf2, Pg2, Ph2";
-    const START_BLACK: &str = "Black: Ke8, Qd8, Ra8, Rh8, Bc8, Bf8, Nb8, Ng8, \
-        Pa7, Pb7, Pc7, Pd7, Pe7, Pf7, Pg7, Ph7";
+    const START_LIST: &str = "\
+White: Ke1, Qd1, Ra1, Rh1, Bc1, Bf1, Nb1, Ng1, Pa2, Pb2, Pc2, Pd2, Pe2,
+  Pf2, Pg2, Ph2
+Black: Ke8, Qd8, Ra8, Rh8, Bc8, Bf8, Nb8, Ng8, Pa7, Pb7, Pc7, Pd7, Pe7,
+  Pf7, Pg7, Ph7
+";
 
     /// Every variant starts from the international position, and the list
     /// gives it White first, from either side.
@@ -293,7 +320,7 @@ mod tests {
             for viewer in [Color::White, Color::Black] {
                 assert_eq!(
                     draw(board, viewer, BoardStyle::List),
-                    format!("{START_WHITE}\n{START_BLACK}\n"),
+                    START_LIST,
                     "{variant:?}"
                 );
             }
@@ -305,6 +332,19 @@ mod tests {
             .expect("a FEN")
             .into_setup()
             .board
+    }
+
+    /// A side's line is one line however long; the list breaks it after a
+    /// comma, the rest two spaces in.
+    #[test]
+    fn a_long_side_runs_over_indented() {
+        assert_eq!(
+            piece_list(&Board::new(), Color::White),
+            "White: Ke1, Qd1, Ra1, Rh1, Bc1, Bf1, Nb1, Ng1, \
+             Pa2, Pb2, Pc2, Pd2, Pe2, Pf2, Pg2, Ph2"
+        );
+        assert_eq!(hanging("a, b, c, d", 5), "a, b,\n  c,\n  d\n");
+        assert!(START_LIST.lines().all(|line| line.len() <= LIST_WIDTH));
     }
 
     /// Pieces of a kind by square alphabetically (file, then rank); a
