@@ -4,17 +4,19 @@
 //! says the position in words for screen readers; `set board list` lists
 //! each side's pieces instead of drawing a board, in board mails, `show`
 //! and error mails. Headless Chromium, with images off, finds the position
-//! in a board mail's HTML part as the reader sees it.
+//! in a board mail's HTML part as the reader sees it; its screenshots with
+//! images on and off are kept for review under target/test-output/pictures/.
 //!
 //! Without /usr/bin/chromium the Chromium test fails and says why (it
 //! never skips).
 
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use mail_parser::{MessageParser, MimeHeaders};
+use pbem::render::picture::{DARK, LIGHT};
 use support::{ALICE, BOB, Harness, Sent, to};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -217,30 +219,15 @@ fn set_board_with_a_value_it_does_not_know_names_list_among_the_values() {
     assert!(help.contains("board ascii|compact|html|list"), "{help}");
 }
 
-/// What headless Chromium shows of `html` with images off, as the text a
-/// reader sees (the page's `innerText`, which leaves out what is not
-/// rendered), with the picture of `cid` at hand as a file (so that only
-/// the setting keeps it away).
-fn shown_without_images(html: &str, cid: &str, picture: &[u8]) -> String {
+/// Runs headless Chromium on `page` with `arguments`.
+fn chromium(page: &Path, arguments: &[String]) -> std::process::Output {
     if !Path::new(CHROMIUM).is_file() {
         panic!(
             "{CHROMIUM} is missing: this test needs Debian's chromium package (scripts/test installs it; as root: apt-get install -y chromium)"
         );
     }
-    let work = tempfile::tempdir().expect("temp dir");
-    std::fs::write(work.path().join("board.png"), picture).expect("write png");
-    let page = html.replace(&format!("cid:{cid}"), "board.png");
-    assert_ne!(page, html, "the HTML shows the picture by its Content-ID");
-    // The rendered text replaces the page, so that the dumped DOM holds it
-    // alone.
-    let script = "<script>const shown = document.body.innerText; \
-        const out = document.createElement('pre'); out.id = 'shown'; out.textContent = shown; \
-        document.body.replaceChildren(out);</script></body>";
-    let page = page.replace("</body>", script);
-    let page_path = work.path().join("mail.html");
-    std::fs::write(&page_path, page).expect("write html");
     let profile = tempfile::tempdir().expect("profile dir");
-    let output = Command::new(CHROMIUM)
+    Command::new(CHROMIUM)
         .args([
             "--headless",
             "--no-sandbox",
@@ -250,14 +237,43 @@ fn shown_without_images(html: &str, cid: &str, picture: &[u8]) -> String {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
-            "--blink-settings=imagesEnabled=false",
+            "--hide-scrollbars",
             "--window-size=800,1000",
-            "--dump-dom",
         ])
+        .args(arguments)
         .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(format!("file://{}", page_path.display()))
+        .arg(format!("file://{}", page.display()))
         .output()
-        .expect("chromium runs");
+        .expect("chromium runs")
+}
+
+const IMAGES_OFF: &str = "--blink-settings=imagesEnabled=false";
+
+/// `html` written into `dir` as a page, the picture of `cid` beside it
+/// (so that only Chromium's setting keeps it away), with `script` run
+/// once the page is laid out.
+fn page_in(dir: &Path, html: &str, cid: &str, picture: &[u8], script: &str) -> PathBuf {
+    std::fs::write(dir.join("board.png"), picture).expect("write png");
+    let page = html.replace(&format!("cid:{cid}"), "board.png");
+    assert_ne!(page, html, "the HTML shows the picture by its Content-ID");
+    let page = page.replace("</body>", &format!("{script}</body>"));
+    let path = dir.join(format!("mail-{}.html", script.len()));
+    std::fs::write(&path, page).expect("write html");
+    path
+}
+
+/// What headless Chromium shows of `html` with images off, as the text a
+/// reader sees (the page's `innerText`, which leaves out what is not
+/// rendered).
+fn shown_without_images(html: &str, cid: &str, picture: &[u8]) -> String {
+    let work = tempfile::tempdir().expect("temp dir");
+    // The rendered text replaces the page, so that the dumped DOM holds it
+    // alone.
+    let script = "<script>const shown = document.body.innerText; \
+        const out = document.createElement('pre'); out.id = 'shown'; out.textContent = shown; \
+        document.body.replaceChildren(out);</script>";
+    let page = page_in(work.path(), html, cid, picture, script);
+    let output = chromium(&page, &[IMAGES_OFF.to_string(), "--dump-dom".to_string()]);
     let dom = String::from_utf8_lossy(&output.stdout);
     let (_, shown) = dom.split_once("<pre id=\"shown\">").unwrap_or_else(|| {
         panic!(
@@ -269,6 +285,36 @@ fn shown_without_images(html: &str, cid: &str, picture: &[u8]) -> String {
     unescape(shown)
 }
 
+/// How many pixels of a screenshot of `html` (kept as `keep`) have a
+/// board square's colour, with images on or off.
+fn board_pixels(html: &str, cid: &str, picture: &[u8], images: bool, keep: &Path) -> usize {
+    let work = tempfile::tempdir().expect("temp dir");
+    let page = page_in(work.path(), html, cid, picture, "");
+    let _ = std::fs::remove_file(keep);
+    let mut arguments = vec![format!("--screenshot={}", keep.display())];
+    if !images {
+        arguments.push(IMAGES_OFF.to_string());
+    }
+    let output = chromium(&page, &arguments);
+    assert!(
+        keep.is_file(),
+        "chromium made no screenshot: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let bytes = std::fs::read(keep).expect("screenshot");
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().expect("a PNG screenshot");
+    let mut buffer = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buffer).expect("a frame");
+    buffer.truncate(info.buffer_size());
+    let near = |p: &[u8], colour: [u8; 3]| p.iter().zip(colour).all(|(a, b)| a.abs_diff(b) <= 6);
+    buffer
+        .chunks_exact(info.color_type.samples())
+        .filter(|p| near(p, LIGHT) || near(p, DARK))
+        .count()
+}
+
 #[test]
 fn chromium_with_images_off_shows_the_position_of_a_board_mail() {
     let mut h = Harness::new();
@@ -276,6 +322,16 @@ fn chromium_with_images_off_shows_the_position_of_a_board_mail() {
     let bob = parts_of(to(&mails, BOB));
     let html = bob.html.expect("an HTML part");
     let (cid, picture) = bob.pictures.first().expect("a picture");
+
+    // Images are really off: the picture shown with them on is not shown.
+    // The screenshots are kept for review.
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-output/pictures");
+    std::fs::create_dir_all(&out).expect("output dir");
+    let on = board_pixels(&html, cid, picture, true, &out.join("images-on.png"));
+    let off = board_pixels(&html, cid, picture, false, &out.join("images-off.png"));
+    assert!(on > 8 * 8 * 600, "the picture with images on: {on} pixels");
+    assert!(off < 100, "no picture with images off: {off} pixels");
+
     let shown = shown_without_images(&html, cid, picture);
     for line in [BOB_SEES_RANK_ONE, BOB_SEES_E4] {
         assert!(shown.contains(line), "{line:?} not shown:\n{shown}");
