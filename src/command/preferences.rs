@@ -21,7 +21,7 @@ pub struct SetPreference {
 }
 
 pub const SET: &str =
-    "set <userid> <password> board ascii|compact|html | mail every|digest | pgn on|off";
+    "set <userid> <password> board ascii|compact|html|list | mail every|digest | pgn on|off";
 pub const SETTINGS: &str = "settings <userid> <password>";
 
 pub(super) fn set(args: &[&str]) -> Result<Command, CommandError> {
@@ -74,7 +74,7 @@ fn change(name: &str, value: &str) -> Result<Change, String> {
     match name.to_ascii_lowercase().as_str() {
         "board" => BoardChoice::from_word(value)
             .map(Change::Board)
-            .ok_or_else(|| bad("ascii, compact or html")),
+            .ok_or_else(|| bad("ascii, compact, html or list")),
         "mail" => MailChoice::from_word(value)
             .map(Change::Mail)
             .ok_or_else(|| bad("every or digest")),

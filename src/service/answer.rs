@@ -308,12 +308,24 @@ fn merged(
     let html = if images.is_empty() {
         None
     } else {
+        // Each picture's alt text names its position, for screen readers;
+        // `images` (the Content-IDs alone) stays for templates written
+        // before `pictures`.
         let cids: Vec<String> = images.iter().map(|i| i.content_id.clone()).collect();
+        let pictures: Vec<minijinja::Value> = images
+            .iter()
+            .map(|i| {
+                minijinja::context! {
+                    cid => i.content_id.clone(),
+                    alt => crate::render::board::spoken_position(&i.scene.board),
+                }
+            })
+            .collect();
         let text = body.clone();
         Some(Html {
             body: ctx.templates.render_html(
                 "answer.html",
-                minijinja::context! { text => text, images => cids, size => picture::SIZE },
+                minijinja::context! { text => text, images => cids, pictures => pictures, size => picture::SIZE },
             )?,
             images,
         })

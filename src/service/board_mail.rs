@@ -2,8 +2,10 @@
 //! turns, and rendering what each recipient reads (the board from their
 //! side, the move list, the legal-move summary, comments, what happened
 //! and what is due), as text and, by the reader's preference, with an
-//! HTML part holding the board picture; a finished game's mail carries its
-//! PGN. Players who chose the digest get no board mail per turn.
+//! HTML part holding the board picture (its alt text the position in
+//! words) and the text board, for clients that show no pictures; a
+//! finished game's mail carries its PGN. Players who chose the digest get
+//! no board mail per turn.
 
 use std::cell::RefCell;
 
@@ -13,7 +15,7 @@ use shakmaty::{Color, Position, Square};
 use super::{Ctx, Failure, Refusal, ServiceError, answer, refuse};
 use crate::command::blank::Blanking;
 use crate::mail::outgoing::{self, Html, Inline, Outgoing};
-use crate::render::board::{BoardStyle, draw, legend};
+use crate::render::board::{BoardStyle, draw, legend, spoken_position};
 use crate::render::picture::{self, Scene};
 use crate::render::summary::{example_turn, legal_summary, turn_due};
 use crate::rules::Game;
@@ -393,6 +395,7 @@ pub fn render_board(
     let choice = match style {
         BoardStyle::Full => BoardChoice::Ascii,
         BoardStyle::Compact => BoardChoice::Compact,
+        BoardStyle::List => BoardChoice::List,
     };
     let shown = render_shown(ctx, loaded, facts, reader, choice, heading)?;
     Ok((shown.subject, shown.body))
@@ -423,6 +426,7 @@ pub fn render_shown(
     };
     let style = match choice {
         BoardChoice::Compact => BoardStyle::Compact,
+        BoardChoice::List => BoardStyle::List,
         BoardChoice::Ascii | BoardChoice::Html => BoardStyle::Full,
     };
     let mut view = BoardView {
@@ -458,14 +462,10 @@ pub fn render_shown(
             cid: cid.clone(),
             size: picture::SIZE,
             alt: format!(
-                "{} Board {} seen by {}",
+                "{} Board {}. {}",
                 facts.view.variant,
                 board.number,
-                if viewer == Color::White {
-                    "White"
-                } else {
-                    "Black"
-                }
+                spoken_position(state.pos().board())
             ),
         });
         let body = ctx.templates.render_html("board.html", context(&view))?;
@@ -737,16 +737,20 @@ pub fn board_for_sender(
     };
     let reader = players::by_address(ctx.conn, ctx.sender)?
         .filter(|p| loaded.board.color_of(p.id).is_some());
+    // A player's text board style holds here too (a screen reader's user
+    // who chose the list gets no drawn board); the picture's readers get
+    // the text board, an error mail having no HTML part.
+    let style = match &reader {
+        Some(player) => match preferences::get(ctx.conn, player.id)?.board {
+            BoardChoice::Compact => BoardStyle::Compact,
+            BoardChoice::List => BoardStyle::List,
+            BoardChoice::Ascii | BoardChoice::Html => BoardStyle::Full,
+        },
+        None => BoardStyle::Full,
+    };
     let reader = reader.as_ref().map_or(Reader::Observer, Reader::Player);
     let facts = BoardFacts::gather(ctx, &loaded)?;
-    let rendered = render_board(
-        ctx,
-        &loaded,
-        &facts,
-        reader,
-        BoardStyle::Full,
-        &Heading::Plain,
-    )?;
+    let rendered = render_board(ctx, &loaded, &facts, reader, style, &Heading::Plain)?;
     Ok(Some(rendered))
 }
 

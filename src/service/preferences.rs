@@ -47,6 +47,7 @@ fn describe(userid: &str, chosen: Preferences) -> String {
     let board = match chosen.board.word() {
         "ascii" => "ascii (the text board only)",
         "compact" => "compact (the small text board only)",
+        "list" => "list (the pieces listed by side, for screen readers and braille)",
         _ => "html (the text board and a picture)",
     };
     let mail = match chosen.mail {
@@ -56,7 +57,7 @@ fn describe(userid: &str, chosen: Preferences) -> String {
         }
     };
     format!(
-        "Settings of {userid}:\n  board {board}\n  mail  {mail}\n  pgn   {} (the PGN attached to a finished game's mail)\n\nChange one with: set {userid} <password> board ascii|compact|html\n  (or mail every|digest, or pgn on|off)\n",
+        "Settings of {userid}:\n  board {board}\n  mail  {mail}\n  pgn   {} (the PGN attached to a finished game's mail)\n\nChange one with: set {userid} <password> board ascii|compact|html|list\n  (or mail every|digest, or pgn on|off)\n",
         if chosen.pgn { "on" } else { "off" }
     )
 }

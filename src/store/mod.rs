@@ -55,6 +55,7 @@ migrations!(
     "0016_accounts",
     "0017_challenges",
     "0018_events",
+    "0019_board_list",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest

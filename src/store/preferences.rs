@@ -15,6 +15,8 @@ pub enum BoardChoice {
     Compact,
     /// The text board and an HTML part with the picture (the default).
     Html,
+    /// The pieces listed by side, for screen readers and braille displays.
+    List,
 }
 
 /// Which board mails come.
@@ -51,13 +53,19 @@ impl BoardChoice {
             BoardChoice::Ascii => "ascii",
             BoardChoice::Compact => "compact",
             BoardChoice::Html => "html",
+            BoardChoice::List => "list",
         }
     }
 
     pub fn from_word(word: &str) -> Option<BoardChoice> {
-        [BoardChoice::Ascii, BoardChoice::Compact, BoardChoice::Html]
-            .into_iter()
-            .find(|c| c.word().eq_ignore_ascii_case(word))
+        [
+            BoardChoice::Ascii,
+            BoardChoice::Compact,
+            BoardChoice::Html,
+            BoardChoice::List,
+        ]
+        .into_iter()
+        .find(|c| c.word().eq_ignore_ascii_case(word))
     }
 }
 
@@ -116,4 +124,69 @@ pub fn set(
         ],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite_migration::Migrations;
+    use time::macros::datetime;
+
+    use super::*;
+    use crate::store::{MIGRATION_NAMES, MIGRATIONS, players};
+
+    /// Migration 0019 lets the board column hold `list` and keeps the rows
+    /// made before it, their player's cascade included.
+    #[test]
+    fn the_list_is_stored_after_migration_0019_and_older_rows_stay() {
+        let mut conn = Connection::open_in_memory().expect("a database");
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .expect("foreign keys");
+        let before = MIGRATION_NAMES
+            .iter()
+            .position(|name| *name == "0019_board_list")
+            .expect("migration 0019");
+        Migrations::from_slice(&MIGRATIONS[..before])
+            .to_latest(&mut conn)
+            .expect("the migrations before 0019");
+        let now = datetime!(2026-03-01 12:00 UTC);
+        let alice = players::insert(&conn, "alice", "x", &[], now).expect("alice");
+        let bob = players::insert(&conn, "bob", "x", &[], now).expect("bob");
+        let compact = Preferences {
+            board: BoardChoice::Compact,
+            mail: MailChoice::Digest,
+            pgn: false,
+        };
+        set(&conn, alice, compact).expect("a preference of then");
+        let list = Preferences {
+            board: BoardChoice::List,
+            ..Preferences::default()
+        };
+        assert!(set(&conn, bob, list).is_err(), "refused before 0019");
+
+        Migrations::from_slice(MIGRATIONS)
+            .to_latest(&mut conn)
+            .expect("migration 0019");
+        assert_eq!(get(&conn, alice).expect("read"), compact);
+        set(&conn, bob, list).expect("stored");
+        assert_eq!(get(&conn, bob).expect("read"), list);
+        conn.execute("DELETE FROM players WHERE id = ?1", [bob.0])
+            .expect("bob leaves");
+        let left: i64 = conn
+            .query_row("SELECT count(*) FROM preferences", [], |row| row.get(0))
+            .expect("count");
+        assert_eq!(left, 1, "bob's preferences went with him");
+    }
+
+    #[test]
+    fn every_board_choice_reads_back_from_its_word() {
+        for choice in [
+            BoardChoice::Ascii,
+            BoardChoice::Compact,
+            BoardChoice::Html,
+            BoardChoice::List,
+        ] {
+            assert_eq!(BoardChoice::from_word(choice.word()), Some(choice));
+        }
+        assert_eq!(BoardChoice::from_word("LIST"), Some(BoardChoice::List));
+    }
 }
