@@ -1,14 +1,15 @@
-//! The board of a web page as inline SVG: the frame the mail pictures are
-//! drawn on ([`picture::frame_svg`]: squares, coordinates, the reader's
-//! side at the bottom), each piece drawing used once as a symbol, and a red
-//! ring round a king in check. About 12 KB, no script, no external file.
+//! The board of a web page as inline SVG, laid out as the mail pictures
+//! are ([`picture::origin`]: their size, squares, colours and the reader's
+//! side at the bottom): each piece drawing of the pictures defined once as
+//! a symbol and used on its squares, and a red ring round a king in check.
+//! About 12 KB, no script, no external file.
 
 use std::fmt::Write;
 use std::sync::OnceLock;
 
-use shakmaty::{Board, Color, Piece, Role, Square};
+use shakmaty::{Board, Color, File, Piece, Rank, Role, Square};
 
-use crate::render::picture::{self, CHECK, SQUARE};
+use crate::render::picture::{self, CHECK, DARK, FRAME, LIGHT, MARGIN, SIZE, SQUARE};
 
 /// The cburnett drawings (see assets/pieces/LICENCE.md), white then black,
 /// king to pawn, as the mail pictures use them.
@@ -61,16 +62,62 @@ fn piece_bodies() -> &'static [String; 12] {
     })
 }
 
-/// The two empty frames, written once.
+fn hex(colour: [u8; 3]) -> String {
+    format!("#{:02x}{:02x}{:02x}", colour[0], colour[1], colour[2])
+}
+
+/// The empty board seen from `viewer`'s side, written once each: the
+/// picture's size, squares and colours, with the coordinates as text on
+/// the left and bottom edges (the picture draws its own glyphs on all four,
+/// which would double the page).
 fn frame(viewer: Color) -> &'static str {
     static FRAMES: OnceLock<[String; 2]> = OnceLock::new();
-    let frames = FRAMES.get_or_init(|| {
-        [Color::White, Color::Black].map(|viewer| {
-            let svg = picture::frame_svg(viewer);
-            svg.strip_suffix("</svg>").unwrap_or(&svg).to_string()
-        })
-    });
+    let frames = FRAMES.get_or_init(|| [Color::White, Color::Black].map(write_frame));
     &frames[usize::from(viewer == Color::Black)]
+}
+
+fn write_frame(viewer: Color) -> String {
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{SIZE}" height="{SIZE}" viewBox="0 0 {SIZE} {SIZE}"><rect width="{SIZE}" height="{SIZE}" fill="{}"/><rect x="{MARGIN}" y="{MARGIN}" width="{board}" height="{board}" fill="{}"/><g fill="{}">"#,
+        hex(FRAME),
+        hex(LIGHT),
+        hex(DARK),
+        board = 8 * SQUARE,
+    );
+    for square in Square::ALL.into_iter().filter(|s| s.is_dark()) {
+        let (x, y) = picture::origin(square, viewer);
+        let _ = write!(
+            svg,
+            r#"<rect x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}"/>"#
+        );
+    }
+    let _ = write!(
+        svg,
+        r##"</g><g font-family="sans-serif" font-size="11" fill="#404040" text-anchor="middle">"##
+    );
+    let half = SQUARE / 2;
+    for file in File::ALL {
+        let (x, _) = picture::origin(Square::from_coords(file, Rank::First), viewer);
+        let _ = write!(
+            svg,
+            r#"<text x="{}" y="{}">{}</text>"#,
+            x + half,
+            SIZE - 4,
+            file.char()
+        );
+    }
+    for rank in Rank::ALL {
+        let (_, y) = picture::origin(Square::from_coords(File::A, rank), viewer);
+        let _ = write!(
+            svg,
+            r#"<text x="{}" y="{}">{}</text>"#,
+            MARGIN / 2,
+            y + half + 4,
+            rank.char()
+        );
+    }
+    svg.push_str("</g>");
+    svg
 }
 
 /// The board from `viewer`'s side, `label` read out for screen readers,
@@ -109,16 +156,11 @@ pub fn board(board: &Board, viewer: Color, check: Option<Square>, label: &str) -
         let half = SQUARE / 2;
         let _ = write!(
             svg,
-            r##"<circle cx="{}" cy="{}" r="{}" fill="#{:02x}{:02x}{:02x}" fill-opacity="0.3" stroke="#{:02x}{:02x}{:02x}" stroke-width="4"/>"##,
+            r#"<circle cx="{}" cy="{}" r="{}" fill="{red}" fill-opacity="0.3" stroke="{red}" stroke-width="4"/>"#,
             x + half,
             y + half,
             half - 3,
-            CHECK[0],
-            CHECK[1],
-            CHECK[2],
-            CHECK[0],
-            CHECK[1],
-            CHECK[2],
+            red = hex(CHECK),
         );
     }
     for (square, piece) in board.clone() {
