@@ -345,7 +345,11 @@ pub fn board_feed(site: &Site, conn: &Connection, number: u32) -> Result<Page, W
                 id: format!("urn:pbem:board:{number}:turn:{}", stored.seq),
                 title: format!("Board {number}: {by} played {}", played.numbered()),
                 updated: store::time_text(stored.played_at),
-                summary: format!("{white} - {black}: {}", game.record()),
+                summary: format!(
+                    "{by} played {} on {} board {number} ({white} - {black}).",
+                    played.numbered(),
+                    board.variant.display_name()
+                ),
                 link: format!("/boards/{number}"),
             }
         })
