@@ -569,3 +569,132 @@ fn a_port_taken_stops_the_site_but_not_the_mail() {
     );
     drop(taken);
 }
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// A screenshot of `url` in headless Chromium, kept at `keep`: width,
+/// height and RGB(A) pixels.
+fn screenshot(url: &str, keep: &std::path::Path) -> (u32, u32, Vec<u8>, usize) {
+    assert!(
+        std::path::Path::new(CHROMIUM).is_file(),
+        "{CHROMIUM} is missing: the page test needs Debian's chromium package (scripts/test installs it; as root: apt-get install -y chromium)"
+    );
+    let _ = std::fs::remove_file(keep);
+    let profile = tempfile::tempdir().expect("profile dir");
+    let output = Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1000,1000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("--screenshot={}", keep.display()))
+        .arg(url)
+        .output()
+        .expect("chromium runs");
+    assert!(
+        keep.is_file(),
+        "chromium made no screenshot: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let bytes = std::fs::read(keep).expect("screenshot");
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().expect("a PNG screenshot");
+    let mut buffer = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buffer).expect("a frame");
+    buffer.truncate(info.buffer_size());
+    (info.width, info.height, buffer, info.color_type.samples())
+}
+
+#[test]
+fn chromium_shows_the_board_page_and_the_event_page() {
+    use pbem::render::picture::{DARK, LIGHT, SQUARE};
+    let (h, _) = played();
+    let site = start_in_process(&h);
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-output/web");
+    std::fs::create_dir_all(&out).expect("output dir");
+    let near = |p: &[u8], colour: [u8; 3]| p.iter().zip(colour).all(|(a, b)| a.abs_diff(b) <= 6);
+
+    for side in ["white", "black"] {
+        let keep = out.join(format!("board-{side}.png"));
+        let (width, height, pixels, channels) =
+            screenshot(&format!("http://{site}/boards/101?side={side}"), &keep);
+        let at = |x: u32, y: u32| {
+            let i = ((y * width + x) as usize) * channels;
+            &pixels[i..i + 3]
+        };
+        // The board: square-coloured pixels over a board-sized box.
+        let (mut count, mut left, mut right, mut top, mut bottom) = (0u32, width, 0, height, 0);
+        for y in 0..height {
+            for x in 0..width {
+                if near(at(x, y), LIGHT) || near(at(x, y), DARK) {
+                    count += 1;
+                    left = left.min(x);
+                    right = right.max(x);
+                    top = top.min(y);
+                    bottom = bottom.max(y);
+                }
+            }
+        }
+        assert!(
+            count > 8 * 8 * 600,
+            "{side}: no board ({count} pixels); see {}",
+            keep.display()
+        );
+        let board = 8 * SQUARE;
+        assert!(
+            (board - 4..=board + 4).contains(&(right - left + 1))
+                && (board - 4..=board + 4).contains(&(bottom - top + 1)),
+            "{side}: the board is {}x{}; see {}",
+            right - left + 1,
+            bottom - top + 1,
+            keep.display()
+        );
+        // a1 is dark, at the bottom left from White's side and the top
+        // right from Black's; h1 is light. The board of 101 after
+        // 4.Qxf7# has empty a3..h3: its squares alternate dark and light.
+        let square = |column: u32, row: u32| {
+            let size = (right - left + 1) / 8;
+            at(left + column * size + 2, top + row * size + 2)
+        };
+        let (a3, h3) = match side {
+            "white" => (square(0, 5), square(7, 5)),
+            _ => (square(7, 2), square(0, 2)),
+        };
+        assert!(
+            near(a3, DARK) && near(h3, LIGHT),
+            "{side}: a3 {a3:?} h3 {h3:?}; see {}",
+            keep.display()
+        );
+        // The text beside and below the board.
+        let dark = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .filter(|&(x, y)| (x > right || y > bottom) && at(x, y).iter().all(|&c| c < 90))
+            .count();
+        assert!(dark > 1000, "{side}: no text; see {}", keep.display());
+    }
+
+    let keep = out.join("event.png");
+    let (width, height, pixels, channels) =
+        screenshot(&format!("http://{site}/events/spring"), &keep);
+    let dark = (0..(width * height) as usize)
+        .filter(|i| {
+            pixels[i * channels..i * channels + 3]
+                .iter()
+                .all(|&c| c < 90)
+        })
+        .count();
+    assert!(
+        dark > 5000,
+        "the event page shows little text ({dark} dark pixels); see {}",
+        keep.display()
+    );
+}
