@@ -414,6 +414,44 @@ fn check_etags(site: SocketAddr, h: &mut Harness, board: u32) {
     assert!(after.body.contains("1.e4"), "{}", after.body);
 }
 
+/// Reads `feed` with Python's feedparser (Debian's python3-feedparser,
+/// which scripts/test installs): it must parse cleanly and hold `entries`
+/// entries, each with an id, a title, a link and a date.
+fn check_feed_parses(feed: &str, entries: usize) {
+    let script = "import sys, feedparser\n\
+        d = feedparser.parse(sys.stdin.read())\n\
+        assert not d.bozo, d.get('bozo_exception')\n\
+        assert d.feed.title and d.feed.link and d.feed.updated_parsed\n\
+        for e in d.entries:\n\
+        \x20   assert e.id and e.title and e.link and e.updated_parsed, e\n\
+        print(len(d.entries))\n";
+    let mut child = Command::new("/usr/bin/python3")
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("/usr/bin/python3 runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(feed.as_bytes())
+        .expect("feed written");
+    let output = child.wait_with_output().expect("python3 ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("No module named 'feedparser'"),
+        "the feed test needs Debian's python3-feedparser (scripts/test installs it; as root: apt-get install -y python3-feedparser)"
+    );
+    assert!(output.status.success(), "{stderr}\n{feed}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        entries.to_string(),
+        "{feed}"
+    );
+}
+
 /// Runs the router on a free loopback port in this process.
 fn start_in_process(h: &Harness) -> SocketAddr {
     // A page that fails logs why: shown with the failing test's output.
@@ -443,6 +481,8 @@ fn every_route_in_process_with_refusals_and_etags() {
     let (mut h, event_board) = played();
     let site = start_in_process(&h);
     check_every_route(site, event_board);
+    check_feed_parses(&get(site, "/boards/101.atom").body, 8);
+    check_feed_parses(&get(site, "/events/spring.atom").body, 2);
     check_refusals(site);
     check_etags(site, &mut h, event_board);
 }
