@@ -18,7 +18,7 @@
 //! - Every page has an `ETag` (a digest of its bytes); `If-None-Match`
 //!   with it is answered 304 without the body.
 
-mod pages;
+pub mod pages;
 mod svg;
 mod templates;
 
@@ -107,8 +107,8 @@ impl Site {
 
 /// A page built: its type and text.
 pub struct Page {
-    content_type: &'static str,
-    body: String,
+    pub content_type: &'static str,
+    pub body: String,
 }
 
 /// Why a request gets no page.
