@@ -476,6 +476,54 @@ fn start_in_process(h: &Harness) -> SocketAddr {
     receiver.recv().expect("the site's address")
 }
 
+/// The web site says what the mails say: a board's PGN is the `pgn`
+/// command's, and a running board's deadlines are its board mail's.
+fn check_same_as_the_mails(site: SocketAddr, h: &mut Harness) {
+    let pgn = get(site, "/boards/101.pgn").body;
+    let mailed = h.send(&address("td"), "pgn", "pgn 101");
+    assert!(
+        mailed[0].body.contains(pgn.trim_end()),
+        "web:\n{pgn}\nmail:\n{}",
+        mailed[0].body
+    );
+
+    let shown = h.send(&address("td"), "show", "tournament show spring");
+    let running = shown[0]
+        .body
+        .lines()
+        .find_map(
+            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                ["Round", "1", "board", b, _, "-", _, "in", "progress"] => b.parse::<u32>().ok(),
+                _ => None,
+            },
+        )
+        .unwrap_or_else(|| panic!("the game in progress in {}", shown[0].body));
+    let mail = h
+        .all_mails()
+        .into_iter()
+        .rev()
+        .find(|m| {
+            m.body.contains(&format!("Board {running}")) && m.body.contains("not to lose on time")
+        })
+        .expect("a board mail with the deadlines");
+    let date_after = |text: &str, words: &str| {
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let start = flat
+            .find(words)
+            .unwrap_or_else(|| panic!("{words:?} in {flat}"))
+            + words.len();
+        flat[start..start + 20].to_string()
+    };
+    let reminder = date_after(&mail.body, "must move by ");
+    let forfeit = date_after(&mail.body, "and by ");
+    let page = get(site, &format!("/boards/{running}")).body;
+    assert!(
+        page.contains(&format!("<td>{reminder}</td>"))
+            && page.contains(&format!("<td>{forfeit}</td>")),
+        "{reminder} and {forfeit} in {page}"
+    );
+}
+
 #[test]
 fn every_route_in_process_with_refusals_and_etags() {
     let (mut h, event_board) = played();
@@ -484,6 +532,7 @@ fn every_route_in_process_with_refusals_and_etags() {
     check_feed_parses(&get(site, "/boards/101.atom").body, 8);
     check_feed_parses(&get(site, "/events/spring.atom").body, 2);
     check_refusals(site);
+    check_same_as_the_mails(site, &mut h);
     check_etags(site, &mut h, event_board);
 }
 

@@ -57,7 +57,7 @@ pub struct Site {
     clock: Clock,
     /// Connections kept for the next request.
     idle: Mutex<Vec<Store>>,
-    readers: tokio::sync::Semaphore,
+    readers: Arc<tokio::sync::Semaphore>,
 }
 
 impl Site {
@@ -69,7 +69,7 @@ impl Site {
             address: config.service.address.to_string(),
             clock,
             idle: Mutex::new(Vec::new()),
-            readers: tokio::sync::Semaphore::new(READERS),
+            readers: Arc::new(tokio::sync::Semaphore::new(READERS)),
         }
     }
 
@@ -182,11 +182,17 @@ async fn answer(
     headers: &HeaderMap,
     build: impl FnOnce(&Site, &Connection) -> Result<Page, WebError> + Send + 'static,
 ) -> Response {
-    let Ok(_permit) = site.readers.acquire().await else {
+    let Ok(permit) = site.readers.clone().acquire_owned().await else {
         return failed("the readers' semaphore closed");
     };
     let reader = site.clone();
-    let built = tokio::task::spawn_blocking(move || reader.read(|conn| build(&reader, conn))).await;
+    // The permit goes with the read, which runs on even if the client
+    // leaves, so no more than READERS reads ever run at once.
+    let built = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        reader.read(|conn| build(&reader, conn))
+    })
+    .await;
     match built {
         Ok(Ok(page)) => respond(headers, page),
         Ok(Err(error)) => refusal(&site, error),
