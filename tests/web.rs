@@ -187,6 +187,7 @@ fn every_path(event_board: u32) -> Vec<String> {
         "/events/spring.trf",
         "/events/spring.pgn",
         "/events/spring.atom",
+        "/ratings",
         "/ratings/chess",
         "/players/alice",
         "/players/bob",
@@ -305,6 +306,8 @@ fn check_every_route(site: SocketAddr, event_board: u32) {
         "{}",
         ratings.body
     );
+    let rated = get(site, "/ratings");
+    assert!(rated.body.contains("/ratings/chess"), "{}", rated.body);
     let player = get(site, "/players/alice");
     assert_eq!(player.status, 200);
     assert!(player.body.contains("/boards/101"), "{}", player.body);

@@ -135,6 +135,7 @@ pub fn router(site: Arc<Site>) -> Router {
         .route("/boards/{file}", get(board))
         .route("/events", get(events))
         .route("/events/{file}", get(event))
+        .route("/ratings", get(rated_variants))
         .route("/ratings/{variant}", get(ratings))
         .route("/players/{userid}", get(player))
         .fallback(not_found)
@@ -436,6 +437,14 @@ async fn event(
         },
     )
     .await
+}
+
+async fn rated_variants(
+    State(site): State<Arc<Site>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    checked(site, &headers, check_query(&query), pages::rated_variants).await
 }
 
 async fn ratings(

@@ -718,6 +718,23 @@ pub fn event_feed(site: &Site, conn: &Connection, name: &str) -> Result<Page, We
     })
 }
 
+/// `/ratings`: the variants that have ratings.
+pub fn rated_variants(site: &Site, conn: &Connection) -> Result<Page, WebError> {
+    let variants: Vec<VariantLine> = ratings::variants(conn)?
+        .into_iter()
+        .map(|v| VariantLine {
+            id: v.id(),
+            name: v.display_name(),
+            description: v.description(),
+        })
+        .collect();
+    html(
+        site,
+        "ratings.html",
+        minijinja::context! { variants => value(&variants) },
+    )
+}
+
 /// `/ratings/<variant>`: the standings' sections, as the `ratings` mail.
 pub fn ratings(site: &Site, conn: &Connection, variant: Variant) -> Result<Page, WebError> {
     let sections: Vec<(String, String)> =
