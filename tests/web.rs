@@ -790,3 +790,39 @@ fn chromium_shows_the_board_page_and_the_event_page() {
         keep.display()
     );
 }
+
+#[test]
+fn a_flood_of_connections_waits_for_a_free_slot() {
+    let h = Harness::new();
+    let site = start_in_process(&h);
+    let idle: Vec<TcpStream> = (0..pbem::web::MAX_CONNECTIONS)
+        .map(|_| TcpStream::connect(site).expect("a connection"))
+        .collect();
+    // Every slot is taken: the next request waits in the backlog.
+    let mut waiting = TcpStream::connect(site).expect("queued by the kernel");
+    waiting
+        .set_read_timeout(Some(Duration::from_millis(500)))
+        .expect("timeout");
+    write!(
+        waiting,
+        "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .expect("request written");
+    let mut answer = Vec::new();
+    assert!(
+        waiting.read_to_end(&mut answer).is_err() && answer.is_empty(),
+        "answered while every slot was taken: {}",
+        String::from_utf8_lossy(&answer)
+    );
+    // A slot freed, the request waiting is served.
+    drop(idle);
+    waiting
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    waiting.read_to_end(&mut answer).expect("the answer");
+    assert!(
+        String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+}

@@ -14,10 +14,14 @@
 //! - Hostile input: unknown names and numbers past `u32` are 404, an
 //!   unknown or huge query 400; nothing a request holds can panic.
 //! - Its failure is not the mail's: a port that cannot be bound is logged
-//!   as an error and the mail goes on without the site ([`spawn`]).
+//!   as an error and the mail goes on without the site ([`spawn`]); at most
+//!   256 connections are open at once, so a flood of them cannot take the
+//!   file descriptors the mail needs.
 //! - Every page has an `ETag` (a digest of its bytes); `If-None-Match`
 //!   with it is answered 304 without the body.
 
+mod listener;
+pub use listener::MAX_CONNECTIONS;
 pub mod pages;
 mod svg;
 mod templates;
@@ -142,9 +146,10 @@ pub fn router(site: Arc<Site>) -> Router {
         .with_state(site)
 }
 
-/// Serves the site on `listener` until the runtime stops.
+/// Serves the site on `listener` until the runtime stops, with at most
+/// [`MAX_CONNECTIONS`] connections open at once.
 pub async fn serve_on(listener: tokio::net::TcpListener, site: Site) -> std::io::Result<()> {
-    axum::serve(listener, router(Arc::new(site))).await
+    axum::serve(listener::Bounded::new(listener), router(Arc::new(site))).await
 }
 
 /// Starts the web site of `config` as a task of the current runtime, if
