@@ -61,6 +61,24 @@ pub struct Config {
     /// The file the log is appended to (`[server] log_file`); `None` for
     /// standard error.
     pub log_file: Option<PathBuf>,
+    /// The spectators' web site (`crate::web`).
+    pub web: WebConfig,
+}
+
+/// Where `serve` serves the web site.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebConfig {
+    /// `None`: no web site (`listen = ""`).
+    pub listen: Option<std::net::SocketAddr>,
+}
+
+impl Default for WebConfig {
+    /// This machine only, port 8080: a reverse proxy in front publishes it.
+    fn default() -> WebConfig {
+        WebConfig {
+            listen: Some(std::net::SocketAddr::from(([127, 0, 0, 1], 8080))),
+        }
+    }
 }
 
 /// A configuration that cannot be used.
@@ -87,6 +105,7 @@ impl Config {
             service: ServiceConfig::default(),
             schedule: Schedule::default(),
             log_file: None,
+            web: WebConfig::default(),
         }
     }
 
@@ -175,6 +194,16 @@ impl Config {
                 cron::validate(&digest).map_err(|e| format!("schedule.digest: {e}"))?;
                 config.schedule.digest = Some(digest);
             }
+        }
+        if let Some(web) = file.web
+            && let Some(listen) = web.listen
+        {
+            config.web.listen = match listen.trim() {
+                "" => None,
+                address => Some(address.parse().map_err(|_| {
+                    format!("web.listen \"{listen}\" is not an IP address and port like \"127.0.0.1:8080\" or \"[::1]:8080\"; \"\" turns the web site off")
+                })?),
+            };
         }
         if let Some(limits) = file.limits {
             if let Some(bytes) = limits.max_mail_bytes {
@@ -509,6 +538,13 @@ struct FileConfig {
     outbound: Option<OutboundSection>,
     schedule: Option<ScheduleSection>,
     limits: Option<LimitsSection>,
+    web: Option<WebSection>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WebSection {
+    listen: Option<String>,
 }
 
 impl FileConfig {
@@ -885,5 +921,30 @@ mod tests {
             let error = parse(text).expect_err(text);
             assert!(error.contains(expected), "{text}: {error}");
         }
+    }
+}
+
+#[cfg(test)]
+mod web_tests {
+    use super::*;
+
+    #[test]
+    fn the_web_site_listens_on_this_machine_unless_told_otherwise() {
+        let env = |_: &str| None;
+        let dir = Path::new("/tmp");
+        let listen = |text: &str| Config::parse(text, dir, &env).map(|c| c.web.listen);
+        assert_eq!(
+            listen("").expect("defaults"),
+            Some("127.0.0.1:8080".parse().expect("address"))
+        );
+        assert_eq!(
+            listen("[web]\nlisten = \"[::1]:9000\"\n").expect("valid"),
+            Some("[::1]:9000".parse().expect("address"))
+        );
+        assert_eq!(listen("[web]\nlisten = \"\"\n").expect("off"), None);
+        let bad = listen("[web]\nlisten = \"example.org:80\"\n").expect_err("a host name");
+        assert!(bad.contains("web.listen"), "{bad}");
+        let unknown = listen("[web]\nport = 80\n").expect_err("unknown key");
+        assert!(unknown.contains("port"), "{unknown}");
     }
 }

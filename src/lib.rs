@@ -20,6 +20,7 @@
 //! * [`pairing`] (crate `pbem-pairing`): Swiss pairings by the FIDE Dutch
 //!   system, and the TRF;
 //! * [`server`] and [`config`]: wiring the transports to the service;
+//! * [`web`]: the spectators' read-only web site, served by `pbem serve`;
 //! * [`cli`]: the `pbem` command line.
 
 pub mod caught;
@@ -32,6 +33,7 @@ pub mod schedule;
 pub mod server;
 pub mod service;
 pub mod store;
+pub mod web;
 
 // The pure libraries are crates of their own (crates/), re-exported under
 // the module names the rest of pbem has always used.

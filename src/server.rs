@@ -446,6 +446,8 @@ pub fn serve(config: &Config, once: bool, clock: Clock) -> Result<Pass, ServerEr
     runtime.block_on(async move {
         let stop = Arc::new(Stop::default());
         spawn_signal_watch(stop.clone()).map_err(ServerError::Runtime)?;
+        // The web site reads the store on this runtime; its failure is logged, not fatal.
+        crate::web::spawn(&config, clock).await;
         // The cron jobs run on this runtime and only queue events; a full
         // queue means the same work is already pending.
         let (events, deadline_events) = std::sync::mpsc::sync_channel(4);

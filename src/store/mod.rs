@@ -17,6 +17,7 @@ pub mod preferences;
 pub mod ratings;
 pub mod sent;
 pub mod tournaments;
+pub mod web;
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
