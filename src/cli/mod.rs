@@ -280,8 +280,7 @@ pub fn main() -> ExitCode {
     };
     let mda = matches!(cli.command, Command::Process { .. });
     let (data_dir, config) = cli.log_place();
-    let log_file =
-        config.and_then(|file| crate::config::Config::log_file_in(&file, &data_dir));
+    let log_file = config.and_then(|file| crate::config::Config::log_file_in(&file, &data_dir));
     let mut log = log::Log::choose(log_file.as_deref(), mda);
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -502,14 +501,13 @@ fn process_mail(cli: Cli, log: &log::Log) -> ExitCode {
         // A panic's message goes to the log, not to the mail system.
         std::panic::set_hook(Box::new(|info| tracing::error!("{info}")));
     }
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli))).unwrap_or_else(
-        |panic| {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli)))
+        .unwrap_or_else(|panic| {
             Err(CliError::Server(format!(
                 "pbem panicked: {}",
                 crate::caught::panic_text(&*panic)
             )))
-        },
-    );
+        });
     let Err(error) = result else {
         return ExitCode::SUCCESS;
     };
