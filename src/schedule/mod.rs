@@ -12,7 +12,7 @@ pub mod cron;
 
 use time::{Duration, OffsetDateTime};
 
-use crate::store::deadlines::{Clock, Vacation};
+use crate::domain::{Clock, Vacation};
 
 /// What a board's deadlines call for now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,7 +152,7 @@ mod tests {
     use time::macros::datetime;
 
     use super::*;
-    use crate::store::players::PlayerId;
+    use crate::domain::PlayerId;
 
     fn clock(nags_sent: u32) -> Clock {
         Clock {

@@ -6,10 +6,11 @@ use time::Duration;
 
 use super::{Ctx, Failure, confirm, refuse};
 use crate::command::{Games, GamesFilter, HelpTopic, Password, SetAddresses, Signup, Vacation};
+use crate::domain::PlayerId;
 use crate::mail::address;
 use crate::mail::outgoing::Outgoing;
 use crate::rules::Variant;
-use crate::store::players::{self, Player, PlayerId};
+use crate::store::players::{self, Player};
 use crate::store::{boards, claims, deadlines};
 
 /// What one mail's account commands did so far, for the limits that hold

@@ -12,6 +12,7 @@ use shakmaty::{Color, Position, Square};
 
 use super::{Ctx, Failure, Refusal, ServiceError, answer, refuse};
 use crate::command::blank::Blanking;
+use crate::domain::{BoardChoice, Clock, MailChoice};
 use crate::mail::outgoing::{self, Html, Inline, Outgoing};
 use crate::render::board::{BoardStyle, draw};
 use crate::render::picture::{self, Scene};
@@ -21,9 +22,9 @@ use crate::rules::game::DrawClaim;
 use crate::rules::notation::parse_turn;
 use crate::schedule;
 use crate::store::boards::{self, Board, OfferKind, StoredTurn};
-use crate::store::deadlines::{self as clocks, Clock};
+use crate::store::deadlines as clocks;
 use crate::store::players::{self, Player};
-use crate::store::preferences::{self, BoardChoice, MailChoice};
+use crate::store::preferences;
 use crate::store::tournaments;
 
 /// Why a board mail goes out.

@@ -26,8 +26,9 @@
 use super::board_mail::{self, Occasion};
 use super::ending::{Ending, end_game};
 use super::{Ctx, Failure, ServiceError, refuse};
+use crate::domain::PlayerId;
 use crate::store::boards::{self, Board};
-use crate::store::players::{self, Player, PlayerId};
+use crate::store::players::{self, Player};
 
 /// Unanswered challenges one player may have for the same opponent:
 /// waiting, or made within [`UNANSWERED_WINDOW`] and ended unaccepted (so

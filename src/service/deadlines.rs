@@ -28,12 +28,13 @@ use super::passwords::PasswordCheck;
 use super::queue::{Replies, queue_all};
 use super::{Ctx, Service, ServiceConfig, ServiceError};
 use crate::caught::panic_text;
+use crate::domain::{Clock, PlayerId, Vacation};
 use crate::mail::inbound::Inbound;
 use crate::mail::token::TokenKey;
 use crate::render::templates::Templates;
 use crate::schedule::{self, Due};
-use crate::store::deadlines::{self, Clock, Vacation};
-use crate::store::players::{self, PlayerId};
+use crate::store::deadlines;
+use crate::store::players;
 use crate::store::{self, CachedStatements, boards, tournaments};
 
 /// How long one of the sweep's transactions takes on more items; the

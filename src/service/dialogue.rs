@@ -9,10 +9,11 @@ use super::board_mail::{self, Occasion};
 use super::reading::{self, Item, Reading};
 use super::{Ctx, Failure, Refusal, ServiceError, strip_reply_prefixes, token_board};
 use crate::command::blank::Blanking;
+use crate::domain::PlayerId;
 use crate::mail::reply::{self, Known};
 use crate::mail::token::NOT_A_BOARD;
 use crate::rules::notation::parse_turn;
-use crate::store::players::{self, PlayerId};
+use crate::store::players;
 use crate::store::sent::{self, SentMail};
 use crate::store::{CachedStatements, boards};
 

@@ -30,6 +30,7 @@ mod reading;
 mod tournament;
 
 use crate::caught::panic_text;
+use crate::domain::PlayerId;
 use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -43,7 +44,7 @@ use crate::mail::inbound::{Authenticated, Inbound};
 use crate::mail::outgoing::{self, Outgoing};
 use crate::mail::token::TokenKey;
 use crate::render::templates::{TemplateError, Templates};
-use crate::store::players::{self, Player, PlayerId};
+use crate::store::players::{self, Player};
 use crate::store::{self, CachedStatements, Store, StoreError, boards, mailbox};
 use charge::Payer;
 use queue::{Replies, queue_all};

@@ -13,12 +13,13 @@ use crate::command::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Speaker, Subscriber,
     Subscription,
 };
+use crate::domain::{BoardChoice, PlayerId};
 use crate::mail::outgoing::Outgoing;
 use crate::rules::notation::parse_turn;
 use crate::rules::{PlayError, Variant};
 use crate::store::boards::{self, BoardOptions, OfferKind, StoredTurn};
-use crate::store::players::{self, Player, PlayerId};
-use crate::store::preferences::{self, BoardChoice};
+use crate::store::players::{self, Player};
+use crate::store::preferences;
 use crate::store::{CachedStatements, deadlines, parse_time, time_text, tournaments};
 
 pub(super) fn challenge(

@@ -3,9 +3,10 @@
 
 use super::{Ctx, Failure};
 use crate::command::{Change, SetPreference, Speaker};
+use crate::domain::{MailChoice, PlayerId, Preferences};
 use crate::mail::outgoing::Outgoing;
-use crate::store::players::PlayerId;
-use crate::store::preferences::{self, MailChoice, Preferences};
+
+use crate::store::preferences;
 
 /// `set ...`: changes one preference of the speaker and says what holds now.
 pub(super) fn set(

@@ -4,22 +4,10 @@
 use rusqlite::{Connection, params};
 use time::OffsetDateTime;
 
+pub use crate::domain::{Clock, Vacation};
+
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time, time_text};
-
-/// The clock of one active board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Clock {
-    pub board: u32,
-    /// Who is to move; `None` for a board not yet migrated (filled in at start).
-    pub to_move: Option<PlayerId>,
-    pub last_turn_at: OffsetDateTime,
-    pub nag_days: u32,
-    pub forfeit_days: u32,
-    pub nags_sent: u32,
-    /// When a standing draw offer was made, if one stands.
-    pub draw_offered_at: Option<OffsetDateTime>,
-}
 
 /// The columns of a [`Clock`], for [`clocks`].
 const CLOCK_SELECT: &str = "SELECT b.number, b.to_move_id, b.last_turn_at, b.nag_days, b.forfeit_days, b.nags_sent, o.created_at
@@ -94,13 +82,6 @@ pub fn boards_without_to_move(conn: &Connection) -> Result<Vec<u32>, StoreError>
         .prepare_cached("SELECT number FROM boards WHERE result IS NULL AND to_move_id IS NULL")?;
     let rows = statement.query_map([], |row| row.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// A vacation: the player's clocks stop from `starts_at` to `ends_at`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Vacation {
-    pub starts_at: OffsetDateTime,
-    pub ends_at: OffsetDateTime,
 }
 
 pub fn add_vacation(

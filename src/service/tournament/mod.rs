@@ -15,13 +15,14 @@ use super::{Ctx, Failure, ServiceError, refuse};
 use crate::command::{
     CreateTournament, EventFilter, Ruling, Speaker, Tournament, View, Withdrawal,
 };
+use crate::domain::PlayerId;
 use crate::mail::outgoing::Outgoing;
 use crate::mail::token::NOT_A_BOARD;
 use crate::render::templates::{MAX_LINE, wrap_long_lines};
 use crate::rules::Variant;
 use crate::store::boards::{self, BoardOptions};
 use crate::store::deadlines;
-use crate::store::players::{self, Player, PlayerId};
+use crate::store::players::{self, Player};
 use crate::store::tournaments::{self as store, Event, Settings, Status};
 use crate::tournament::{
     ByeKind, Crosstable, EventResults, Format, MAX_ROUND_ROBIN, MAX_SWISS, Tiebreak, berger, text,
