@@ -29,6 +29,8 @@ pub mod cli;
 pub mod command;
 pub mod config;
 pub mod domain;
+#[cfg(test)]
+mod layers;
 pub mod mail;
 pub mod render;
 pub mod schedule;

@@ -286,7 +286,7 @@ pub(super) fn vacation(
         "{} is on vacation for {} days, until {}; the clocks of their boards stop meanwhile.",
         player.userid,
         command.days,
-        super::deadlines::readable(until)
+        crate::render::readable_time(until)
     );
     let mut mails = vec![ctx.notice_to_sender("pbem vacation", &text)?];
     for board in boards::of_player(ctx.conn, player.id)?

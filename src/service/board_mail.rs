@@ -10,11 +10,12 @@ use std::cell::RefCell;
 use serde::Serialize;
 use shakmaty::{Color, Position, Square};
 
-use super::{Ctx, Failure, Refusal, ServiceError, answer, refuse};
+use super::{Ctx, Failure, Refusal, ServiceError, refuse, threading};
 use crate::command::blank::Blanking;
-use crate::domain::{BoardChoice, Clock, MailChoice};
+use crate::domain::{BoardChoice, Clock, MailChoice, PlayerId};
 use crate::mail::outgoing::{self, Html, Inline, Outgoing};
 use crate::render::board::{BoardStyle, draw};
+use crate::render::pgn::{self, PgnHeader};
 use crate::render::picture::{self, Scene};
 use crate::render::summary::{example_turn, legal_summary, turn_due};
 use crate::rules::Game;
@@ -294,8 +295,9 @@ impl BoardFacts {
                 draw_offered_at: None,
             };
             let now = ctx.now.max(board.last_turn_at);
-            reminder_at = schedule::next_nag_at(&clock, &away, now).map(super::deadlines::readable);
-            forfeit_at = Some(super::deadlines::readable(schedule::forfeit_at(
+            reminder_at =
+                schedule::next_nag_at(&clock, &away, now).map(crate::render::readable_time);
+            forfeit_at = Some(crate::render::readable_time(schedule::forfeit_at(
                 &clock, &away, now,
             )));
         }
@@ -308,7 +310,7 @@ impl BoardFacts {
                         format!(
                             "{} is on vacation until {}.",
                             p.userid,
-                            super::deadlines::readable(until)
+                            crate::render::readable_time(until)
                         )
                     })
             })
@@ -332,7 +334,7 @@ impl BoardFacts {
             moves: if record.is_empty() {
                 "(no moves yet)".to_string()
             } else {
-                wrap(&record, 72)
+                pgn::wrap(&record, 72)
             },
             summary: if finished {
                 String::new()
@@ -532,9 +534,44 @@ fn last_turn_squares(moves: &[shakmaty::Move]) -> Vec<Square> {
     squares
 }
 
+/// The PGN of board `number`; a tournament game names its event and
+/// round (`event`), and carries the board number in a `Board` tag.
+pub(super) fn board_pgn(
+    ctx: &Ctx<'_>,
+    number: u32,
+    event: Option<(&str, u32)>,
+) -> Result<String, Failure> {
+    let loaded = load(ctx, number)?;
+    let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
+    let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
+    Ok(pgn_text(ctx, &loaded, white, black, event))
+}
+
+/// The PGN of a loaded board (with the Variant tag); also what a finished
+/// game's board mail attaches.
+pub(super) fn pgn_text(
+    ctx: &Ctx<'_>,
+    loaded: &Loaded,
+    white: String,
+    black: String,
+    event: Option<(&str, u32)>,
+) -> String {
+    let header = PgnHeader {
+        site: ctx.config.address.to_string(),
+        board: loaded.board.number,
+        event,
+        date: loaded.board.created_at.date(),
+        white,
+        black,
+        result: loaded.board.result.as_deref(),
+        variant: loaded.board.variant,
+    };
+    pgn::pgn_text(header, &loaded.game.record())
+}
+
 /// What a finished game's mail attaches: its PGN as `board-<n>.pgn`.
 fn pgn_attachment(ctx: &Ctx<'_>, loaded: &Loaded, facts: &BoardFacts) -> outgoing::File {
-    let text = super::play::pgn_text(
+    let text = pgn_text(
         ctx,
         loaded,
         facts.white.userid.clone(),
@@ -591,7 +628,7 @@ pub fn board_mails(
         };
         if skip
             || digest
-            || !super::challenges::mails_player(
+            || !mails_player(
                 ctx,
                 &loaded.board,
                 player.id,
@@ -631,7 +668,7 @@ pub fn board_mails(
             in_reply_to: None,
             references: Vec::new(),
         };
-        answer::thread(ctx, &mut mail, number, is_sender)?;
+        threading::thread(ctx, &mut mail, number, is_sender)?;
         mails.push(mail);
         if loaded.board.white == loaded.board.black {
             break;
@@ -672,7 +709,7 @@ pub fn board_mails(
             in_reply_to: None,
             references: Vec::new(),
         };
-        answer::thread(ctx, &mut mail, number, false)?;
+        threading::thread(ctx, &mut mail, number, false)?;
         mails.push(mail);
     }
     Ok(mails)
@@ -796,49 +833,34 @@ pub fn logged_in(ctx: &Ctx<'_>) -> Vec<String> {
         .collect()
 }
 
-/// Wraps a move list at `width` columns, breaking only before a move
-/// number: the two halves of a numbered turn (`6.Be2,O-O Nxe4`) stay on
-/// one line.
-pub fn wrap(text: &str, width: usize) -> String {
-    let mut units: Vec<String> = Vec::new();
-    for word in text.split(' ') {
-        let numbered = word.split_once('.').is_some_and(|(number, _)| {
-            !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
-        });
-        match units.last_mut() {
-            Some(unit) if !numbered => {
-                unit.push(' ');
-                unit.push_str(word);
-            }
-            _ => units.push(word.to_string()),
-        }
+/// Whether a board mail for `occasion` goes to player `reader` of a board
+/// showing `turns` turns. A challenged player who has not accepted gets
+/// the mail of each position once (the challenge, the challenger's first
+/// turn) and the mail of the board's end; never a chat, comment, offer
+/// or reminder. Records what the mail shows.
+pub(super) fn mails_player(
+    ctx: &Ctx<'_>,
+    board: &Board,
+    reader: PlayerId,
+    occasion: &Occasion,
+    turns: u32,
+) -> Result<bool, ServiceError> {
+    let Some(challenge) = boards::unaccepted(ctx.conn, board.number)? else {
+        return Ok(true);
+    };
+    if challenge.challenged != reader {
+        return Ok(true);
     }
-    let mut out = String::new();
-    let mut column = 0;
-    for unit in units {
-        let length = unit.chars().count();
-        if column > 0 && column + 1 + length > width {
-            out.push('\n');
-            column = 0;
-        } else if column > 0 {
-            out.push(' ');
-            column += 1;
-        }
-        out.push_str(&unit);
-        column += length;
+    if board.is_finished() {
+        return Ok(*occasion == Occasion::Update);
     }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_numbered_turn_is_never_wrapped_apart() {
-        let record = "1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Ba4 Nf6 5.O-O Be7 6.Be2,O-O Nxe4";
-        let wrapped = wrap(record, 60);
-        assert!(wrapped.contains("6.Be2,O-O Nxe4"), "{wrapped}");
-        assert!(wrapped.lines().all(|l| l.len() <= 60), "{wrapped}");
+    let new_position = match occasion {
+        Occasion::New => true,
+        Occasion::Update => turns > challenge.shown,
+        Occasion::Comment | Occasion::Nag(_) => false,
+    };
+    if new_position {
+        boards::set_challenge_shown(ctx.conn, board.number, turns)?;
     }
+    Ok(new_position)
 }

@@ -22,6 +22,7 @@ use shakmaty::Color;
 use time::OffsetDateTime;
 
 use super::board_mail::{self, Occasion};
+use super::challenges;
 use super::charge::{self, Payer};
 use super::ending::{Ending, end_game};
 use super::passwords::PasswordCheck;
@@ -31,6 +32,7 @@ use crate::caught::panic_text;
 use crate::domain::{Clock, PlayerId, Vacation};
 use crate::mail::inbound::Inbound;
 use crate::mail::token::TokenKey;
+use crate::render::readable_time;
 use crate::render::templates::Templates;
 use crate::schedule::{self, Due};
 use crate::store::deadlines;
@@ -79,7 +81,7 @@ impl Service {
     fn lapse_challenges(&mut self, now: OffsetDateTime) -> Result<(), ServiceError> {
         let system = system_mail(now, "sweep");
         self.in_short_transactions(&system, now, &["unanswered challenges"], |ctx, _| {
-            super::challenges::lapse_unanswered(ctx).map(drop)
+            lapse_unanswered(ctx).map(drop)
         })?;
         Ok(())
     }
@@ -323,7 +325,7 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: u32) -> Result<Acted, ServiceError> 
                 player.userid,
                 clock.board,
                 schedule::running_time(clock.last_turn_at, now, &away).whole_days(),
-                readable(schedule::forfeit_at(&clock, &away, now)),
+                readable_time(schedule::forfeit_at(&clock, &away, now)),
                 player.userid
             );
             (
@@ -381,6 +383,30 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: u32) -> Result<Acted, ServiceError> 
     };
     ctx.out.extend(mails);
     Ok(acted)
+}
+
+/// Ends every challenge unanswered for its board's
+/// forfeit days, with no result and no rating; both players are told
+/// (the mails go to `ctx.pending`). Returns how many lapsed.
+fn lapse_unanswered(ctx: &Ctx<'_>) -> Result<usize, ServiceError> {
+    let mut lapsed = 0;
+    for (number, created_at, days) in boards::waiting_for_answer(ctx.conn)? {
+        if challenges::after_days(created_at, days) > ctx.now {
+            continue;
+        }
+        let Some(challenge) = boards::unaccepted(ctx.conn, number)? else {
+            continue;
+        };
+        let who = players::by_id(ctx.conn, challenge.challenged)?.userid;
+        let reason = format!(
+            "the challenge lapsed: {who} did not answer it within {days} days; no result, not rated"
+        );
+        end_game(ctx, number, Ending::Declined { reason: &reason })?;
+        let mails = board_mail::board_mails(ctx, number, Occasion::Update)?;
+        ctx.pending.borrow_mut().extend(mails);
+        lapsed += 1;
+    }
+    Ok(lapsed)
 }
 
 /// The digest of one player: the boards of `boards` where it is still
@@ -520,12 +546,4 @@ fn system_mail(now: OffsetDateTime, what: &str) -> Inbound {
         size: 0,
         authentication_results: Vec::new(),
     }
-}
-
-/// A time as players read it: `2026-04-01 12:03 UTC`.
-pub(super) fn readable(time: OffsetDateTime) -> String {
-    let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
-    time.to_offset(time::UtcOffset::UTC)
-        .format(&format)
-        .unwrap_or_else(|_| store::time_text(time))
 }

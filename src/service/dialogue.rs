@@ -6,7 +6,7 @@
 
 use super::answer::{self, Outcome};
 use super::board_mail::{self, Occasion};
-use super::reading::{self, Item, Reading};
+use super::reading::{self, COMMENT_CHARS, Item, Reading};
 use super::{Ctx, Failure, Refusal, ServiceError, strip_reply_prefixes, token_board};
 use crate::command::blank::Blanking;
 use crate::domain::PlayerId;
@@ -272,9 +272,6 @@ impl Ctx<'_> {
         Ok(())
     }
 }
-
-/// The longest comment kept, in characters.
-pub const COMMENT_CHARS: usize = 4000;
 
 /// An outcome as the answer quotes it: its line and the reason it was
 /// refused, with every password blanked.

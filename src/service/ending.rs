@@ -7,7 +7,7 @@
 //! not at all. A game that ends before each side made two turns is an
 //! abort and never rated (`service::challenges`).
 
-use super::{Ctx, ServiceError, tournament};
+use super::{Ctx, ServiceError, event_rounds};
 use crate::store::boards;
 
 /// How a game ended, as the board records it.
@@ -58,6 +58,6 @@ pub(super) fn end_game(ctx: &Ctx<'_>, number: u32, ending: Ending<'_>) -> Result
             super::ratings::rate_result(ctx, number)?;
         }
     }
-    tournament::game_ended(ctx, number, score, reason, forfeit)?;
+    event_rounds::game_ended(ctx, number, score, reason, forfeit)?;
     Ok(())
 }

@@ -18,6 +18,7 @@ mod confirm;
 mod deadlines;
 mod dialogue;
 mod ending;
+mod event_rounds;
 mod limits;
 mod passwords;
 mod play;
@@ -27,6 +28,7 @@ mod queue;
 mod ratings;
 pub(crate) use ratings::variant_sections;
 mod reading;
+mod threading;
 mod tournament;
 
 use crate::caught::panic_text;

@@ -6,8 +6,8 @@ use shakmaty::Color;
 
 use super::board_mail::{self, BoardFacts, Heading, Loaded, Occasion, Reader, load, render_shown};
 use super::challenges;
-use super::dialogue::COMMENT_CHARS;
 use super::ending::{Ending, end_game};
+use super::reading::COMMENT_CHARS;
 use super::{Ctx, Failure, refuse};
 use crate::command::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Speaker, Subscriber,
@@ -17,6 +17,7 @@ use crate::domain::{BoardChoice, PlayerId};
 use crate::mail::outgoing::Outgoing;
 use crate::rules::notation::parse_turn;
 use crate::rules::{PlayError, Variant};
+use crate::schedule;
 use crate::store::boards::{self, BoardOptions, OfferKind, StoredTurn};
 use crate::store::players::{self, Player};
 use crate::store::preferences;
@@ -52,13 +53,14 @@ pub(super) fn challenge(
     } else {
         (opponent.id, challenger.id)
     };
-    let (nag_days, forfeit_days) = turn_deadlines(
+    let (nag_days, forfeit_days) = schedule::turn_deadlines(
         command.days_per_turn,
         command.forfeit_days,
         command.nag_days,
         ctx.config.default_forfeit_days,
         |_| ctx.config.default_nag_days,
-    )?;
+    )
+    .map_err(|problem| refuse(problem, None))?;
     let options = BoardOptions {
         rated: command.rated,
         days_per_turn: command.days_per_turn,
@@ -505,7 +507,7 @@ pub(super) fn history(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, F
         lines.push(format!(
             "{:<16} {}",
             turn.numbered(),
-            super::deadlines::readable(stored.played_at)
+            crate::render::readable_time(stored.played_at)
         ));
     }
     if lines.is_empty() {
@@ -522,82 +524,9 @@ pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failu
     let loaded = load(ctx, number)?;
     let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
     let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
-    let pgn = pgn_text(ctx, &loaded, white, black, None);
+    let pgn = board_mail::pgn_text(ctx, &loaded, white, black, None);
     let subject = format!("{} Board {number} pgn", loaded.board.variant.display_name());
     Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
-}
-
-/// The PGN of board `number`; a tournament game names its event and
-/// round (`event`), and carries the board number in a `Board` tag.
-pub(super) fn board_pgn(
-    ctx: &Ctx<'_>,
-    number: u32,
-    event: Option<(&str, u32)>,
-) -> Result<String, Failure> {
-    let loaded = load(ctx, number)?;
-    let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
-    let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
-    Ok(pgn_text(ctx, &loaded, white, black, event))
-}
-
-/// The PGN of a loaded board (with the Variant tag); also what a finished
-/// game's board mail attaches.
-pub(super) fn pgn_text(
-    ctx: &Ctx<'_>,
-    loaded: &Loaded,
-    white: String,
-    black: String,
-    event: Option<(&str, u32)>,
-) -> String {
-    let number = loaded.board.number;
-    let result = match loaded.board.result.as_deref() {
-        Some("-") | None => "*".to_string(),
-        Some(score) => score.to_string(),
-    };
-    let date = loaded.board.created_at.date();
-    let (event_name, round) = match event {
-        Some((name, round)) => (name.to_string(), round.to_string()),
-        None => (format!("pbem board {number}"), "-".to_string()),
-    };
-    let mut tags = vec![
-        ("Event", event_name),
-        ("Site", ctx.config.address.to_string()),
-        (
-            "Date",
-            format!(
-                "{:04}.{:02}.{:02}",
-                date.year(),
-                u8::from(date.month()),
-                date.day()
-            ),
-        ),
-        ("Round", round),
-        ("White", white),
-        ("Black", black),
-        ("Result", result.clone()),
-        ("Variant", loaded.board.variant.display_name().to_string()),
-    ];
-    if event.is_some() {
-        tags.push(("Board", number.to_string()));
-    }
-    let mut pgn = String::new();
-    for (tag, value) in tags {
-        pgn.push_str(&format!(
-            "[{tag} \"{}\"]\n",
-            value.replace('\\', "\\\\").replace('"', "\\\"")
-        ));
-    }
-    pgn.push('\n');
-    let record = loaded.game.record();
-    let movetext = if record.is_empty() {
-        result
-    } else {
-        format!("{record} {result}")
-    };
-    // PGN export format keeps lines under 80 characters.
-    pgn.push_str(&board_mail::wrap(&movetext, 79));
-    pgn.push('\n');
-    pgn
 }
 
 /// `subscribe`/`unsubscribe`: by password, the player's registered (so
@@ -719,41 +648,3 @@ const DRAW_BY_AGREEMENT: Ending<'static> = Ending::Played {
     score: "1/2-1/2",
     reason: "draw by agreement",
 };
-
-/// A board's reminder and loss-on-time days (nag, forfeit) from the
-/// options `--days`, `--forfeit` and `--nag`. `--days=N` is the per-turn
-/// allowance: a turn that takes longer loses on time, as `--forfeit=N`
-/// says; the reminders then come at a third of it. Without either, the
-/// loss on time comes after `default_forfeit` days and the reminder after
-/// `default_nag(forfeit)`.
-pub(super) fn turn_deadlines(
-    days_per_turn: Option<u32>,
-    forfeit: Option<u32>,
-    nag: Option<u32>,
-    default_forfeit: u32,
-    default_nag: impl FnOnce(u32) -> u32,
-) -> Result<(u32, u32), Failure> {
-    let forfeit_days = match (forfeit, days_per_turn) {
-        (Some(_), Some(_)) => {
-            return Err(refuse(
-                "give --days or --forfeit, not both: they both set the time for a turn",
-                None,
-            ));
-        }
-        (Some(days), None) | (None, Some(days)) => days,
-        (None, None) => default_forfeit,
-    };
-    let nag_days = nag.unwrap_or_else(|| match days_per_turn {
-        Some(days) => (days / 3).max(1),
-        None => default_nag(forfeit_days),
-    });
-    if forfeit_days < nag_days {
-        return Err(refuse(
-            format!(
-                "--forfeit={forfeit_days} must not be shorter than the reminder time of {nag_days} days"
-            ),
-            None,
-        ));
-    }
-    Ok((nag_days, forfeit_days))
-}

@@ -58,13 +58,14 @@ pub(super) fn create(
             None,
         ));
     }
-    let (nag_days, forfeit_days) = crate::service::play::turn_deadlines(
+    let (nag_days, forfeit_days) = crate::schedule::turn_deadlines(
         command.days_per_turn,
         command.forfeit_days,
         command.nag_days,
         DEFAULT_FORFEIT_DAYS,
         |forfeit| DEFAULT_NAG_DAYS.min(forfeit),
-    )?;
+    )
+    .map_err(|problem| refuse(problem, None))?;
     let closes_at = match command.closes {
         Some(date) => {
             let at = end_of_day(date, ctx.now);
@@ -166,7 +167,7 @@ pub(super) fn details(ctx: &Ctx<'_>, event: &Event) -> Result<String, ServiceErr
         if s.invite_only { "by invitation, " } else { "" },
         s.max_entrants,
         s.closes_at
-            .map(|at| format!(", closes {}", crate::service::deadlines::readable(at)))
+            .map(|at| format!(", closes {}", crate::render::readable_time(at)))
             .unwrap_or_default(),
         s.tiebreaks
             .iter()

@@ -39,7 +39,7 @@ pub(super) fn enter(
         return Err(refuse(
             format!(
                 "entry to \"{name}\" closed on {}",
-                crate::service::deadlines::readable(closes)
+                crate::render::readable_time(closes)
             ),
             None,
         ));

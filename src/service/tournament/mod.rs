@@ -1,31 +1,31 @@
 //! Tournament commands by mail (thin: the pairing and the scoring are in
 //! `crate::tournament`, the rows in `store::tournaments`): creating an
 //! event, entering and leaving it, the director's start, invitations,
-//! withdrawals, rulings and broadcasts, and anybody's views of it. And
-//! [`game_ended`], which `ending::end_game` calls for every game that
-//! ends, in the same transaction: it scores the game for its event, tells
-//! the director, and ends the event (the final crosstable to every entrant
-//! and the director) when its last game ends.
+//! withdrawals, rulings and broadcasts, and anybody's views of it. What
+//! happens as an event's games end (scoring, the next round, the final
+//! crosstable) is in `service::event_rounds`, below `ending`, which these
+//! commands use in turn.
 
 use time::OffsetDateTime;
 
 use super::board_mail::{self, Occasion};
 use super::ending::{Ending, end_game};
+use super::event_rounds::{
+    crosstable_text, finish_if_done, notice_to, notice_with_block, pair_next_round, results,
+    send_board_mails, start_game, subject, with_token,
+};
 use super::{Ctx, Failure, ServiceError, refuse};
 use crate::command::{
     CreateTournament, EventFilter, Ruling, Speaker, Tournament, View, Withdrawal,
 };
 use crate::domain::PlayerId;
 use crate::mail::outgoing::Outgoing;
-use crate::mail::token::NOT_A_BOARD;
 use crate::render::templates::{MAX_LINE, wrap_long_lines};
 use crate::rules::Variant;
-use crate::store::boards::{self, BoardOptions};
-use crate::store::deadlines;
 use crate::store::players::{self, Player};
 use crate::store::tournaments::{self as store, Event, Settings, Status};
 use crate::tournament::{
-    ByeKind, Crosstable, EventResults, Format, MAX_ROUND_ROBIN, MAX_SWISS, Tiebreak, berger, text,
+    ByeKind, Crosstable, Format, MAX_ROUND_ROBIN, MAX_SWISS, Tiebreak, berger, text,
 };
 
 mod create;
@@ -37,10 +37,9 @@ mod views;
 use create::{create, details};
 use director::{adjudicate, broadcast, start, withdraw};
 use entries::{enter, invite, leave, rating_of};
-use rounds::{finish_if_done, send_board_mails, start_game, start_swiss};
-pub(super) use rounds::{game_ended, round_deadlines};
-pub(super) use views::results;
-use views::{crosstable_text, list, notice_with_block, show};
+pub(super) use rounds::round_deadlines;
+use rounds::start_swiss;
+use views::{list, show};
 
 /// Reminder and loss-on-time days of tournament boards unless the event
 /// says otherwise (docs/directors.md, "Commands").
@@ -222,41 +221,6 @@ fn directed(ctx: &Ctx<'_>, name: &str, director: &Player) -> Result<Event, Failu
         ));
     }
     Ok(event)
-}
-
-fn subject(event: &Event, what: &str) -> String {
-    format!("pbem tournament {}: {what}", event.settings.name)
-}
-
-/// A notice to a player at the player's own address: it answers no mail
-/// of theirs unless they sent the mail, and carries the player's reply
-/// token, so that a reply to it speaks for the player in any command.
-fn notice_to(
-    ctx: &Ctx<'_>,
-    player: &Player,
-    subject: &str,
-    text: &str,
-) -> Result<Outgoing, ServiceError> {
-    let mut mail = ctx.notice(vec![player.mail_address().to_string()], subject, text)?;
-    if !player.owns_address(ctx.sender) {
-        mail.in_reply_to = None;
-        mail.references.clear();
-    }
-    with_token(ctx, &mut mail, player);
-    Ok(mail)
-}
-
-/// Gives a mail to `player`'s own address the player's reply token.
-fn with_token(ctx: &Ctx<'_>, mail: &mut Outgoing, player: &Player) {
-    let own = !mail.to.is_empty()
-        && mail
-            .to
-            .iter()
-            .all(|to| !to.is_empty() && player.owns_address(to));
-    if own {
-        let token = ctx.key.token(NOT_A_BOARD, player.id);
-        mail.reply_to = Some(ctx.config.address.with_token(&token));
-    }
 }
 
 /// The answer to the sender of a command that `player` gave: with the

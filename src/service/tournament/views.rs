@@ -3,59 +3,6 @@
 
 use super::*;
 
-/// The event's results, for the crosstable.
-pub(in crate::service) fn results(
-    ctx: &Ctx<'_>,
-    event: &Event,
-) -> Result<EventResults, ServiceError> {
-    Ok(store::results(ctx.conn, event)?)
-}
-
-/// The crosstable's heading (wrapped like any text) and the table with its
-/// key (sent as it is: wide tables keep their columns).
-pub(super) fn crosstable_text(
-    ctx: &Ctx<'_>,
-    event: &Event,
-    title: &str,
-) -> Result<(String, String), ServiceError> {
-    let table = Crosstable::compute(&results(ctx, event)?);
-    Ok((
-        format!(
-            "{title}: {} ({}), {} of {} games finished.",
-            event.settings.name,
-            event.settings.format.describe(),
-            table.finished_games,
-            table.games,
-        ),
-        format!(
-            "{}\n{}",
-            text::crosstable(&table),
-            wrap_long_lines(&text::legend(&table), MAX_LINE)
-        ),
-    ))
-}
-
-/// A notice whose `block` (a table, a TRF, a PGN) follows the text
-/// unwrapped, so that its lines keep their columns however long.
-pub(super) fn notice_with_block(
-    ctx: &Ctx<'_>,
-    to: Vec<String>,
-    subject: &str,
-    text: &str,
-    block: &str,
-) -> Result<Outgoing, ServiceError> {
-    let mut mail = ctx.notice(to, subject, text)?;
-    if !mail.body.ends_with('\n') {
-        mail.body.push('\n');
-    }
-    mail.body.push('\n');
-    mail.body.push_str(block);
-    if !mail.body.ends_with('\n') {
-        mail.body.push('\n');
-    }
-    Ok(mail)
-}
-
 /// A view of an event for the sender. One larger than
 /// [`VIEW_TO_ANYONE_BYTES`] goes only to a proven player's own address (the
 /// view's userid and password, or the mail's reply token): an answer to a
@@ -183,7 +130,7 @@ fn view_mail(ctx: &Ctx<'_>, event: &Event, view: View) -> Result<Outgoing, Failu
         View::Pgn => {
             let mut pgn = String::new();
             for game in store::games(ctx.conn, event.id)? {
-                pgn.push_str(&crate::service::play::board_pgn(
+                pgn.push_str(&board_mail::board_pgn(
                     ctx,
                     game.board,
                     Some((name, game.round)),
