@@ -1,5 +1,5 @@
 //! One answer per mail. The commands of a mail run first; their board
-//! mails wait ([`Ctx::touch`]) and go out at the end, one per board and
+//! mails wait (`Ctx::touch`) and go out at the end, one per board and
 //! reader, showing the board as the whole mail left it. The sender gets
 //! one mail: the board mail alone when one command did one thing, the
 //! error mail when one command was refused, and otherwise one mail that
@@ -7,9 +7,9 @@
 //! A folded answer keeps the folded mails' board pictures (under its text
 //! in its HTML part) and attachments.
 
-use super::board_mail::{self, Occasion};
+use super::board_mail::{self};
 use super::threading::thread;
-use super::{Ctx, Refusal, ServiceError};
+use super::{MailCtx, Refusal, ServiceError};
 use crate::mail::outgoing::{self, Html, Inline, Outgoing};
 use crate::render::picture;
 use crate::store::players;
@@ -45,52 +45,17 @@ impl Outcome {
     }
 }
 
-impl Ctx<'_> {
-    /// Notes that `board` needs board mails for `occasion` at the end of
-    /// the mail; `false` when board mails go out at once instead.
-    pub(super) fn touch(&self, board: u32, occasion: Occasion) -> bool {
-        let mut boards = self.boards.borrow_mut();
-        let Some(boards) = boards.as_mut() else {
-            return false;
-        };
-        match boards.iter_mut().find(|(b, _)| *b == board) {
-            Some((_, existing)) => {
-                if rank(&occasion) > rank(existing) {
-                    *existing = occasion;
-                }
-            }
-            None => boards.push((board, occasion)),
-        }
-        true
-    }
-
-    /// Says what happened on `board` in its next board mail.
-    pub(super) fn tell(&self, board: u32, news: String) {
-        self.news.borrow_mut().push((board, news));
-    }
-}
-
-/// Which occasion wins when a mail touches a board several times.
-fn rank(occasion: &Occasion) -> u8 {
-    match occasion {
-        Occasion::Comment => 0,
-        Occasion::Nag(_) => 1,
-        Occasion::Update => 2,
-        Occasion::New => 3,
-    }
-}
-
 /// Sends the board mails of the boards the mail touched and the one
 /// answer to the sender.
 pub(super) fn finish(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     mut outcomes: Vec<Outcome>,
     notes: Vec<String>,
 ) -> Result<(), ServiceError> {
-    let touched = ctx.boards.borrow_mut().take().unwrap_or_default();
+    let touched = ctx.take_touched();
     // Mails the end of a game made (a tournament's notices) go with the
     // command that ended it: those to the sender are part of the answer.
-    let pending = ctx.pending.take();
+    let pending = ctx.take_later_mails();
     if !pending.is_empty() {
         match outcomes.iter_mut().rev().find(|o| o.refusal.is_none()) {
             Some(outcome) => outcome.mails.extend(pending),
@@ -201,7 +166,7 @@ pub(super) fn finish(
 
 /// The sender's one answer to a mail of several commands or notes.
 fn merged(
-    ctx: &Ctx<'_>,
+    ctx: &MailCtx<'_>,
     outcomes: &[Outcome],
     results: &[String],
     refusals: &[Refusal],
@@ -347,7 +312,7 @@ fn board_of_subject(subject: &str) -> Option<u32> {
 
 /// Gives a mail to the sender the reply token of the player the sender
 /// speaks for on `board`, if the sender plays there.
-fn with_token(ctx: &Ctx<'_>, mail: &mut Outgoing, board: u32) -> Result<(), ServiceError> {
+fn with_token(ctx: &MailCtx<'_>, mail: &mut Outgoing, board: u32) -> Result<(), ServiceError> {
     if mail.reply_to.is_some() {
         return Ok(());
     }

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use serde::Serialize;
 use shakmaty::{Color, Position, Square};
 
-use super::{Ctx, Failure, Refusal, ServiceError, refuse, threading};
+use super::{Ctx, Failure, MailCtx, Refusal, ServiceError, refuse, threading};
 use crate::command::blank::Blanking;
 use crate::domain::{BoardChoice, Clock, MailChoice, PlayerId};
 use crate::mail::outgoing::{self, Html, Inline, Outgoing};
@@ -39,6 +39,16 @@ pub enum Occasion {
     Comment,
     /// A reminder to the player to move (`Nag: ...` subject), with its text.
     Nag(String),
+}
+
+/// Which occasion wins when a mail touches a board several times.
+pub(super) fn rank(occasion: &Occasion) -> u8 {
+    match occasion {
+        Occasion::Comment => 0,
+        Occasion::Nag(_) => 1,
+        Occasion::Update => 2,
+        Occasion::New => 3,
+    }
 }
 
 /// How a board mail's subject begins, and any reminder it carries.
@@ -71,13 +81,9 @@ fn get(ctx: &Ctx<'_>, number: u32) -> Result<Board, Failure> {
 
 /// Loads board `number` for its board mails: its turns and game as the
 /// turn just played left them, if that turn was on this board (see
-/// `Ctx::after_turn`), with its row read again.
+/// `Later::after_turn`), with its row read again.
 fn load_for_mails(ctx: &Ctx<'_>, number: u32) -> Result<Loaded, Failure> {
-    let kept = ctx
-        .after_turn
-        .borrow_mut()
-        .take_if(|loaded| loaded.board.number == number);
-    match kept {
+    match ctx.take_after_turn(number) {
         Some(Loaded { game, turns, .. }) => Ok(Loaded {
             board: get(ctx, number)?,
             game,
@@ -226,9 +232,7 @@ impl BoardFacts {
             ));
         }
 
-        for (_, news) in ctx.news.borrow().iter().filter(|(b, _)| *b == board.number) {
-            status.push(news.clone());
-        }
+        status.extend(ctx.news_of(board.number));
         let since = turns.len().saturating_sub(1) as u32;
         let mut comments = Vec::new();
         // A board shown as it was (`show 101#5`) shows no later comments.
@@ -613,7 +617,9 @@ pub fn board_mails(
     let mut pgn = None;
     let mut mails = Vec::new();
     for player in [&facts.white, &facts.black] {
-        let is_sender = player.owns_address(ctx.sender);
+        let is_sender = ctx
+            .answered_sender()
+            .is_some_and(|sender| player.owns_address(sender));
         let chosen = preferences::get(ctx.conn, player.id)?;
         // The digest stands in for the mails of a game going on; the
         // sender's own answer, new boards, reminders and results still come.
@@ -676,7 +682,9 @@ pub fn board_mails(
     }
     for address in boards::observers(ctx.conn, number)? {
         let skip = match occasion {
-            Occasion::Comment => address.eq_ignore_ascii_case(ctx.sender),
+            Occasion::Comment => ctx
+                .answered_sender()
+                .is_some_and(|sender| address.eq_ignore_ascii_case(sender)),
             Occasion::Nag(_) => true,
             Occasion::New | Occasion::Update => false,
         };
@@ -726,7 +734,7 @@ struct ErrorView {
 }
 
 /// The error reply for a refused command.
-pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceError> {
+pub fn error_mail(ctx: &MailCtx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceError> {
     let shown = match refusal.board {
         Some(number) => board_for_sender(ctx, number)?.map(|(_, body)| (number, body)),
         None => None,
@@ -762,7 +770,7 @@ pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceE
 /// Board `number` as the sender sees it (from their side when they play
 /// there): its Subject and body; `None` when there is no such board.
 pub fn board_for_sender(
-    ctx: &Ctx<'_>,
+    ctx: &MailCtx<'_>,
     number: u32,
 ) -> Result<Option<(String, String)>, ServiceError> {
     let loaded = match load(ctx, number) {
@@ -787,7 +795,7 @@ pub fn board_for_sender(
 
 /// The mail's subject and the sender's own words (the first 60 lines),
 /// with every password blanked (see [`crate::command::blank`]).
-pub fn quote_blanked(ctx: &Ctx<'_>) -> Result<Vec<String>, ServiceError> {
+pub fn quote_blanked(ctx: &MailCtx<'_>) -> Result<Vec<String>, ServiceError> {
     if !ctx.trusted {
         return Ok(Vec::new());
     }
@@ -807,13 +815,13 @@ pub fn quote_blanked(ctx: &Ctx<'_>) -> Result<Vec<String>, ServiceError> {
 }
 
 /// What an answer says instead of quoting the mail to a sender that is
-/// not trusted (`Ctx::trusted`).
+/// not trusted (`MailCtx::trusted`).
 pub const NOT_QUOTED: &str = "Your mail is not quoted back: pbem quotes a mail only to a registered address of the player it proves.";
 
 /// The blanking of a mail of `lines`, by what its commands' logins proved
 /// so far and whose address sent it.
 pub fn blanking_of<'a>(
-    ctx: &Ctx<'_>,
+    ctx: &MailCtx<'_>,
     lines: impl IntoIterator<Item = &'a str>,
 ) -> Result<Blanking, ServiceError> {
     let own = players::by_address(ctx.conn, ctx.sender)?.map(|player| player.userid);
@@ -825,7 +833,7 @@ pub fn blanking_of<'a>(
 }
 
 /// The userids (as written) that logged in with the mail so far.
-pub fn logged_in(ctx: &Ctx<'_>) -> Vec<String> {
+pub fn logged_in(ctx: &MailCtx<'_>) -> Vec<String> {
     ctx.login_outcomes
         .iter()
         .filter(|(_, good)| *good)

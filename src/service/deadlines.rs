@@ -25,15 +25,11 @@ use super::board_mail::{self, Occasion};
 use super::challenges;
 use super::charge::{self, Payer};
 use super::ending::{Ending, end_game};
-use super::passwords::PasswordCheck;
 use super::queue::{Replies, queue_all};
-use super::{Ctx, Service, ServiceConfig, ServiceError};
+use super::{Ctx, Service, ServiceError};
 use crate::caught::panic_text;
 use crate::domain::{Clock, PlayerId, Vacation};
-use crate::mail::inbound::Inbound;
-use crate::mail::token::TokenKey;
 use crate::render::readable_time;
-use crate::render::templates::Templates;
 use crate::schedule::{self, Due};
 use crate::store::deadlines;
 use crate::store::players;
@@ -79,8 +75,7 @@ impl Service {
     /// Challenges unanswered past their days lapse, with no result and no
     /// rating (see `challenges`), in a transaction of their own.
     fn lapse_challenges(&mut self, now: OffsetDateTime) -> Result<(), ServiceError> {
-        let system = system_mail(now, "sweep");
-        self.in_short_transactions(&system, now, &["unanswered challenges"], |ctx, _| {
+        self.in_short_transactions(now, &["unanswered challenges"], |ctx, _| {
             lapse_unanswered(ctx).map(drop)
         })?;
         Ok(())
@@ -89,9 +84,8 @@ impl Service {
     /// Reminders, losses on time and draws by timeout.
     fn board_deadlines(&mut self, now: OffsetDateTime) -> Result<SweepReport, ServiceError> {
         let due = self.read(|conn| due_boards(conn, now))?;
-        let system = system_mail(now, "sweep");
-        let acted = self
-            .in_short_transactions(&system, now, &due, |ctx, &board| board_deadline(ctx, board))?;
+        let acted =
+            self.in_short_transactions(now, &due, |ctx, &board| board_deadline(ctx, board))?;
         let mut report = SweepReport::default();
         for acted in acted {
             match acted {
@@ -107,8 +101,7 @@ impl Service {
     /// Swiss rounds past their deadline (each scores its unfinished games
     /// and pairs the next round), in a transaction of their own.
     fn swiss_round_deadlines(&mut self, now: OffsetDateTime) -> Result<(), ServiceError> {
-        let system = system_mail(now, "sweep");
-        self.in_short_transactions(&system, now, &["Swiss rounds"], |ctx, _| {
+        self.in_short_transactions(now, &["Swiss rounds"], |ctx, _| {
             super::tournament::round_deadlines(ctx).map(drop)
         })?;
         Ok(())
@@ -141,11 +134,9 @@ impl Service {
         let Some(waiting) = waiting else {
             return Ok(0);
         };
-        let system = system_mail(now, "digest");
-        let sent =
-            self.in_short_transactions(&system, now, &waiting, |ctx, (player, boards)| {
-                player_digest(ctx, &today, *player, boards)
-            })?;
+        let sent = self.in_short_transactions(now, &waiting, |ctx, (player, boards)| {
+            player_digest(ctx, &today, *player, boards)
+        })?;
         let tx = self.store.transaction()?;
         store::set_setting(&tx, "digest_last_day", &today)?;
         tx.commit()?;
@@ -172,7 +163,6 @@ impl Service {
     /// sweep.
     fn in_short_transactions<T: Debug, O>(
         &mut self,
-        system: &Inbound,
         now: OffsetDateTime,
         items: &[T],
         mut act: impl FnMut(&mut Ctx<'_>, &T) -> Result<O, ServiceError>,
@@ -191,16 +181,10 @@ impl Service {
                 tx.execute_cached("SAVEPOINT item", [])?;
                 // A context of its own: nothing of a failed item is left
                 // for the next.
-                let parts = (
-                    &self.config,
-                    &self.templates,
-                    &self.key,
-                    &mut self.passwords,
-                );
-                let mut ctx = system_ctx(parts, &tx, system, now);
+                let mut ctx = Ctx::new(&tx, &self.config, &self.templates, &self.key, now, None);
                 let outcome = panic::catch_unwind(AssertUnwindSafe(|| act(&mut ctx, item)));
                 let mut mails = std::mem::take(&mut ctx.out);
-                mails.extend(ctx.pending.take());
+                mails.extend(ctx.take_later_mails());
                 drop(ctx);
                 let error = match outcome {
                     Ok(Ok(acted)) => {
@@ -385,9 +369,9 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: u32) -> Result<Acted, ServiceError> 
     Ok(acted)
 }
 
-/// Ends every challenge unanswered for its board's
-/// forfeit days, with no result and no rating; both players are told
-/// (the mails go to `ctx.pending`). Returns how many lapsed.
+/// Ends every challenge unanswered for its board's forfeit days, with no
+/// result and no rating (see `challenges`); both players are told (the
+/// mails wait in `ctx.later`). Returns how many lapsed.
 fn lapse_unanswered(ctx: &Ctx<'_>) -> Result<usize, ServiceError> {
     let mut lapsed = 0;
     for (number, created_at, days) in boards::waiting_for_answer(ctx.conn)? {
@@ -403,7 +387,7 @@ fn lapse_unanswered(ctx: &Ctx<'_>) -> Result<usize, ServiceError> {
         );
         end_game(ctx, number, Ending::Declined { reason: &reason })?;
         let mails = board_mail::board_mails(ctx, number, Occasion::Update)?;
-        ctx.pending.borrow_mut().extend(mails);
+        ctx.send_later(mails);
         lapsed += 1;
     }
     Ok(lapsed)
@@ -479,8 +463,6 @@ fn player_digest(
         &format!("pbem digest for {}", player.userid),
         &text,
     )?;
-    mail.in_reply_to = None;
-    mail.references.clear();
     // With one board, a reply to the digest plays there (its token is
     // recorded with the position, as a board mail's is).
     if let [(number, _)] = texts.as_slice() {
@@ -492,58 +474,4 @@ fn player_digest(
     }
     ctx.out.push(mail);
     Ok(true)
-}
-
-/// A context for work the server does on its own (no mail answered).
-fn system_ctx<'a>(
-    service: (
-        &'a ServiceConfig,
-        &'a Templates,
-        &'a TokenKey,
-        &'a mut PasswordCheck,
-    ),
-    conn: &'a rusqlite::Connection,
-    mail: &'a Inbound,
-    now: OffsetDateTime,
-) -> Ctx<'a> {
-    let (config, templates, key, passwords) = service;
-    Ctx {
-        conn,
-        config,
-        templates,
-        key,
-        passwords,
-        mail,
-        sender: "",
-        now,
-        out: Vec::new(),
-        logins: Vec::new(),
-        speakers: Vec::new(),
-        boards: std::cell::RefCell::new(None),
-        news: std::cell::RefCell::new(Vec::new()),
-        stale: None,
-        login_outcomes: Vec::new(),
-        events: super::tournament::MailEvents::default(),
-        accounts: super::account::MailAccounts::default(),
-        pending: std::cell::RefCell::new(Vec::new()),
-        after_turn: std::cell::RefCell::new(None),
-        trusted: true,
-    }
-}
-
-/// The stand-in for "the mail being answered" when the server acts on its
-/// own: nobody sent it, so no reply threads to it.
-fn system_mail(now: OffsetDateTime, what: &str) -> Inbound {
-    Inbound {
-        message_id: format!("{what}-{}@pbem", now.unix_timestamp()),
-        from: None,
-        recipients: Vec::new(),
-        subject: String::new(),
-        body: String::new(),
-        html: None,
-        answers: Vec::new(),
-        automatic: None,
-        size: 0,
-        authentication_results: Vec::new(),
-    }
 }

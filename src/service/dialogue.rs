@@ -7,7 +7,7 @@
 use super::answer::{self, Outcome};
 use super::board_mail::{self, Occasion};
 use super::reading::{self, COMMENT_CHARS, Item, Reading};
-use super::{Ctx, Failure, Refusal, ServiceError, strip_reply_prefixes, token_board};
+use super::{Failure, MailCtx, Refusal, ServiceError, strip_reply_prefixes, token_board};
 use crate::command::blank::Blanking;
 use crate::domain::PlayerId;
 use crate::mail::reply::{self, Known};
@@ -17,7 +17,7 @@ use crate::store::players;
 use crate::store::sent::{self, SentMail};
 use crate::store::{CachedStatements, boards};
 
-impl Ctx<'_> {
+impl MailCtx<'_> {
     /// Reads and runs every command of the mail, and answers it.
     pub(super) fn run_mail(&mut self) -> Result<(), ServiceError> {
         let token = match self.reply_token() {
@@ -163,7 +163,7 @@ impl Ctx<'_> {
         token: Option<(u32, PlayerId)>,
     ) -> Result<Outcome, ServiceError> {
         // What the turn before left is kept for one command's end only.
-        self.after_turn.take();
+        self.forget_after_turn();
         let line = match item {
             Item::Command(line) => line,
             Item::Malformed(error) => {
@@ -182,7 +182,7 @@ impl Ctx<'_> {
             }
         };
         let board = line.command.board();
-        let pending = self.pending.borrow().len();
+        let pending = self.later_mails_len();
         self.conn.execute_cached("SAVEPOINT command", [])?;
         match self.run_command(line, token) {
             Ok(mails) => {
@@ -193,7 +193,7 @@ impl Ctx<'_> {
                 self.conn
                     .execute_batch("ROLLBACK TO command; RELEASE command")?;
                 // What the command's game ends would have sent goes too.
-                self.pending.borrow_mut().truncate(pending);
+                self.truncate_later_mails(pending);
                 Ok(Outcome::refused(written, refusal))
             }
             Err(Failure::Fatal(error)) => Err(error),

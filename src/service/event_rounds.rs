@@ -52,7 +52,7 @@ pub(super) fn game_ended(
         &subject(&event, &format!("board {board} finished")),
         &text,
     )?;
-    ctx.pending.borrow_mut().push(notice);
+    ctx.send_later([notice]);
     if open == 0 {
         next_round_or_end(ctx, event.id)?;
     }
@@ -110,12 +110,15 @@ fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
             &text,
             &table,
         )?;
-        if !player.owns_address(ctx.sender) {
+        if !ctx
+            .answered_sender()
+            .is_some_and(|sender| player.owns_address(sender))
+        {
             mail.in_reply_to = None;
             mail.references.clear();
         }
         with_token(ctx, &mut mail, &player);
-        ctx.pending.borrow_mut().push(mail);
+        ctx.send_later([mail]);
     }
     Ok(())
 }
@@ -174,7 +177,7 @@ pub(super) fn send_board_mails(
     occasion: Occasion,
 ) -> Result<(), ServiceError> {
     let mails = board_mail::board_mails(ctx, board, occasion)?;
-    ctx.pending.borrow_mut().extend(mails);
+    ctx.send_later(mails);
     Ok(())
 }
 
@@ -209,7 +212,7 @@ pub(super) fn pair_next_round(ctx: &Ctx<'_>, event: &Event) -> Result<(), Servic
                     if played == 1 { "" } else { "s" }
                 );
                 let mail = notice_to(ctx, &director, &subject(event, "pairing failed"), &text)?;
-                ctx.pending.borrow_mut().push(mail);
+                ctx.send_later([mail]);
                 break;
             }
         };
@@ -243,7 +246,7 @@ pub(super) fn pair_next_round(ctx: &Ctx<'_>, event: &Event) -> Result<(), Servic
                 &subject(event, &format!("round {round} bye")),
                 &text,
             )?;
-            ctx.pending.borrow_mut().push(mail);
+            ctx.send_later([mail]);
         }
         let text = format!(
             "Round {round} of {rounds} of \"{name}\" is paired (FIDE Dutch system):\n{}\n",
@@ -255,7 +258,7 @@ pub(super) fn pair_next_round(ctx: &Ctx<'_>, event: &Event) -> Result<(), Servic
             &subject(event, &format!("round {round}")),
             &text,
         )?;
-        ctx.pending.borrow_mut().push(mail);
+        ctx.send_later([mail]);
         if !pairing.pairs.is_empty() {
             return Ok(());
         }
@@ -280,7 +283,10 @@ pub(super) fn notice_to(
     text: &str,
 ) -> Result<Outgoing, ServiceError> {
     let mut mail = ctx.notice(vec![player.mail_address().to_string()], subject, text)?;
-    if !player.owns_address(ctx.sender) {
+    if !ctx
+        .answered_sender()
+        .is_some_and(|sender| player.owns_address(sender))
+    {
         mail.in_reply_to = None;
         mail.references.clear();
     }

@@ -8,7 +8,7 @@ use super::board_mail::{self, BoardFacts, Heading, Loaded, Occasion, Reader, loa
 use super::challenges;
 use super::ending::{Ending, end_game};
 use super::reading::COMMENT_CHARS;
-use super::{Ctx, Failure, refuse};
+use super::{Failure, MailCtx, refuse};
 use crate::command::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Speaker, Subscriber,
     Subscription,
@@ -24,7 +24,7 @@ use crate::store::preferences;
 use crate::store::{CachedStatements, deadlines, parse_time, time_text, tournaments};
 
 pub(super) fn challenge(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &Challenge,
     variant: Option<Variant>,
     token: Option<(u32, PlayerId)>,
@@ -84,7 +84,7 @@ pub(super) fn challenge(
 
 /// Loads a board the speaker plays on, refusing finished boards.
 fn my_active_board(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     number: u32,
     player: &Player,
 ) -> Result<(Loaded, Color), Failure> {
@@ -105,7 +105,7 @@ fn my_active_board(
 }
 
 pub(super) fn make_move(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &MoveTurn,
     token: Option<(u32, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
@@ -146,13 +146,13 @@ pub(super) fn make_move(
         boards::clear_offer(ctx.conn, number, kind)?;
     }
     play_queued(ctx, &mut loaded)?;
-    ctx.after_turn.replace(Some(loaded));
+    ctx.keep_after_turn(loaded);
     Ok(board_mail::board_mails(ctx, number, Occasion::Update)?)
 }
 
 /// Judges and stores one turn; records the result if the game ended.
 fn play_turn(
-    ctx: &Ctx<'_>,
+    ctx: &MailCtx<'_>,
     loaded: &mut Loaded,
     player: PlayerId,
     written: &str,
@@ -211,7 +211,7 @@ fn play_turn(
 
 /// Plays the queued turn of the player now to move, if there is one and
 /// it is legal; a queued turn that is not is dropped with a comment.
-fn play_queued(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Result<(), Failure> {
+fn play_queued(ctx: &MailCtx<'_>, loaded: &mut Loaded) -> Result<(), Failure> {
     if loaded.board.result.is_some() {
         return Ok(());
     }
@@ -245,7 +245,7 @@ fn play_queued(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Result<(), Failure> {
 }
 
 pub(super) fn queue(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &Queue,
     token: Option<(u32, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
@@ -276,7 +276,7 @@ pub(super) fn queue(
 }
 
 pub(super) fn action(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &BoardAction,
     token: Option<(u32, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
@@ -451,7 +451,7 @@ pub(super) fn action(
     Ok(board_mail::board_mails(ctx, number, Occasion::Update)?)
 }
 
-pub(super) fn show(ctx: &mut Ctx<'_>, command: &Show) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn show(ctx: &mut MailCtx<'_>, command: &Show) -> Result<Vec<Outgoing>, Failure> {
     let number = command.board;
     let mut loaded = load(ctx, number)?;
     if let Some(turn) = command.turn {
@@ -500,7 +500,7 @@ pub(super) fn show(ctx: &mut Ctx<'_>, command: &Show) -> Result<Vec<Outgoing>, F
     }])
 }
 
-pub(super) fn history(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn history(ctx: &mut MailCtx<'_>, number: u32) -> Result<Vec<Outgoing>, Failure> {
     let loaded = load(ctx, number)?;
     let mut lines = Vec::new();
     for (turn, stored) in loaded.game.turns().iter().zip(&loaded.turns) {
@@ -520,7 +520,7 @@ pub(super) fn history(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, F
     Ok(vec![ctx.notice_to_sender(&subject, &lines.join("\n"))?])
 }
 
-pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn pgn(ctx: &mut MailCtx<'_>, number: u32) -> Result<Vec<Outgoing>, Failure> {
     let loaded = load(ctx, number)?;
     let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
     let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
@@ -533,7 +533,7 @@ pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failu
 /// confirmed) address follows the board or stops; an address written out
 /// may only unsubscribe itself.
 pub(super) fn subscription(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &Subscription,
 ) -> Result<Vec<Outgoing>, Failure> {
     let number = command.board;
@@ -598,7 +598,7 @@ pub(super) fn subscription(
 pub const MAX_CHAT_CHARS: usize = 1_000;
 
 pub(super) fn chat(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &Chat,
     token: Option<(u32, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {

@@ -1,7 +1,7 @@
 //! `set` and `settings`: each player's mail preferences (board style,
 //! every turn or the daily digest, PGN attached to finished games).
 
-use super::{Ctx, Failure};
+use super::{Failure, MailCtx};
 use crate::command::{Change, SetPreference, Speaker};
 use crate::domain::{MailChoice, PlayerId, Preferences};
 use crate::mail::outgoing::Outgoing;
@@ -10,7 +10,7 @@ use crate::store::preferences;
 
 /// `set ...`: changes one preference of the speaker and says what holds now.
 pub(super) fn set(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &SetPreference,
     token: Option<(u32, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
@@ -31,7 +31,7 @@ pub(super) fn set(
 
 /// `settings ...`: shows the speaker's preferences.
 pub(super) fn settings(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     speaker: &Speaker,
     token: Option<(u32, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {

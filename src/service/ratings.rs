@@ -7,7 +7,7 @@ use rusqlite::Connection;
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use super::{Ctx, Failure, ServiceError};
+use super::{Ctx, Failure, MailCtx, ServiceError};
 use crate::mail::outgoing::Outgoing;
 use crate::ratings::START;
 use crate::render::ratings::{
@@ -68,7 +68,7 @@ struct TableView {
 /// variant with ratings, each in sections Established, Provisional and
 /// Inactive.
 pub(super) fn standings(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     variant: Option<Variant>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let variants = match variant {
@@ -119,7 +119,7 @@ pub(super) fn standings(
 /// last rated games. An unknown userid is answered as a player without
 /// rated games (the userid as written in both): the answer never tells
 /// whether a userid exists.
-pub(super) fn rating(ctx: &mut Ctx<'_>, userid: &str) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn rating(ctx: &mut MailCtx<'_>, userid: &str) -> Result<Vec<Outgoing>, Failure> {
     let now = ratings::nanos(ctx.now);
     let (standings, games) = match players::by_userid(ctx.conn, userid)? {
         Some(player) => (
@@ -160,7 +160,7 @@ pub(super) fn rating(ctx: &mut Ctx<'_>, userid: &str) -> Result<Vec<Outgoing>, F
     Ok(vec![to_sender(ctx, rendered)])
 }
 
-fn to_sender(ctx: &Ctx<'_>, rendered: Rendered) -> Outgoing {
+fn to_sender(ctx: &MailCtx<'_>, rendered: Rendered) -> Outgoing {
     Outgoing {
         to: vec![ctx.sender.to_string()],
         subject: rendered.subject,

@@ -25,31 +25,25 @@ pub(super) fn thread(
     let Some(address) = mail.to.first().cloned() else {
         return Ok(());
     };
-    let answered = if to_sender {
-        Some(ctx.mail.message_id.clone())
-    } else {
-        sent::latest(ctx.conn, board, &address)?
+    let answered = match ctx.answering {
+        Some(answering) if to_sender => Some(answering.message_id.to_string()),
+        _ => sent::latest(ctx.conn, board, &address)?,
     };
     let mut references = Vec::new();
     references.extend(sent::thread_root(ctx.conn, board, &address)?);
     // Only the sender saw the sender's mail.
-    if !to_sender {
-        mail.references.retain(|id| *id != ctx.mail.message_id);
+    if let Some(answering) = ctx.answering
+        && !to_sender
+    {
+        mail.references.retain(|id| id != answering.message_id);
     }
     for id in answered.iter().chain(&mail.references) {
         if !references.contains(id) && !id.is_empty() {
             references.push(id.clone());
         }
     }
-    if ctx.sender.is_empty() {
-        // The server acting on its own answers no mail.
-        references.retain(|id| *id != ctx.mail.message_id);
-    }
     mail.references = references;
     mail.in_reply_to = answered.or_else(|| mail.references.last().cloned());
-    if ctx.sender.is_empty() && mail.in_reply_to.as_deref() == Some(ctx.mail.message_id.as_str()) {
-        mail.in_reply_to = None;
-    }
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 use super::*;
 
 pub(super) fn create(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &CreateTournament,
     token: Option<(u32, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
@@ -128,7 +128,7 @@ fn end_of_day(date: time::Date, now: OffsetDateTime) -> OffsetDateTime {
 }
 
 /// The settings of an event, a line each.
-pub(super) fn details(ctx: &Ctx<'_>, event: &Event) -> Result<String, ServiceError> {
+pub(super) fn details(ctx: &MailCtx<'_>, event: &Event) -> Result<String, ServiceError> {
     let s = &event.settings;
     let director = players::by_id(ctx.conn, s.director)?;
     let mut out = format!(

@@ -14,7 +14,7 @@ use super::event_rounds::{
     crosstable_text, finish_if_done, notice_to, notice_with_block, pair_next_round, results,
     send_board_mails, start_game, subject, with_token,
 };
-use super::{Ctx, Failure, ServiceError, refuse};
+use super::{Ctx, Failure, MailCtx, ServiceError, refuse};
 use crate::command::{
     CreateTournament, EventFilter, Ruling, Speaker, Tournament, View, Withdrawal,
 };
@@ -72,7 +72,7 @@ pub(in crate::service) struct MailEvents {
 }
 
 pub(super) fn run(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &Tournament,
     token: Option<(u32, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
@@ -172,7 +172,7 @@ pub(super) fn run(
 /// The player the mail's reply token speaks for, when it comes from one
 /// of that player's addresses.
 fn replying_player(
-    ctx: &Ctx<'_>,
+    ctx: &MailCtx<'_>,
     token: Option<(u32, PlayerId)>,
 ) -> Result<Option<Player>, ServiceError> {
     let Some((_, id)) = token else {
@@ -186,7 +186,7 @@ fn replying_player(
 /// first two words as the director's userid and password; in a reply of a
 /// player of another userid they are players or text like the rest.
 fn reread(
-    ctx: &Ctx<'_>,
+    ctx: &MailCtx<'_>,
     token: Option<(u32, PlayerId)>,
     director: &Speaker,
     rest: Vec<String>,
@@ -203,13 +203,13 @@ fn reread(
 }
 
 /// The event called `name`, or a refusal naming it.
-fn named(ctx: &Ctx<'_>, name: &str) -> Result<Event, Failure> {
+fn named(ctx: &MailCtx<'_>, name: &str) -> Result<Event, Failure> {
     store::by_name(ctx.conn, name)?
         .ok_or_else(|| refuse(format!("there is no event \"{name}\""), None))
 }
 
 /// The event called `name`, when `director` directs it.
-fn directed(ctx: &Ctx<'_>, name: &str, director: &Player) -> Result<Event, Failure> {
+fn directed(ctx: &MailCtx<'_>, name: &str, director: &Player) -> Result<Event, Failure> {
     let event = named(ctx, name)?;
     if event.settings.director != director.id {
         return Err(refuse(
@@ -226,7 +226,7 @@ fn directed(ctx: &Ctx<'_>, name: &str, director: &Player) -> Result<Event, Failu
 /// The answer to the sender of a command that `player` gave: with the
 /// player's reply token when the sender is one of the player's addresses.
 fn answer(
-    ctx: &Ctx<'_>,
+    ctx: &MailCtx<'_>,
     player: PlayerId,
     subject: &str,
     text: &str,

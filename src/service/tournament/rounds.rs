@@ -7,7 +7,7 @@ use super::*;
 /// Starts a Swiss: start numbers by rating (highest first, then userid),
 /// and round 1 paired.
 pub(super) fn start_swiss(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     event: &Event,
     entries: &[store::Entry],
     rounds: u32,

@@ -9,7 +9,7 @@ use super::*;
 /// forgeable From is small. Without a proven player the sender learns how
 /// to get it.
 pub(super) fn show(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     event: &Event,
     view: View,
     speaker: &Speaker,
@@ -65,7 +65,7 @@ fn view_word(view: View) -> &'static str {
 }
 
 /// The mail of a view, to the sender.
-fn view_mail(ctx: &Ctx<'_>, event: &Event, view: View) -> Result<Outgoing, Failure> {
+fn view_mail(ctx: &MailCtx<'_>, event: &Event, view: View) -> Result<Outgoing, Failure> {
     let name = &event.settings.name;
     let (what, body, block) = match view {
         View::Crosstable => {
@@ -175,7 +175,7 @@ pub const FINISHED_LISTED: u32 = 200;
 /// `tournaments`: every open and running event (a director has at most
 /// [`LIVE_EVENTS_PER_DIRECTOR`] of them), then the newest finished ones,
 /// and how many more finished ones there are.
-pub(super) fn list(ctx: &mut Ctx<'_>, filter: EventFilter) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn list(ctx: &mut MailCtx<'_>, filter: EventFilter) -> Result<Vec<Outgoing>, Failure> {
     let live = u32::MAX;
     let statuses: &[(Status, u32)] = match filter {
         EventFilter::All => &[
