@@ -11,7 +11,7 @@
 //!
 //! What a command works with comes in two parts:
 //!
-//! * [`Ctx`]: what acting needs. The transaction, the configuration, the
+//! * `Ctx`: what acting needs. The transaction, the configuration, the
 //!   templates, the reply-token key, the time; the mails made so far
 //!   (`out`); and what the work leaves for the end of the mail (`later`:
 //!   the boards whose board mails wait, the news for them, the mails a
@@ -19,8 +19,8 @@
 //!   answered (its Message-ID and sender) for threading, or is `None` when
 //!   the server acts on its own. The work below the commands (`board_mail`,
 //!   `ending`, `event_rounds`, `challenges`, `threading`) and the deadline
-//!   sweep take only a `Ctx`; [`Ctx::new`] is the one place one is made.
-//! * [`MailCtx`]: the mail being processed, around its `Ctx`: the mail and
+//!   sweep take only a `Ctx`; `Ctx::new` is the one place one is made.
+//! * `MailCtx`: the mail being processed, around its `Ctx`: the mail and
 //!   its sender, whether the sender is trusted, the logins and their
 //!   outcomes, the players it spoke for, a stale reply's refusal, and the
 //!   per-mail bounds of account and event commands. Only `handle_in` makes
@@ -29,7 +29,7 @@
 //!
 //! A new mail command is a variant in `command` (its parser in a file
 //! there), a function here in the module of its kind taking
-//! `&mut MailCtx`, and its arm in [`MailCtx::run_command`].
+//! `&mut MailCtx`, and its arm in `MailCtx::run_command`.
 
 mod account;
 mod answer;
