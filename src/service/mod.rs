@@ -27,9 +27,11 @@
 //!   one. The commands take a `MailCtx`, which dereferences to its `Ctx`,
 //!   so a command hands itself to the work below.
 //!
-//! A new mail command is a variant in `command` (its parser in a file
-//! there), a function here in the module of its kind taking
-//! `&mut MailCtx`, and its arm in `MailCtx::run_command`.
+//! A new mail command is its word in `command::table`, its variant and
+//! parser in `command` (and its place among the bare words a reply may
+//! give, in `service::reading`), a function here in the module of its kind
+//! taking `&mut MailCtx`, and its arm in `MailCtx::run_command`; what it
+//! must remember across one mail's commands is a field of `MailCtx`.
 
 mod account;
 mod answer;
