@@ -1,14 +1,27 @@
-//! The values every layer speaks of, without I/O: a player's id, the
-//! preference choices, a board's clock and a vacation. `store` reads and
+//! The values every layer speaks of, without I/O: a player's id, a
+//! board's number, the preference choices, a board's clock and a vacation. `store` reads and
 //! writes them, `command` parses the choices, `schedule` computes deadlines
 //! from clocks and vacations, and `service` passes them between them; none
 //! of those needs another to name them.
+
+use std::fmt;
 
 use time::OffsetDateTime;
 
 /// A player's row id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PlayerId(pub i64);
+
+/// A board's number, as players write it (`move 101 ...`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BoardNumber(pub u32);
+
+impl fmt::Display for BoardNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The number's own formatting, so widths and padding apply.
+        fmt::Display::fmt(&self.0, f)
+    }
+}
 
 /// How board mails show the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +96,7 @@ impl MailChoice {
 /// The clock of one active board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clock {
-    pub board: u32,
+    pub board: BoardNumber,
     /// Who is to move; `None` for a board not yet migrated (filled in at start).
     pub to_move: Option<PlayerId>,
     pub last_turn_at: OffsetDateTime,

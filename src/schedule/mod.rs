@@ -186,11 +186,11 @@ mod tests {
     use time::macros::datetime;
 
     use super::*;
-    use crate::domain::PlayerId;
+    use crate::domain::{BoardNumber, PlayerId};
 
     fn clock(nags_sent: u32) -> Clock {
         Clock {
-            board: 101,
+            board: BoardNumber(101),
             to_move: Some(PlayerId(1)),
             last_turn_at: datetime!(2026-03-01 12:00 UTC),
             nag_days: 7,

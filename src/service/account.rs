@@ -6,7 +6,7 @@ use time::Duration;
 
 use super::{Failure, MailCtx, confirm, refuse};
 use crate::command::{Games, GamesFilter, HelpTopic, Password, SetAddresses, Signup, Vacation};
-use crate::domain::PlayerId;
+use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::address;
 use crate::mail::outgoing::Outgoing;
 use crate::rules::Variant;
@@ -174,7 +174,7 @@ fn account_notice_recipients(ctx: &MailCtx<'_>, player: &Player) -> Vec<String> 
 pub(super) fn password(
     ctx: &mut MailCtx<'_>,
     command: &Password,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(&command.speaker, token, None)?;
     check_new_password(ctx, &command.new)?;
@@ -197,7 +197,7 @@ pub(super) fn password(
 pub(super) fn addresses(
     ctx: &mut MailCtx<'_>,
     command: &SetAddresses,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(&command.speaker, token, None)?;
     let addresses = check_addresses(ctx, &command.addresses, Some(player.id))?;
@@ -249,7 +249,7 @@ pub(super) fn addresses(
 pub(super) fn vacation(
     ctx: &mut MailCtx<'_>,
     command: &Vacation,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(&command.speaker, token, None)?;
     let year = ctx.now.year();

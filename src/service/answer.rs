@@ -10,6 +10,7 @@
 use super::board_mail::{self};
 use super::threading::thread;
 use super::{MailCtx, Refusal, ServiceError};
+use crate::domain::BoardNumber;
 use crate::mail::outgoing::{self, Html, Inline, Outgoing};
 use crate::render::picture;
 use crate::store::players;
@@ -19,14 +20,14 @@ pub struct Outcome {
     /// The line as written, its passwords blanked (`dialogue`).
     pub written: String,
     /// The board it acted on.
-    pub board: Option<u32>,
+    pub board: Option<BoardNumber>,
     pub refusal: Option<Refusal>,
     /// The mails it made besides board mails (notices).
     pub mails: Vec<Outgoing>,
 }
 
 impl Outcome {
-    pub fn done(written: &str, board: Option<u32>, mails: Vec<Outgoing>) -> Outcome {
+    pub fn done(written: &str, board: Option<BoardNumber>, mails: Vec<Outgoing>) -> Outcome {
         Outcome {
             written: written.to_string(),
             board,
@@ -85,7 +86,7 @@ pub(super) fn finish(
                 .all(|to| own_addresses.iter().any(|own| own.eq_ignore_ascii_case(to)))
     };
     // The pieces of the sender's answer, each with its board.
-    let mut own: Vec<(Option<u32>, Outgoing)> = Vec::new();
+    let mut own: Vec<(Option<BoardNumber>, Outgoing)> = Vec::new();
     for (board, occasion) in touched {
         for mail in board_mail::board_mails(ctx, board, occasion)? {
             if is_own(&mail) {
@@ -103,7 +104,10 @@ pub(super) fn finish(
                 own.push((outcome.board, mail.clone()));
             } else {
                 let mut mail = mail.clone();
-                if let Some(board) = outcome.board.or_else(|| board_of_subject(&mail.subject)) {
+                if let Some(board) = outcome
+                    .board
+                    .or_else(|| (board_of_subject(&mail.subject)).map(BoardNumber))
+                {
                     thread(ctx, &mut mail, board, false)?;
                 }
                 ctx.out.push(mail);
@@ -130,11 +134,11 @@ pub(super) fn finish(
         .reply_token()
         .and_then(Result::ok)
         .map(|(board, _)| board)
-        .filter(|board| *board != crate::mail::token::NOT_A_BOARD);
+        .filter(|board| *board != BoardNumber(crate::mail::token::NOT_A_BOARD));
     if refusals.is_empty() && notes.is_empty() && own.len() <= 1 {
         for (board, mut mail) in own {
             if let Some(board) = board
-                .or_else(|| board_of_subject(&mail.subject))
+                .or_else(|| (board_of_subject(&mail.subject)).map(BoardNumber))
                 .or(reply_board)
             {
                 // A board shown (`show`) invites a reply like a board mail.
@@ -170,10 +174,10 @@ fn merged(
     outcomes: &[Outcome],
     results: &[String],
     refusals: &[Refusal],
-    own: Vec<(Option<u32>, Outgoing)>,
+    own: Vec<(Option<BoardNumber>, Outgoing)>,
     notes: &[String],
 ) -> Result<Outgoing, ServiceError> {
-    let mut boards: Vec<u32> = Vec::new();
+    let mut boards: Vec<BoardNumber> = Vec::new();
     let mentioned = outcomes
         .iter()
         .map(|o| o.board)
@@ -312,7 +316,11 @@ fn board_of_subject(subject: &str) -> Option<u32> {
 
 /// Gives a mail to the sender the reply token of the player the sender
 /// speaks for on `board`, if the sender plays there.
-fn with_token(ctx: &MailCtx<'_>, mail: &mut Outgoing, board: u32) -> Result<(), ServiceError> {
+fn with_token(
+    ctx: &MailCtx<'_>,
+    mail: &mut Outgoing,
+    board: BoardNumber,
+) -> Result<(), ServiceError> {
     if mail.reply_to.is_some() {
         return Ok(());
     }
@@ -328,7 +336,11 @@ fn with_token(ctx: &MailCtx<'_>, mail: &mut Outgoing, board: u32) -> Result<(), 
             .find(|player| row.color_of(*player).is_some()),
     };
     if let Some(player) = reader {
-        mail.reply_to = Some(ctx.config.address.with_token(&ctx.key.token(board, player)));
+        mail.reply_to = Some(
+            ctx.config
+                .address
+                .with_token(&ctx.key.token(board.0, player)),
+        );
     }
     Ok(())
 }

@@ -24,7 +24,7 @@
 //! still scores it.
 
 use super::{Ctx, Failure, ServiceError, refuse};
-use crate::domain::PlayerId;
+use crate::domain::{BoardNumber, PlayerId};
 use crate::store::boards::{self, Board};
 use crate::store::players::{self, Player};
 
@@ -81,7 +81,11 @@ pub(super) fn check_bounds(
 }
 
 /// Refuses when `player` has [`BOARDS_IN_PROGRESS`] games in progress.
-fn check_in_progress(ctx: &Ctx<'_>, player: &Player, board: Option<u32>) -> Result<(), Failure> {
+fn check_in_progress(
+    ctx: &Ctx<'_>,
+    player: &Player,
+    board: Option<BoardNumber>,
+) -> Result<(), Failure> {
     let games = boards::in_progress(ctx.conn, player.id)?;
     if games >= BOARDS_IN_PROGRESS {
         return Err(refuse(
@@ -153,7 +157,7 @@ pub(super) fn after_days(start: time::OffsetDateTime, days: u32) -> time::Offset
 /// Whether a game of `board` ending now is an abort: a side has made
 /// fewer than [`TURNS_TO_RATE`] turns (White makes the odd turns, Black
 /// the even ones).
-pub(super) fn is_abort(ctx: &Ctx<'_>, board: u32) -> Result<bool, ServiceError> {
+pub(super) fn is_abort(ctx: &Ctx<'_>, board: BoardNumber) -> Result<bool, ServiceError> {
     let turns = boards::turn_count(ctx.conn, board)?;
     Ok(turns / 2 < TURNS_TO_RATE)
 }

@@ -28,7 +28,7 @@ use super::ending::{Ending, end_game};
 use super::queue::{Replies, queue_all};
 use super::{Ctx, Service, ServiceError};
 use crate::caught::panic_text;
-use crate::domain::{Clock, PlayerId, Vacation};
+use crate::domain::{BoardNumber, Clock, PlayerId, Vacation};
 use crate::render::readable_time;
 use crate::schedule::{self, Due};
 use crate::store::deadlines;
@@ -121,7 +121,7 @@ impl Service {
             if store::setting(conn, "digest_last_day")?.as_deref() == Some(today.as_str()) {
                 return Ok(None);
             }
-            let mut waiting: HashMap<PlayerId, Vec<u32>> = HashMap::new();
+            let mut waiting: HashMap<PlayerId, Vec<BoardNumber>> = HashMap::new();
             for clock in deadlines::active_clocks(conn)? {
                 if let Some(to_move) = clock.to_move {
                     waiting.entry(to_move).or_default().push(clock.board);
@@ -233,7 +233,7 @@ impl Service {
 
 /// The boards whose deadlines call for something at `now`, from one read
 /// of every running clock and the vacations that stop them.
-fn due_boards(conn: &Connection, now: OffsetDateTime) -> Result<Vec<u32>, ServiceError> {
+fn due_boards(conn: &Connection, now: OffsetDateTime) -> Result<Vec<BoardNumber>, ServiceError> {
     let clocks = deadlines::active_clocks(conn)?;
     let Some(oldest) = clocks.iter().map(|c| c.last_turn_at).min() else {
         return Ok(Vec::new());
@@ -290,7 +290,7 @@ fn honoured_vacations(
 /// What the deadlines of `board` call for, as the database stands in this
 /// transaction (a turn or another sweep may have come since the read):
 /// done, with its mails in `ctx.out`.
-fn board_deadline(ctx: &mut Ctx<'_>, board: u32) -> Result<Acted, ServiceError> {
+fn board_deadline(ctx: &mut Ctx<'_>, board: BoardNumber) -> Result<Acted, ServiceError> {
     let Some(clock) = deadlines::clock_of(ctx.conn, board)? else {
         return Ok(Acted::Nothing);
     };
@@ -400,7 +400,7 @@ fn player_digest(
     ctx: &mut Ctx<'_>,
     today: &str,
     player: PlayerId,
-    boards: &[u32],
+    boards: &[BoardNumber],
 ) -> Result<bool, ServiceError> {
     let served = store::setting(ctx.conn, "digest_partial")?;
     let served_through = served
@@ -445,7 +445,7 @@ fn player_digest(
             "\n    To play without a password, write your turn to {}",
             ctx.config
                 .address
-                .with_token(&ctx.key.token(loaded.board.number, player))
+                .with_token(&ctx.key.token(loaded.board.number.0, player))
         ));
         texts.push((number, text));
     }
@@ -469,7 +469,7 @@ fn player_digest(
         mail.reply_to = Some(
             ctx.config
                 .address
-                .with_token(&ctx.key.token(*number, player.id)),
+                .with_token(&ctx.key.token(number.0, player.id)),
         );
     }
     ctx.out.push(mail);

@@ -9,7 +9,7 @@ use super::board_mail::{self, Occasion};
 use super::reading::{self, COMMENT_CHARS, Item, Reading};
 use super::{Failure, MailCtx, Refusal, ServiceError, strip_reply_prefixes, token_board};
 use crate::command::blank::Blanking;
-use crate::domain::PlayerId;
+use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::reply::{self, Known};
 use crate::mail::token::NOT_A_BOARD;
 use crate::rules::notation::parse_turn;
@@ -24,7 +24,10 @@ impl MailCtx<'_> {
             Some(Err(message)) => {
                 // A reply token that does not check out speaks for nobody.
                 let board = token_board(self.mail, self.config);
-                let refusal = Refusal { message, board };
+                let refusal = Refusal {
+                    message,
+                    board: board.map(BoardNumber),
+                };
                 return answer::finish(self, vec![Outcome::refused("", refusal)], Vec::new());
             }
             Some(Ok(token)) => Some(token),
@@ -32,7 +35,7 @@ impl MailCtx<'_> {
         };
         // The token of a mail about no board (a tournament's) proves its
         // player, but names no board to play on or comment on.
-        let board_token = token.filter(|(board, _)| *board != NOT_A_BOARD);
+        let board_token = token.filter(|(board, _)| *board != BoardNumber(NOT_A_BOARD));
         let answered = self.answered_mail()?;
         // The lines pbem sent: of the mail answered, or for a reply that
         // names none of pbem's mails, of the newest one to its player.
@@ -46,7 +49,7 @@ impl MailCtx<'_> {
         }
         let lines = reply::own_words(&self.mail.body, self.mail.html.as_deref(), &known);
         let subject = strip_reply_prefixes(&self.mail.subject);
-        let reading = reading::read(subject, &lines, board_token.map(|(board, _)| board));
+        let reading = reading::read(subject, &lines, board_token.map(|(board, _)| board.0));
         // Which position a reply answers is known from its In-Reply-To or
         // References; a client that sends neither is not judged stale.
         if let (Some((board, _)), Some(answered)) = (board_token, &answered)
@@ -102,7 +105,7 @@ impl MailCtx<'_> {
     fn comment_alone(
         &mut self,
         reading: Reading,
-        token: Option<(u32, PlayerId)>,
+        token: Option<(BoardNumber, PlayerId)>,
         notes: Vec<String>,
     ) -> Result<(), ServiceError> {
         let refuse = |message: String, board| {
@@ -160,7 +163,7 @@ impl MailCtx<'_> {
         &mut self,
         written: &str,
         item: &Item,
-        token: Option<(u32, PlayerId)>,
+        token: Option<(BoardNumber, PlayerId)>,
     ) -> Result<Outcome, ServiceError> {
         // What the turn before left is kept for one command's end only.
         self.forget_after_turn();
@@ -187,7 +190,7 @@ impl MailCtx<'_> {
         match self.run_command(line, token) {
             Ok(mails) => {
                 self.conn.execute_cached("RELEASE command", [])?;
-                Ok(Outcome::done(written, board, mails))
+                Ok(Outcome::done(written, board.map(BoardNumber), mails))
             }
             Err(Failure::Refused(refusal)) => {
                 self.conn
@@ -213,7 +216,7 @@ impl MailCtx<'_> {
 
     /// The refusal for a reply to a mail that showed turn #`shown` when
     /// the board has moved on since.
-    fn moved_on(&self, board: u32, shown: u32) -> Result<Option<Refusal>, ServiceError> {
+    fn moved_on(&self, board: BoardNumber, shown: u32) -> Result<Option<Refusal>, ServiceError> {
         let due = boards::turns(self.conn, board)?.len() as u32 + 1;
         Ok((due != shown).then(|| Refusal {
             message: format!(
@@ -224,7 +227,7 @@ impl MailCtx<'_> {
     }
 
     /// The player to move on `board`, if the game is on.
-    fn to_move(&self, board: u32) -> Result<Option<PlayerId>, ServiceError> {
+    fn to_move(&self, board: BoardNumber) -> Result<Option<PlayerId>, ServiceError> {
         let Some(row) = boards::get(self.conn, board)? else {
             return Ok(None);
         };
@@ -241,8 +244,8 @@ impl MailCtx<'_> {
     /// they play on. A From address alone never speaks (it is forgeable).
     fn comment_author(
         &self,
-        token: Option<(u32, PlayerId)>,
-    ) -> Result<Option<(u32, PlayerId)>, ServiceError> {
+        token: Option<(BoardNumber, PlayerId)>,
+    ) -> Result<Option<(BoardNumber, PlayerId)>, ServiceError> {
         if let Some((board, player)) = token
             && players::by_id(self.conn, player)?.owns_address(self.sender)
         {
@@ -261,7 +264,7 @@ impl MailCtx<'_> {
     /// Stores a comment under the board, for its next board mail.
     fn store_comment(
         &mut self,
-        board: u32,
+        board: BoardNumber,
         author: PlayerId,
         text: &str,
     ) -> Result<(), ServiceError> {

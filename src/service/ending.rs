@@ -8,6 +8,7 @@
 //! abort and never rated (`service::challenges`).
 
 use super::{Ctx, ServiceError, event_rounds};
+use crate::domain::BoardNumber;
 use crate::store::boards;
 
 /// How a game ended, as the board records it.
@@ -26,7 +27,11 @@ pub(super) enum Ending<'a> {
 }
 
 /// Records the end of board `number`.
-pub(super) fn end_game(ctx: &Ctx<'_>, number: u32, ending: Ending<'_>) -> Result<(), ServiceError> {
+pub(super) fn end_game(
+    ctx: &Ctx<'_>,
+    number: BoardNumber,
+    ending: Ending<'_>,
+) -> Result<(), ServiceError> {
     let (score, reason, forfeit) = match ending {
         Ending::Played { score, reason } => (score, reason, false),
         Ending::Forfeit { score, reason } => (score, reason, true),

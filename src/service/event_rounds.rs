@@ -8,7 +8,7 @@
 
 use super::board_mail::{self, Occasion};
 use super::{Ctx, ServiceError};
-use crate::domain::PlayerId;
+use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::outgoing::Outgoing;
 use crate::mail::token::NOT_A_BOARD;
 use crate::render::templates::{MAX_LINE, wrap_long_lines};
@@ -22,7 +22,7 @@ use crate::tournament::{ByeKind, Crosstable, EventResults, Format, text};
 /// board: the director hears of it, and the last game ends the event.
 pub(super) fn game_ended(
     ctx: &Ctx<'_>,
-    board: u32,
+    board: BoardNumber,
     score: &str,
     reason: &str,
     forfeit: bool,
@@ -173,7 +173,7 @@ pub(super) fn start_game(
 /// answered, or with the sweep's mails.
 pub(super) fn send_board_mails(
     ctx: &Ctx<'_>,
-    board: u32,
+    board: BoardNumber,
     occasion: Occasion,
 ) -> Result<(), ServiceError> {
     let mails = board_mail::board_mails(ctx, board, occasion)?;

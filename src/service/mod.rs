@@ -56,7 +56,7 @@ mod threading;
 mod tournament;
 
 use crate::caught::panic_text;
-use crate::domain::PlayerId;
+use crate::domain::{BoardNumber, PlayerId};
 use std::cell::RefCell;
 use std::ops::{Deref, DerefMut};
 use std::panic::{self, AssertUnwindSafe};
@@ -152,7 +152,7 @@ pub enum ServiceError {
     #[error("cannot build a reply: {0}")]
     Build(#[from] outgoing::BuildError),
     #[error("the stored game of board {board} no longer replays: {reason}")]
-    CorruptGame { board: u32, reason: String },
+    CorruptGame { board: BoardNumber, reason: String },
     #[error("no randomness for the reply-token secret: {0}")]
     Random(String),
     #[error("{0}")]
@@ -203,7 +203,7 @@ pub enum Handled {
 pub struct Refusal {
     pub message: String,
     /// The board it is about, to show it again in the error mail.
-    pub board: Option<u32>,
+    pub board: Option<BoardNumber>,
 }
 
 /// Why a command did not complete.
@@ -219,7 +219,7 @@ impl<E: Into<ServiceError>> From<E> for Failure {
     }
 }
 
-fn refuse(message: impl Into<String>, board: Option<u32>) -> Failure {
+fn refuse(message: impl Into<String>, board: Option<BoardNumber>) -> Failure {
     Failure::Refused(Refusal {
         message: message.into(),
         board,
@@ -757,10 +757,10 @@ struct Later {
     /// Boards whose board mails wait for the end of the mail (one mail per
     /// board and reader however many commands touched it); `None` when
     /// board mails go out at once (the deadline sweep).
-    boards: Option<Vec<(u32, board_mail::Occasion)>>,
+    boards: Option<Vec<(BoardNumber, board_mail::Occasion)>>,
     /// What happened on a board, said in its next board mail ("bob
     /// rejected the draw offer.").
-    news: Vec<(u32, String)>,
+    news: Vec<(BoardNumber, String)>,
     /// Mails that the end of a game made (a tournament's notices and final
     /// crosstables): sent with the mail's answer (those to the sender
     /// folded into it), or by the sweep.
@@ -807,7 +807,7 @@ impl<'a> Ctx<'a> {
 
     /// Notes that `board` needs board mails for `occasion` at the end of
     /// the mail; `false` when board mails go out at once instead.
-    fn touch(&self, board: u32, occasion: board_mail::Occasion) -> bool {
+    fn touch(&self, board: BoardNumber, occasion: board_mail::Occasion) -> bool {
         let mut later = self.later.borrow_mut();
         let Some(boards) = later.boards.as_mut() else {
             return false;
@@ -824,17 +824,17 @@ impl<'a> Ctx<'a> {
     }
 
     /// The boards touched so far, taken: their board mails go out now.
-    fn take_touched(&self) -> Vec<(u32, board_mail::Occasion)> {
+    fn take_touched(&self) -> Vec<(BoardNumber, board_mail::Occasion)> {
         self.later.borrow_mut().boards.take().unwrap_or_default()
     }
 
     /// Says what happened on `board` in its next board mail.
-    fn tell(&self, board: u32, news: String) {
+    fn tell(&self, board: BoardNumber, news: String) {
         self.later.borrow_mut().news.push((board, news));
     }
 
     /// What happened on `board`, for its board mail.
-    fn news_of(&self, board: u32) -> Vec<String> {
+    fn news_of(&self, board: BoardNumber) -> Vec<String> {
         self.later
             .borrow()
             .news
@@ -875,7 +875,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The board kept after a turn, if it is board `number`.
-    fn take_after_turn(&self, number: u32) -> Option<board_mail::Loaded> {
+    fn take_after_turn(&self, number: BoardNumber) -> Option<board_mail::Loaded> {
         self.later
             .borrow_mut()
             .after_turn
@@ -914,7 +914,7 @@ struct MailCtx<'a> {
     /// The distinct userid/password pairs this mail logged in with.
     logins: Vec<(String, String)>,
     /// The players this mail spoke for, each with the board it acted on.
-    speakers: Vec<(PlayerId, Option<u32>)>,
+    speakers: Vec<(PlayerId, Option<BoardNumber>)>,
     /// Set when the mail replies to a board mail whose position the board
     /// has moved on from: the refusal of every command it speaks by token.
     stale: Option<Refusal>,
@@ -951,10 +951,10 @@ impl MailCtx<'_> {
     fn run_command(
         &mut self,
         line: &Line,
-        token: Option<(u32, PlayerId)>,
+        token: Option<(BoardNumber, PlayerId)>,
     ) -> Result<Vec<Outgoing>, Failure> {
         if let (Some(variant), Some(number)) = (line.variant, line.command.board())
-            && let Some(board) = boards::get(self.conn, number)?
+            && let Some(board) = boards::get(self.conn, BoardNumber(number))?
             && board.variant != variant
         {
             return Err(refuse(
@@ -963,7 +963,7 @@ impl MailCtx<'_> {
                     board.variant.display_name(),
                     variant.display_name()
                 ),
-                Some(number),
+                Some(BoardNumber(number)),
             ));
         }
         match &line.command {
@@ -981,8 +981,8 @@ impl MailCtx<'_> {
             Command::Queue(c) => play::queue(self, c, token),
             Command::Action(c) => play::action(self, c, token),
             Command::Show(c) => play::show(self, c),
-            Command::History { board } => play::history(self, *board),
-            Command::Pgn { board } => play::pgn(self, *board),
+            Command::History { board } => play::history(self, BoardNumber(*board)),
+            Command::Pgn { board } => play::pgn(self, BoardNumber(*board)),
             Command::Subscription(c) => play::subscription(self, c),
             Command::Chat(c) => play::chat(self, c, token),
             Command::Set(c) => preferences::set(self, c, token),
@@ -993,7 +993,7 @@ impl MailCtx<'_> {
 
     /// The reply token in the mail's recipients: `None` when there is none,
     /// an error when it does not check out.
-    fn reply_token(&self) -> Option<Result<(u32, PlayerId), String>> {
+    fn reply_token(&self) -> Option<Result<(BoardNumber, PlayerId), String>> {
         let token = self
             .mail
             .recipients
@@ -1002,6 +1002,7 @@ impl MailCtx<'_> {
         Some(
             self.key
                 .verify(token)
+                .map(|(board, player)| (BoardNumber(board), player))
                 .ok_or_else(|| "the reply address of your mail is not one pbem gave out; please reply to a board mail or use a password".to_string()),
         )
     }
@@ -1010,8 +1011,8 @@ impl MailCtx<'_> {
     fn speaker(
         &mut self,
         speaker: &Speaker,
-        token: Option<(u32, PlayerId)>,
-        board: Option<u32>,
+        token: Option<(BoardNumber, PlayerId)>,
+        board: Option<BoardNumber>,
     ) -> Result<Player, Failure> {
         let player = self.speaker_unrecorded(speaker, token, board)?;
         if !self.speakers.contains(&(player.id, board)) {
@@ -1023,8 +1024,8 @@ impl MailCtx<'_> {
     fn speaker_unrecorded(
         &mut self,
         speaker: &Speaker,
-        token: Option<(u32, PlayerId)>,
-        board: Option<u32>,
+        token: Option<(BoardNumber, PlayerId)>,
+        board: Option<BoardNumber>,
     ) -> Result<Player, Failure> {
         match speaker {
             Speaker::Password { userid, password } => self.login(userid, password, board),
@@ -1075,7 +1076,7 @@ impl MailCtx<'_> {
         &mut self,
         userid: &str,
         password: &str,
-        board: Option<u32>,
+        board: Option<BoardNumber>,
     ) -> Result<Player, Failure> {
         let player = self.login_even_unconfirmed(userid, password, board)?;
         if !player.is_confirmed() {
@@ -1095,7 +1096,7 @@ impl MailCtx<'_> {
         &mut self,
         userid: &str,
         password: &str,
-        board: Option<u32>,
+        board: Option<BoardNumber>,
     ) -> Result<Player, Failure> {
         let login = (userid.to_string(), password.to_string());
         if !self.logins.contains(&login) {

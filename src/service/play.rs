@@ -13,7 +13,7 @@ use crate::command::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Speaker, Subscriber,
     Subscription,
 };
-use crate::domain::{BoardChoice, PlayerId};
+use crate::domain::{BoardChoice, BoardNumber, PlayerId};
 use crate::mail::outgoing::Outgoing;
 use crate::rules::notation::parse_turn;
 use crate::rules::{PlayError, Variant};
@@ -27,7 +27,7 @@ pub(super) fn challenge(
     ctx: &mut MailCtx<'_>,
     command: &Challenge,
     variant: Option<Variant>,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let challenger = ctx.speaker(&command.speaker, token, None)?;
     let Some(opponent) = players::by_userid(ctx.conn, &command.opponent)? else {
@@ -85,7 +85,7 @@ pub(super) fn challenge(
 /// Loads a board the speaker plays on, refusing finished boards.
 fn my_active_board(
     ctx: &mut MailCtx<'_>,
-    number: u32,
+    number: BoardNumber,
     player: &Player,
 ) -> Result<(Loaded, Color), Failure> {
     let loaded = load(ctx, number)?;
@@ -107,9 +107,9 @@ fn my_active_board(
 pub(super) fn make_move(
     ctx: &mut MailCtx<'_>,
     command: &MoveTurn,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let number = command.board;
+    let number = BoardNumber(command.board);
     let player = ctx.speaker(&command.speaker, token, Some(number))?;
     let (mut loaded, color) = my_active_board(ctx, number, &player)?;
     let due = loaded.turns.len() as u32 + 1;
@@ -247,9 +247,9 @@ fn play_queued(ctx: &MailCtx<'_>, loaded: &mut Loaded) -> Result<(), Failure> {
 pub(super) fn queue(
     ctx: &mut MailCtx<'_>,
     command: &Queue,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let number = command.board;
+    let number = BoardNumber(command.board);
     let player = ctx.speaker(&command.speaker, token, Some(number))?;
     let (loaded, color) = my_active_board(ctx, number, &player)?;
     if loaded.game.state().turn() == color {
@@ -278,13 +278,13 @@ pub(super) fn queue(
 pub(super) fn action(
     ctx: &mut MailCtx<'_>,
     command: &BoardAction,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     // A bare action in a token reply names no board: the token's board.
     let number = if command.board == 0 {
-        token.map_or(0, |(board, _)| board)
+        token.map_or(BoardNumber(0), |(board, _)| board)
     } else {
-        command.board
+        BoardNumber(command.board)
     };
     // `accept` or `decline` in a reply to the challenge's board mail
     // answers the challenge even when the challenger has played since:
@@ -452,7 +452,7 @@ pub(super) fn action(
 }
 
 pub(super) fn show(ctx: &mut MailCtx<'_>, command: &Show) -> Result<Vec<Outgoing>, Failure> {
-    let number = command.board;
+    let number = BoardNumber(command.board);
     let mut loaded = load(ctx, number)?;
     if let Some(turn) = command.turn {
         // `#k` is the position when turn #k was to be played, as board
@@ -500,7 +500,10 @@ pub(super) fn show(ctx: &mut MailCtx<'_>, command: &Show) -> Result<Vec<Outgoing
     }])
 }
 
-pub(super) fn history(ctx: &mut MailCtx<'_>, number: u32) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn history(
+    ctx: &mut MailCtx<'_>,
+    number: BoardNumber,
+) -> Result<Vec<Outgoing>, Failure> {
     let loaded = load(ctx, number)?;
     let mut lines = Vec::new();
     for (turn, stored) in loaded.game.turns().iter().zip(&loaded.turns) {
@@ -520,7 +523,7 @@ pub(super) fn history(ctx: &mut MailCtx<'_>, number: u32) -> Result<Vec<Outgoing
     Ok(vec![ctx.notice_to_sender(&subject, &lines.join("\n"))?])
 }
 
-pub(super) fn pgn(ctx: &mut MailCtx<'_>, number: u32) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn pgn(ctx: &mut MailCtx<'_>, number: BoardNumber) -> Result<Vec<Outgoing>, Failure> {
     let loaded = load(ctx, number)?;
     let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
     let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
@@ -536,7 +539,7 @@ pub(super) fn subscription(
     ctx: &mut MailCtx<'_>,
     command: &Subscription,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let number = command.board;
+    let number = BoardNumber(command.board);
     let loaded = load(ctx, number)?;
     let addresses = match &command.subscriber {
         Subscriber::Player(speaker) => {
@@ -600,9 +603,9 @@ pub const MAX_CHAT_CHARS: usize = 1_000;
 pub(super) fn chat(
     ctx: &mut MailCtx<'_>,
     command: &Chat,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let number = command.board;
+    let number = BoardNumber(command.board);
     if command.text.chars().count() > MAX_CHAT_CHARS {
         return Err(refuse(
             format!("a chat message may have up to {MAX_CHAT_CHARS} characters"),

@@ -3,7 +3,7 @@
 
 use super::{Failure, MailCtx};
 use crate::command::{Change, SetPreference, Speaker};
-use crate::domain::{MailChoice, PlayerId, Preferences};
+use crate::domain::{BoardNumber, MailChoice, PlayerId, Preferences};
 use crate::mail::outgoing::Outgoing;
 
 use crate::store::preferences;
@@ -12,7 +12,7 @@ use crate::store::preferences;
 pub(super) fn set(
     ctx: &mut MailCtx<'_>,
     command: &SetPreference,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(&command.speaker, token, None)?;
     let mut chosen = preferences::get(ctx.conn, player.id)?;
@@ -33,7 +33,7 @@ pub(super) fn set(
 pub(super) fn settings(
     ctx: &mut MailCtx<'_>,
     speaker: &Speaker,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(speaker, token, None)?;
     let chosen = preferences::get(ctx.conn, player.id)?;

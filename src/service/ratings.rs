@@ -8,6 +8,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 
 use super::{Ctx, Failure, MailCtx, ServiceError};
+use crate::domain::BoardNumber;
 use crate::mail::outgoing::Outgoing;
 use crate::ratings::START;
 use crate::render::ratings::{
@@ -20,7 +21,7 @@ use crate::store::{StoreError, ratings};
 
 /// Rates board `number` if it counts, and says what the game did to both
 /// ratings in the board's next mail (`alice 1712 -> 1726 (+14)`).
-pub(super) fn rate_result(ctx: &Ctx<'_>, number: u32) -> Result<(), ServiceError> {
+pub(super) fn rate_result(ctx: &Ctx<'_>, number: BoardNumber) -> Result<(), ServiceError> {
     let Some(rated) = ratings::record_game(ctx.conn, number)? else {
         return Ok(());
     };
@@ -137,7 +138,7 @@ pub(super) fn rating(ctx: &mut MailCtx<'_>, userid: &str) -> Result<Vec<Outgoing
             date: OffsetDateTime::from_unix_timestamp_nanos(i128::from(g.finished))
                 .map(|t| t.date().to_string())
                 .unwrap_or_default(),
-            board: g.board,
+            board: g.board.0,
             variant: g.variant,
             outcome: g.outcome,
             opponent: &g.opponent,

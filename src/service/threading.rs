@@ -8,6 +8,7 @@ use rusqlite::Connection;
 use time::OffsetDateTime;
 
 use super::{Ctx, ServiceConfig, ServiceError};
+use crate::domain::BoardNumber;
 use crate::mail::outgoing::Outgoing;
 use crate::mail::reply::Known;
 use crate::mail::token::TokenKey;
@@ -19,7 +20,7 @@ use crate::store::sent::{self, SentMail};
 pub(super) fn thread(
     ctx: &Ctx<'_>,
     mail: &mut Outgoing,
-    board: u32,
+    board: BoardNumber,
     to_sender: bool,
 ) -> Result<(), ServiceError> {
     let Some(address) = mail.to.first().cloned() else {
@@ -77,6 +78,7 @@ pub(super) fn record_sent(
     else {
         return Ok(());
     };
+    let board = BoardNumber(board);
     let record = SentMail {
         message_id: stored_message_id(message_id).to_string(),
         board,

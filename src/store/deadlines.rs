@@ -8,6 +8,7 @@ pub use crate::domain::{Clock, Vacation};
 
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time, time_text};
+use crate::domain::BoardNumber;
 
 /// The columns of a [`Clock`], for [`clocks`].
 const CLOCK_SELECT: &str = "SELECT b.number, b.to_move_id, b.last_turn_at, b.nag_days, b.forfeit_days, b.nags_sent, o.created_at
@@ -22,7 +23,7 @@ pub fn active_clocks(conn: &Connection) -> Result<Vec<Clock>, StoreError> {
 }
 
 /// The clock of `board`, if it is still being played.
-pub fn clock_of(conn: &Connection, board: u32) -> Result<Option<Clock>, StoreError> {
+pub fn clock_of(conn: &Connection, board: BoardNumber) -> Result<Option<Clock>, StoreError> {
     let sql = format!("{CLOCK_SELECT} AND b.number = ?1");
     Ok(clocks(conn, &sql, [board])?.pop())
 }
@@ -35,7 +36,7 @@ fn clocks(
     let mut statement = conn.prepare_cached(sql)?;
     let rows = statement.query_map(params, |row| {
         Ok((
-            row.get::<_, u32>(0)?,
+            row.get::<_, BoardNumber>(0)?,
             row.get::<_, Option<i64>>(1)?,
             row.get::<_, String>(2)?,
             row.get::<_, u32>(3)?,
@@ -60,7 +61,11 @@ fn clocks(
 }
 
 /// Records who is to move now, and restarts the reminder count.
-pub fn set_to_move(conn: &Connection, board: u32, player: PlayerId) -> Result<(), StoreError> {
+pub fn set_to_move(
+    conn: &Connection,
+    board: BoardNumber,
+    player: PlayerId,
+) -> Result<(), StoreError> {
     conn.execute_cached(
         "UPDATE boards SET to_move_id = ?2, nags_sent = 0 WHERE number = ?1",
         params![board, player.0],
@@ -68,7 +73,7 @@ pub fn set_to_move(conn: &Connection, board: u32, player: PlayerId) -> Result<()
     Ok(())
 }
 
-pub fn set_nags_sent(conn: &Connection, board: u32, nags: u32) -> Result<(), StoreError> {
+pub fn set_nags_sent(conn: &Connection, board: BoardNumber, nags: u32) -> Result<(), StoreError> {
     conn.execute_cached(
         "UPDATE boards SET nags_sent = ?2 WHERE number = ?1",
         params![board, nags],
@@ -77,7 +82,7 @@ pub fn set_nags_sent(conn: &Connection, board: u32, nags: u32) -> Result<(), Sto
 }
 
 /// Active boards whose player to move is not recorded yet.
-pub fn boards_without_to_move(conn: &Connection) -> Result<Vec<u32>, StoreError> {
+pub fn boards_without_to_move(conn: &Connection) -> Result<Vec<BoardNumber>, StoreError> {
     let mut statement = conn
         .prepare_cached("SELECT number FROM boards WHERE result IS NULL AND to_move_id IS NULL")?;
     let rows = statement.query_map([], |row| row.get(0))?;

@@ -8,6 +8,7 @@ use super::Heading;
 use super::load::load;
 use super::views::{BoardFacts, Reader, render_board};
 use crate::command::blank::Blanking;
+use crate::domain::BoardNumber;
 use crate::mail::outgoing::Outgoing;
 use crate::render::board::BoardStyle;
 use crate::service::{Failure, MailCtx, Refusal, ServiceError};
@@ -40,7 +41,7 @@ pub fn error_mail(ctx: &MailCtx<'_>, refusal: &Refusal) -> Result<Outgoing, Serv
         "error.txt",
         ErrorView {
             error: ctx.shown_refusal(&refusal.message),
-            board: shown.as_ref().map(|(number, _)| *number),
+            board: shown.as_ref().map(|(number, _)| number.0),
             variant,
             board_text: shown.map(|(_, body)| body).unwrap_or_default(),
             quoted: quote_blanked(ctx)?,
@@ -62,7 +63,7 @@ pub fn error_mail(ctx: &MailCtx<'_>, refusal: &Refusal) -> Result<Outgoing, Serv
 /// there): its Subject and body; `None` when there is no such board.
 pub fn board_for_sender(
     ctx: &MailCtx<'_>,
-    number: u32,
+    number: BoardNumber,
 ) -> Result<Option<(String, String)>, ServiceError> {
     let loaded = match load(ctx, number) {
         Ok(loaded) => loaded,

@@ -6,7 +6,7 @@ use super::load::load_for_mails;
 use super::pgn::pgn_attachment;
 use super::views::{BoardFacts, Reader, render_shown};
 use super::{Heading, Occasion};
-use crate::domain::{BoardChoice, MailChoice, PlayerId};
+use crate::domain::{BoardChoice, BoardNumber, MailChoice, PlayerId};
 use crate::mail::outgoing::Outgoing;
 use crate::service::{Ctx, Failure, ServiceError, threading};
 use crate::store::boards::{self, Board};
@@ -16,7 +16,7 @@ use crate::store::preferences;
 /// token) and the observers.
 pub fn board_mails(
     ctx: &Ctx<'_>,
-    number: u32,
+    number: BoardNumber,
     occasion: Occasion,
 ) -> Result<Vec<Outgoing>, ServiceError> {
     if ctx.touch(number, occasion.clone()) {
@@ -92,7 +92,7 @@ pub fn board_mails(
             reply_to: Some(
                 ctx.config
                     .address
-                    .with_token(&ctx.key.token(number, player.id)),
+                    .with_token(&ctx.key.token(number.0, player.id)),
             ),
             in_reply_to: None,
             references: Vec::new(),

@@ -2,6 +2,7 @@
 //! (or, for the board mails at the end of a mail, the game the turn just
 //! played left).
 
+use crate::domain::BoardNumber;
 use crate::rules::Game;
 use crate::rules::notation::parse_turn;
 use crate::service::{Ctx, Failure, ServiceError, refuse};
@@ -15,14 +16,14 @@ pub struct Loaded {
 }
 
 /// Loads board `number`, refusing politely when it does not exist.
-pub fn load(ctx: &Ctx<'_>, number: u32) -> Result<Loaded, Failure> {
+pub fn load(ctx: &Ctx<'_>, number: BoardNumber) -> Result<Loaded, Failure> {
     let board = get(ctx, number)?;
     let turns = boards::turns(ctx.conn, number)?;
     let game = replay(&board, &turns, turns.len())?;
     Ok(Loaded { board, game, turns })
 }
 
-fn get(ctx: &Ctx<'_>, number: u32) -> Result<Board, Failure> {
+fn get(ctx: &Ctx<'_>, number: BoardNumber) -> Result<Board, Failure> {
     boards::get(ctx.conn, number)?
         .ok_or_else(|| refuse(format!("there is no board {number}"), None))
 }
@@ -30,7 +31,7 @@ fn get(ctx: &Ctx<'_>, number: u32) -> Result<Board, Failure> {
 /// Loads board `number` for its board mails: its turns and game as the
 /// turn just played left them, if that turn was on this board (see
 /// `Later::after_turn`), with its row read again.
-pub(super) fn load_for_mails(ctx: &Ctx<'_>, number: u32) -> Result<Loaded, Failure> {
+pub(super) fn load_for_mails(ctx: &Ctx<'_>, number: BoardNumber) -> Result<Loaded, Failure> {
     match ctx.take_after_turn(number) {
         Some(Loaded { game, turns, .. }) => Ok(Loaded {
             board: get(ctx, number)?,

@@ -2,6 +2,7 @@
 
 use super::load::{Loaded, load};
 use super::views::BoardFacts;
+use crate::domain::BoardNumber;
 use crate::mail::outgoing;
 use crate::render::pgn::{self, PgnHeader};
 use crate::service::{Ctx, Failure};
@@ -11,7 +12,7 @@ use crate::store::players;
 /// round (`event`), and carries the board number in a `Board` tag.
 pub fn board_pgn(
     ctx: &Ctx<'_>,
-    number: u32,
+    number: BoardNumber,
     event: Option<(&str, u32)>,
 ) -> Result<String, Failure> {
     let loaded = load(ctx, number)?;
@@ -31,7 +32,7 @@ pub fn pgn_text(
 ) -> String {
     let header = PgnHeader {
         site: ctx.config.address.to_string(),
-        board: loaded.board.number,
+        board: loaded.board.number.0,
         event,
         date: loaded.board.created_at.date(),
         white,

@@ -239,7 +239,7 @@ impl BoardFacts {
         let record = game.record();
         let view = SharedView {
             variant: board.variant.display_name(),
-            board: board.number,
+            board: board.number.0,
             headline: match &board.result {
                 Some(result) => result.clone(),
                 None => to_move.clone().unwrap_or_default(),

@@ -2,11 +2,12 @@
 //! text the creation notice and `tournament show` share.
 
 use super::*;
+use crate::domain::BoardNumber;
 
 pub(super) fn create(
     ctx: &mut MailCtx<'_>,
     command: &CreateTournament,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let director = ctx.speaker(&command.speaker, token, None)?;
     let live = store::live_events_of(ctx.conn, director.id)?;

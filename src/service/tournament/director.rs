@@ -2,6 +2,7 @@
 //! numbers, the first round), withdrawals, adjudications and broadcasts.
 
 use super::*;
+use crate::domain::BoardNumber;
 
 /// Draws lots: a random order of `count` items (Fisher-Yates on the
 /// system's randomness).
@@ -192,7 +193,7 @@ pub(super) fn withdraw(
 pub(super) fn adjudicate(
     ctx: &mut MailCtx<'_>,
     event: &Event,
-    board: u32,
+    board: BoardNumber,
     ruling: Ruling,
     reason: &str,
 ) -> Result<Vec<Outgoing>, Failure> {

@@ -18,7 +18,7 @@ use super::{Ctx, Failure, MailCtx, ServiceError, refuse};
 use crate::command::{
     CreateTournament, EventFilter, Ruling, Speaker, Tournament, View, Withdrawal,
 };
-use crate::domain::PlayerId;
+use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::outgoing::Outgoing;
 use crate::render::templates::{MAX_LINE, wrap_long_lines};
 use crate::rules::Variant;
@@ -74,7 +74,7 @@ pub(in crate::service) struct MailEvents {
 pub(super) fn run(
     ctx: &mut MailCtx<'_>,
     command: &Tournament,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     match command {
         Tournament::Create(c) => create(ctx, c, token),
@@ -131,7 +131,7 @@ pub(super) fn run(
         } => {
             let director = ctx.speaker(director, token, None)?;
             let event = directed(ctx, name, &director)?;
-            adjudicate(ctx, &event, *board, *ruling, reason)
+            adjudicate(ctx, &event, BoardNumber(*board), *ruling, reason)
         }
         Tournament::Broadcast {
             name,
@@ -173,7 +173,7 @@ pub(super) fn run(
 /// of that player's addresses.
 fn replying_player(
     ctx: &MailCtx<'_>,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Option<Player>, ServiceError> {
     let Some((_, id)) = token else {
         return Ok(None);
@@ -187,7 +187,7 @@ fn replying_player(
 /// player of another userid they are players or text like the rest.
 fn reread(
     ctx: &MailCtx<'_>,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
     director: &Speaker,
     rest: Vec<String>,
 ) -> Result<(Speaker, Vec<String>), ServiceError> {

@@ -2,6 +2,7 @@
 //! crosstables, and the list of events.
 
 use super::*;
+use crate::domain::BoardNumber;
 
 /// A view of an event for the sender. One larger than
 /// [`VIEW_TO_ANYONE_BYTES`] goes only to a proven player's own address (the
@@ -13,7 +14,7 @@ pub(super) fn show(
     event: &Event,
     view: View,
     speaker: &Speaker,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let reader = match speaker {
         Speaker::Password { .. } => Some(ctx.speaker(speaker, token, None)?),
