@@ -6,7 +6,7 @@
 //! depend on pbem, re-exported here under their module names:
 //!
 //! * [`rules`] (crate `pbem-rules`): pure game logic for every variant;
-//! * [`domain`]: the values the layers share (player ids, preference
+//! * [`domain`]: the values the layers share (player ids, board numbers, preference
 //!   choices, clocks, vacations), without I/O;
 //! * [`command`]: a line of mail text to a typed command;
 //! * [`service`]: a mail's commands against the store, replies into the
