@@ -6,6 +6,8 @@
 //! depend on pbem, re-exported here under their module names:
 //!
 //! * [`rules`] (crate `pbem-rules`): pure game logic for every variant;
+//! * [`domain`]: the values the layers share (player ids, board numbers, preference
+//!   choices, clocks, vacations), without I/O;
 //! * [`command`]: a line of mail text to a typed command;
 //! * [`service`]: a mail's commands against the store, replies into the
 //!   outbox, in one transaction;
@@ -27,6 +29,9 @@ pub mod caught;
 pub mod cli;
 pub mod command;
 pub mod config;
+pub mod domain;
+#[cfg(test)]
+mod layers;
 pub mod mail;
 pub mod render;
 pub mod schedule;

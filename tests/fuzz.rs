@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 use mail_parser::MessageParser;
 use pbem::command;
 use pbem::command::blank::Blanking;
+use pbem::domain::BoardNumber;
 use pbem::mail::ServerAddress;
 use pbem::mail::address;
 use pbem::mail::inbound::Inbound;
@@ -417,9 +418,11 @@ impl Conversation {
     /// Board 101 as stored, replayed (it must replay).
     fn game(&self) -> Game {
         let conn = self.service.store().conn();
-        let board = boards::get(conn, 101).expect("db").expect("board 101");
+        let board = boards::get(conn, BoardNumber(101))
+            .expect("db")
+            .expect("board 101");
         let mut game = Game::new(board.variant);
-        for turn in boards::turns(conn, 101).expect("turns") {
+        for turn in boards::turns(conn, BoardNumber(101)).expect("turns") {
             let moves = parse_turn(&turn.text).unwrap_or_else(|e| {
                 panic!(
                     "stored turn {} {:?} does not read: {e}",

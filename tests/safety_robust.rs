@@ -260,8 +260,8 @@ fn due_boards(
         .expect("board");
         deadlines::set_to_move(&tx, number, white).expect("to move");
         match kind {
-            0 => nagged.push(number),
-            1 => lost.push(number),
+            0 => nagged.push(number.0),
+            1 => lost.push(number.0),
             _ => {}
         }
     }

@@ -3,7 +3,7 @@
 //! userid and password may be left out (`set board compact`, `settings`).
 
 use super::{Command, CommandError, Speaker, error};
-use crate::store::preferences::{BoardChoice, MailChoice};
+use crate::domain::{BoardChoice, MailChoice};
 
 /// One preference and its new value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,7 +92,7 @@ fn change(name: &str, value: &str) -> Result<Change, String> {
 #[cfg(test)]
 mod tests {
     use crate::command::{Command, Speaker, parse_line};
-    use crate::store::preferences::BoardChoice;
+    use crate::domain::BoardChoice;
 
     use super::*;
 

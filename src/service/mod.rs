@@ -8,6 +8,30 @@
 //! nothing while the others still act; queue every reply; mark the mail
 //! processed; commit. The service never knows which transport brought the
 //! mail or will carry the replies.
+//!
+//! What a command works with comes in two parts:
+//!
+//! * `Ctx`: what acting needs. The transaction, the configuration, the
+//!   templates, the reply-token key, the time; the mails made so far
+//!   (`out`); and what the work leaves for the end of the mail (`later`:
+//!   the boards whose board mails wait, the news for them, the mails a
+//!   game's end made, the board a turn left). `answering` names the mail
+//!   answered (its Message-ID and sender) for threading, or is `None` when
+//!   the server acts on its own. The work below the commands (`board_mail`,
+//!   `ending`, `event_rounds`, `challenges`, `threading`) and the deadline
+//!   sweep take only a `Ctx`; `Ctx::new` is the one place one is made.
+//! * `MailCtx`: the mail being processed, around its `Ctx`: the mail and
+//!   its sender, whether the sender is trusted, the logins and their
+//!   outcomes, the players it spoke for, a stale reply's refusal, and the
+//!   per-mail bounds of account and event commands. Only `handle_in` makes
+//!   one. The commands take a `MailCtx`, which dereferences to its `Ctx`,
+//!   so a command hands itself to the work below.
+//!
+//! A new mail command is its word in `command::table`, its variant and
+//! parser in `command` (and its place among the bare words a reply may
+//! give, in `service::reading`), a function here in the module of its kind
+//! taking `&mut MailCtx`, and its arm in `MailCtx::run_command`; what it
+//! must remember across one mail's commands is a field of `MailCtx`.
 
 mod account;
 mod answer;
@@ -18,6 +42,7 @@ mod confirm;
 mod deadlines;
 mod dialogue;
 mod ending;
+mod event_rounds;
 mod limits;
 mod passwords;
 mod play;
@@ -27,10 +52,13 @@ mod queue;
 mod ratings;
 pub(crate) use ratings::variant_sections;
 mod reading;
+mod threading;
 mod tournament;
 
 use crate::caught::panic_text;
+use crate::domain::{BoardNumber, PlayerId};
 use std::cell::RefCell;
+use std::ops::{Deref, DerefMut};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 
@@ -43,7 +71,7 @@ use crate::mail::inbound::{Authenticated, Inbound};
 use crate::mail::outgoing::{self, Outgoing};
 use crate::mail::token::TokenKey;
 use crate::render::templates::{TemplateError, Templates};
-use crate::store::players::{self, Player, PlayerId};
+use crate::store::players::{self, Player};
 use crate::store::{self, CachedStatements, Store, StoreError, boards, mailbox};
 use charge::Payer;
 use queue::{Replies, queue_all};
@@ -124,7 +152,7 @@ pub enum ServiceError {
     #[error("cannot build a reply: {0}")]
     Build(#[from] outgoing::BuildError),
     #[error("the stored game of board {board} no longer replays: {reason}")]
-    CorruptGame { board: u32, reason: String },
+    CorruptGame { board: BoardNumber, reason: String },
     #[error("no randomness for the reply-token secret: {0}")]
     Random(String),
     #[error("{0}")]
@@ -175,7 +203,7 @@ pub enum Handled {
 pub struct Refusal {
     pub message: String,
     /// The board it is about, to show it again in the error mail.
-    pub board: Option<u32>,
+    pub board: Option<BoardNumber>,
 }
 
 /// Why a command did not complete.
@@ -191,7 +219,7 @@ impl<E: Into<ServiceError>> From<E> for Failure {
     }
 }
 
-fn refuse(message: impl Into<String>, board: Option<u32>) -> Failure {
+fn refuse(message: impl Into<String>, board: Option<BoardNumber>) -> Failure {
     Failure::Refused(Refusal {
         message: message.into(),
         board,
@@ -508,26 +536,21 @@ fn handle_in(
         }
     };
     let over = limits::count(tx, config, &sender, now)?;
-    let mut ctx = Ctx {
-        conn: tx,
-        config,
-        templates,
-        key,
-        passwords,
+    let answering = Answering {
+        message_id: &mail.message_id,
+        sender: &sender,
+    };
+    let mut ctx = MailCtx {
+        ctx: Ctx::new(tx, config, templates, key, now, Some(answering)),
         mail,
         sender: &sender,
-        now,
-        out: Vec::new(),
+        passwords,
         logins: Vec::new(),
         speakers: Vec::new(),
-        boards: RefCell::new(Some(Vec::new())),
-        news: RefCell::new(Vec::new()),
         stale: None,
         login_outcomes: Vec::new(),
         events: tournament::MailEvents::default(),
         accounts: account::MailAccounts::default(),
-        pending: RefCell::new(Vec::new()),
-        after_turn: RefCell::new(None),
         trusted: false,
     };
     let payer = match ctx.proven_player()? {
@@ -698,28 +721,200 @@ fn stored_key(store: &Store) -> Result<TokenKey, ServiceError> {
     Ok(key)
 }
 
-/// One mail being processed.
+/// What a command needs to act, and what its work leaves for the end of
+/// the mail (or of the sweep's item); see the module doc. Built by
+/// [`Ctx::new`] alone.
 struct Ctx<'a> {
     conn: &'a Connection,
     config: &'a ServiceConfig,
     templates: &'a Templates,
     key: &'a TokenKey,
-    passwords: &'a mut PasswordCheck,
-    mail: &'a Inbound,
-    sender: &'a str,
     now: OffsetDateTime,
+    /// The mail the work answers; `None` when the server acts on its own
+    /// (the deadline sweep, the digest): then no mail is answered, and
+    /// board mails go out at once.
+    answering: Option<Answering<'a>>,
+    /// The mails made so far.
     out: Vec<Outgoing>,
-    /// The distinct userid/password pairs this mail logged in with.
-    logins: Vec<(String, String)>,
-    /// The players this mail spoke for, each with the board it acted on.
-    speakers: Vec<(PlayerId, Option<u32>)>,
+    /// What the work leaves for the end of the mail. Work below the
+    /// commands (ending a game, an event's next round) holds the context
+    /// shared and still adds to it, hence the cell; it is borrowed only
+    /// inside the methods below, never across a call.
+    later: RefCell<Later>,
+}
+
+/// The mail being answered, as the work below the commands sees it: what
+/// its answers thread to, and who sent it.
+#[derive(Clone, Copy)]
+struct Answering<'a> {
+    message_id: &'a str,
+    sender: &'a str,
+}
+
+/// What waits for the end of the mail.
+#[derive(Default)]
+struct Later {
     /// Boards whose board mails wait for the end of the mail (one mail per
     /// board and reader however many commands touched it); `None` when
     /// board mails go out at once (the deadline sweep).
-    boards: RefCell<Option<Vec<(u32, board_mail::Occasion)>>>,
+    boards: Option<Vec<(BoardNumber, board_mail::Occasion)>>,
     /// What happened on a board, said in its next board mail ("bob
     /// rejected the draw offer.").
-    news: RefCell<Vec<(u32, String)>>,
+    news: Vec<(BoardNumber, String)>,
+    /// Mails that the end of a game made (a tournament's notices and final
+    /// crosstables): sent with the mail's answer (those to the sender
+    /// folded into it), or by the sweep.
+    mails: Vec<Outgoing>,
+    /// The board as the turn just played left it, while no other command
+    /// has run since: the board mails at the end of the mail take its
+    /// turns and game from here instead of reading and replaying them
+    /// again (only its row is read again, which the turn changed).
+    after_turn: Option<board_mail::Loaded>,
+}
+
+impl<'a> Ctx<'a> {
+    /// The one way to make a context: for a mail (`answering` it), or for
+    /// the server acting on its own (`None`).
+    fn new(
+        conn: &'a Connection,
+        config: &'a ServiceConfig,
+        templates: &'a Templates,
+        key: &'a TokenKey,
+        now: OffsetDateTime,
+        answering: Option<Answering<'a>>,
+    ) -> Ctx<'a> {
+        let later = Later {
+            boards: answering.map(|_| Vec::new()),
+            ..Later::default()
+        };
+        Ctx {
+            conn,
+            config,
+            templates,
+            key,
+            now,
+            answering,
+            out: Vec::new(),
+            later: RefCell::new(later),
+        }
+    }
+
+    /// The sender of the mail answered; `None` when the server acts on its
+    /// own.
+    fn answered_sender(&self) -> Option<&'a str> {
+        self.answering.map(|answering| answering.sender)
+    }
+
+    /// Notes that `board` needs board mails for `occasion` at the end of
+    /// the mail; `false` when board mails go out at once instead.
+    fn touch(&self, board: BoardNumber, occasion: board_mail::Occasion) -> bool {
+        let mut later = self.later.borrow_mut();
+        let Some(boards) = later.boards.as_mut() else {
+            return false;
+        };
+        match boards.iter_mut().find(|(b, _)| *b == board) {
+            Some((_, existing)) => {
+                if board_mail::rank(&occasion) > board_mail::rank(existing) {
+                    *existing = occasion;
+                }
+            }
+            None => boards.push((board, occasion)),
+        }
+        true
+    }
+
+    /// The boards touched so far, taken: their board mails go out now.
+    fn take_touched(&self) -> Vec<(BoardNumber, board_mail::Occasion)> {
+        self.later.borrow_mut().boards.take().unwrap_or_default()
+    }
+
+    /// Says what happened on `board` in its next board mail.
+    fn tell(&self, board: BoardNumber, news: String) {
+        self.later.borrow_mut().news.push((board, news));
+    }
+
+    /// What happened on `board`, for its board mail.
+    fn news_of(&self, board: BoardNumber) -> Vec<String> {
+        self.later
+            .borrow()
+            .news
+            .iter()
+            .filter(|(b, _)| *b == board)
+            .map(|(_, news)| news.clone())
+            .collect()
+    }
+
+    /// Mails that go with the mail's answer, or with the sweep's mails.
+    fn send_later(&self, mails: impl IntoIterator<Item = Outgoing>) {
+        self.later.borrow_mut().mails.extend(mails);
+    }
+
+    fn take_later_mails(&self) -> Vec<Outgoing> {
+        std::mem::take(&mut self.later.borrow_mut().mails)
+    }
+
+    /// How many mails wait, to take back those of a refused command
+    /// ([`Ctx::truncate_later_mails`]).
+    fn later_mails_len(&self) -> usize {
+        self.later.borrow().mails.len()
+    }
+
+    fn truncate_later_mails(&self, len: usize) {
+        self.later.borrow_mut().mails.truncate(len);
+    }
+
+    /// Keeps the board as the turn just played left it, for its board
+    /// mails.
+    fn keep_after_turn(&self, loaded: board_mail::Loaded) {
+        self.later.borrow_mut().after_turn = Some(loaded);
+    }
+
+    /// Forgets the board kept after a turn: another command runs.
+    fn forget_after_turn(&self) {
+        self.later.borrow_mut().after_turn = None;
+    }
+
+    /// The board kept after a turn, if it is board `number`.
+    fn take_after_turn(&self, number: BoardNumber) -> Option<board_mail::Loaded> {
+        self.later
+            .borrow_mut()
+            .after_turn
+            .take_if(|loaded| loaded.board.number == number)
+    }
+
+    /// A plain notice; it answers the mail answered, if any.
+    fn notice(&self, to: Vec<String>, subject: &str, text: &str) -> Result<Outgoing, ServiceError> {
+        let rendered = self.templates.render(
+            "notice.txt",
+            minijinja::context! { subject => subject, text => text },
+        )?;
+        let answered = self
+            .answering
+            .map(|answering| answering.message_id.to_string());
+        Ok(Outgoing {
+            to,
+            subject: rendered.subject,
+            body: rendered.body,
+            reply_to: None,
+            references: answered.iter().cloned().collect(),
+            in_reply_to: answered,
+            ..Outgoing::default()
+        })
+    }
+}
+
+/// One mail being processed: who sent it, what it proved so far, and its
+/// per-mail bounds, around the [`Ctx`] its commands act with (which it
+/// dereferences to, so a command passes itself to the work below).
+struct MailCtx<'a> {
+    ctx: Ctx<'a>,
+    mail: &'a Inbound,
+    sender: &'a str,
+    passwords: &'a mut PasswordCheck,
+    /// The distinct userid/password pairs this mail logged in with.
+    logins: Vec<(String, String)>,
+    /// The players this mail spoke for, each with the board it acted on.
+    speakers: Vec<(PlayerId, Option<BoardNumber>)>,
     /// Set when the mail replies to a board mail whose position the board
     /// has moved on from: the refusal of every command it speaks by token.
     stale: Option<Refusal>,
@@ -731,15 +926,6 @@ struct Ctx<'a> {
     events: tournament::MailEvents,
     /// What the mail's account commands did so far, for their limits.
     accounts: account::MailAccounts,
-    /// Mails that the end of a game made (a tournament's notices and final
-    /// crosstables): sent with the mail's answer (those to the sender
-    /// folded into it), or by the sweep.
-    pending: RefCell<Vec<Outgoing>>,
-    /// The board as the turn just played left it, while no other command
-    /// has run since: the board mails at the end of the mail take its
-    /// turns and game from here instead of reading and replaying them
-    /// again (only its row is read again, which the turn changed).
-    after_turn: RefCell<Option<board_mail::Loaded>>,
     /// Whether the sender is a confirmed address of the player the mail
     /// proves (or, proving none, of some player): only then does its
     /// answer quote the mail and carry pictures and files. Any other
@@ -747,14 +933,28 @@ struct Ctx<'a> {
     trusted: bool,
 }
 
-impl Ctx<'_> {
+impl<'a> Deref for MailCtx<'a> {
+    type Target = Ctx<'a>;
+
+    fn deref(&self) -> &Ctx<'a> {
+        &self.ctx
+    }
+}
+
+impl DerefMut for MailCtx<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.ctx
+    }
+}
+
+impl MailCtx<'_> {
     fn run_command(
         &mut self,
         line: &Line,
-        token: Option<(u32, PlayerId)>,
+        token: Option<(BoardNumber, PlayerId)>,
     ) -> Result<Vec<Outgoing>, Failure> {
         if let (Some(variant), Some(number)) = (line.variant, line.command.board())
-            && let Some(board) = boards::get(self.conn, number)?
+            && let Some(board) = boards::get(self.conn, BoardNumber(number))?
             && board.variant != variant
         {
             return Err(refuse(
@@ -763,7 +963,7 @@ impl Ctx<'_> {
                     board.variant.display_name(),
                     variant.display_name()
                 ),
-                Some(number),
+                Some(BoardNumber(number)),
             ));
         }
         match &line.command {
@@ -781,8 +981,8 @@ impl Ctx<'_> {
             Command::Queue(c) => play::queue(self, c, token),
             Command::Action(c) => play::action(self, c, token),
             Command::Show(c) => play::show(self, c),
-            Command::History { board } => play::history(self, *board),
-            Command::Pgn { board } => play::pgn(self, *board),
+            Command::History { board } => play::history(self, BoardNumber(*board)),
+            Command::Pgn { board } => play::pgn(self, BoardNumber(*board)),
             Command::Subscription(c) => play::subscription(self, c),
             Command::Chat(c) => play::chat(self, c, token),
             Command::Set(c) => preferences::set(self, c, token),
@@ -793,7 +993,7 @@ impl Ctx<'_> {
 
     /// The reply token in the mail's recipients: `None` when there is none,
     /// an error when it does not check out.
-    fn reply_token(&self) -> Option<Result<(u32, PlayerId), String>> {
+    fn reply_token(&self) -> Option<Result<(BoardNumber, PlayerId), String>> {
         let token = self
             .mail
             .recipients
@@ -802,6 +1002,7 @@ impl Ctx<'_> {
         Some(
             self.key
                 .verify(token)
+                .map(|(board, player)| (BoardNumber(board), player))
                 .ok_or_else(|| "the reply address of your mail is not one pbem gave out; please reply to a board mail or use a password".to_string()),
         )
     }
@@ -810,8 +1011,8 @@ impl Ctx<'_> {
     fn speaker(
         &mut self,
         speaker: &Speaker,
-        token: Option<(u32, PlayerId)>,
-        board: Option<u32>,
+        token: Option<(BoardNumber, PlayerId)>,
+        board: Option<BoardNumber>,
     ) -> Result<Player, Failure> {
         let player = self.speaker_unrecorded(speaker, token, board)?;
         if !self.speakers.contains(&(player.id, board)) {
@@ -823,8 +1024,8 @@ impl Ctx<'_> {
     fn speaker_unrecorded(
         &mut self,
         speaker: &Speaker,
-        token: Option<(u32, PlayerId)>,
-        board: Option<u32>,
+        token: Option<(BoardNumber, PlayerId)>,
+        board: Option<BoardNumber>,
     ) -> Result<Player, Failure> {
         match speaker {
             Speaker::Password { userid, password } => self.login(userid, password, board),
@@ -875,7 +1076,7 @@ impl Ctx<'_> {
         &mut self,
         userid: &str,
         password: &str,
-        board: Option<u32>,
+        board: Option<BoardNumber>,
     ) -> Result<Player, Failure> {
         let player = self.login_even_unconfirmed(userid, password, board)?;
         if !player.is_confirmed() {
@@ -889,13 +1090,13 @@ impl Ctx<'_> {
         Ok(player)
     }
 
-    /// [`Ctx::login`] that also lets in a signup not yet confirmed (for
+    /// [`MailCtx::login`] that also lets in a signup not yet confirmed (for
     /// signing it up again).
     fn login_even_unconfirmed(
         &mut self,
         userid: &str,
         password: &str,
-        board: Option<u32>,
+        board: Option<BoardNumber>,
     ) -> Result<Player, Failure> {
         let login = (userid.to_string(), password.to_string());
         if !self.logins.contains(&login) {
@@ -1027,7 +1228,7 @@ impl Ctx<'_> {
             "notice.txt",
             minijinja::context! { subject => "pbem Error", text => text },
         )?;
-        self.out.push(Outgoing {
+        let error = Outgoing {
             to: vec![self.sender.to_string()],
             subject: rendered.subject,
             body: rendered.body,
@@ -1035,29 +1236,14 @@ impl Ctx<'_> {
             in_reply_to: Some(self.mail.message_id.clone()),
             references: vec![self.mail.message_id.clone()],
             ..Outgoing::default()
-        });
+        };
+        self.out.push(error);
         Ok(())
     }
 
     /// A plain notice to the sender.
     fn notice_to_sender(&self, subject: &str, text: &str) -> Result<Outgoing, ServiceError> {
         self.notice(vec![self.sender.to_string()], subject, text)
-    }
-
-    fn notice(&self, to: Vec<String>, subject: &str, text: &str) -> Result<Outgoing, ServiceError> {
-        let rendered = self.templates.render(
-            "notice.txt",
-            minijinja::context! { subject => subject, text => text },
-        )?;
-        Ok(Outgoing {
-            to,
-            subject: rendered.subject,
-            body: rendered.body,
-            reply_to: None,
-            in_reply_to: Some(self.mail.message_id.clone()),
-            references: vec![self.mail.message_id.clone()],
-            ..Outgoing::default()
-        })
     }
 }
 
@@ -1067,12 +1253,12 @@ const UNTRUSTED_REFUSAL_CHARS: usize = 200;
 /// The largest answer an untrusted sender gets, in bytes of text.
 pub const SMALL_ANSWER_BYTES: usize = 16 * 1024;
 
-/// The answers of a mail whose sender is not trusted (see `Ctx::trusted`):
+/// The answers of a mail whose sender is not trusted (see `MailCtx::trusted`):
 /// text only (no pictures, no files), and one larger than
 /// [`SMALL_ANSWER_BYTES`] becomes a short notice saying how to get it. The
 /// sender may be forged, and pbem must not be a way to send a stranger
 /// large mail.
-fn small_answers(ctx: &Ctx<'_>, mails: Vec<Outgoing>) -> Result<Vec<Outgoing>, ServiceError> {
+fn small_answers(ctx: &MailCtx<'_>, mails: Vec<Outgoing>) -> Result<Vec<Outgoing>, ServiceError> {
     let mut small = Vec::with_capacity(mails.len());
     for mut mail in mails {
         if !mail.to.iter().any(|to| to.eq_ignore_ascii_case(ctx.sender)) {

@@ -1,17 +1,18 @@
 //! `set` and `settings`: each player's mail preferences (board style,
 //! every turn or the daily digest, PGN attached to finished games).
 
-use super::{Ctx, Failure};
+use super::{Failure, MailCtx};
 use crate::command::{Change, SetPreference, Speaker};
+use crate::domain::{BoardNumber, MailChoice, PlayerId, Preferences};
 use crate::mail::outgoing::Outgoing;
-use crate::store::players::PlayerId;
-use crate::store::preferences::{self, MailChoice, Preferences};
+
+use crate::store::preferences;
 
 /// `set ...`: changes one preference of the speaker and says what holds now.
 pub(super) fn set(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &SetPreference,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(&command.speaker, token, None)?;
     let mut chosen = preferences::get(ctx.conn, player.id)?;
@@ -30,9 +31,9 @@ pub(super) fn set(
 
 /// `settings ...`: shows the speaker's preferences.
 pub(super) fn settings(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     speaker: &Speaker,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(speaker, token, None)?;
     let chosen = preferences::get(ctx.conn, player.id)?;

@@ -25,6 +25,9 @@ use crate::command::{
 use crate::rules::Variant;
 use crate::rules::notation::parse_turn;
 
+/// The longest comment kept, in characters.
+pub const COMMENT_CHARS: usize = 4000;
+
 /// Commands one mail may hold; the rest are not read (one hostile mail of
 /// thousands of commands would otherwise cost thousands of answers' work).
 pub const COMMANDS_PER_MAIL: usize = 16;

@@ -317,6 +317,19 @@ pub fn time_text(time: OffsetDateTime) -> String {
         .expect("every UTC time formats as RFC 3339")
 }
 
+/// A board number is stored as its integer.
+impl rusqlite::ToSql for crate::domain::BoardNumber {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        self.0.to_sql()
+    }
+}
+
+impl rusqlite::types::FromSql for crate::domain::BoardNumber {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        u32::column_result(value).map(crate::domain::BoardNumber)
+    }
+}
+
 /// Reads a stored time.
 pub fn parse_time(text: &str) -> Result<OffsetDateTime, StoreError> {
     OffsetDateTime::parse(text, &Rfc3339)

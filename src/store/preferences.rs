@@ -3,86 +3,10 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+pub use crate::domain::{BoardChoice, MailChoice, Preferences};
+
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError};
-
-/// How board mails show the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoardChoice {
-    /// The text board alone.
-    Ascii,
-    /// The compact text board (one line per rank) alone.
-    Compact,
-    /// The text board and an HTML part with the picture (the default).
-    Html,
-    /// The pieces listed by side, for screen readers and braille displays.
-    List,
-}
-
-/// Which board mails come.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MailChoice {
-    /// A board mail for every turn (the default).
-    Every,
-    /// No board mail per turn: the daily digest and reminders only.
-    Digest,
-}
-
-/// A player's preferences.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Preferences {
-    pub board: BoardChoice,
-    pub mail: MailChoice,
-    /// Whether a finished game's mail carries its PGN.
-    pub pgn: bool,
-}
-
-impl Default for Preferences {
-    fn default() -> Preferences {
-        Preferences {
-            board: BoardChoice::Html,
-            mail: MailChoice::Every,
-            pgn: true,
-        }
-    }
-}
-
-impl BoardChoice {
-    pub fn word(self) -> &'static str {
-        match self {
-            BoardChoice::Ascii => "ascii",
-            BoardChoice::Compact => "compact",
-            BoardChoice::Html => "html",
-            BoardChoice::List => "list",
-        }
-    }
-
-    pub fn from_word(word: &str) -> Option<BoardChoice> {
-        [
-            BoardChoice::Ascii,
-            BoardChoice::Compact,
-            BoardChoice::Html,
-            BoardChoice::List,
-        ]
-        .into_iter()
-        .find(|c| c.word().eq_ignore_ascii_case(word))
-    }
-}
-
-impl MailChoice {
-    pub fn word(self) -> &'static str {
-        match self {
-            MailChoice::Every => "every",
-            MailChoice::Digest => "digest",
-        }
-    }
-
-    pub fn from_word(word: &str) -> Option<MailChoice> {
-        [MailChoice::Every, MailChoice::Digest]
-            .into_iter()
-            .find(|c| c.word().eq_ignore_ascii_case(word))
-    }
-}
 
 /// The preferences of `player` (the defaults when never set).
 pub fn get(conn: &Connection, player: PlayerId) -> Result<Preferences, StoreError> {

@@ -265,11 +265,14 @@ mod tests {
             boards::insert(conn, Variant::Chess, alice, bob, options(), now).expect("challenge");
         boards::set_challenge(conn, challenge, bob, "<c@x>").expect("waits");
 
-        assert!(is_public_board(conn, game).expect("query"));
-        assert!(!is_public_board(conn, challenge).expect("query"));
+        assert!(is_public_board(conn, game.0).expect("query"));
+        assert!(!is_public_board(conn, challenge.0).expect("query"));
         assert!(!is_public_board(conn, 99).expect("query"));
         let running = running_boards(conn, 10).expect("running");
-        assert_eq!(running.iter().map(|b| b.number).collect::<Vec<_>>(), [game]);
+        assert_eq!(
+            running.iter().map(|b| b.number).collect::<Vec<_>>(),
+            [game.0]
+        );
         assert_eq!(boards_of(conn, bob, 10).expect("bob's").len(), 1);
         assert_eq!(
             confirmed_player(conn, "ALICE").expect("query"),

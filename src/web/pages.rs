@@ -9,6 +9,7 @@ use shakmaty::{Color, Position};
 use time::OffsetDateTime;
 
 use super::{Page, Site, WebError, svg};
+use crate::domain::BoardNumber;
 use crate::render::ratings::{PastRow, past_table, player_table};
 use crate::rules::notation::parse_turn;
 use crate::rules::{Game, Variant};
@@ -71,8 +72,8 @@ fn load(conn: &Connection, number: u32) -> Result<Loaded, WebError> {
     if !web::is_public_board(conn, number)? {
         return Err(WebError::NotFound);
     }
-    let board = boards::get(conn, number)?.ok_or(WebError::NotFound)?;
-    let turns = boards::turns(conn, number)?;
+    let board = boards::get(conn, BoardNumber(number))?.ok_or(WebError::NotFound)?;
+    let turns = boards::turns(conn, BoardNumber(number))?;
     let mut game = Game::new(board.variant);
     for turn in &turns {
         let corrupt = |e: &dyn std::fmt::Display| {
@@ -159,10 +160,10 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         game.fen()
     );
     let (mut reminder_at, mut forfeit_at) = (None, None);
-    if !finished && let Some(clock) = clocks::clock_of(conn, number)? {
+    if !finished && let Some(clock) = clocks::clock_of(conn, BoardNumber(number))? {
         let mover = board.player(state.turn());
         // What stops the clock, as the board mails and the sweep reckon it.
-        let away = match events::vacation_allowance_of(conn, number)? {
+        let away = match events::vacation_allowance_of(conn, BoardNumber(number))? {
             Some((days, since)) => {
                 schedule::within_allowance(&clocks::vacations_of(conn, mover, since)?, since, days)
             }
@@ -172,7 +173,7 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         reminder_at = schedule::next_nag_at(&clock, &away, now).map(readable);
         forfeit_at = Some(readable(schedule::forfeit_at(&clock, &away, now)));
     }
-    let event = match events::game_of_board(conn, number)? {
+    let event = match events::game_of_board(conn, BoardNumber(number))? {
         Some((id, game)) => Some(EventRef {
             name: events::by_id(conn, id)?.settings.name,
             round: game.round,
@@ -180,7 +181,7 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         None => None,
     };
     let view = BoardView {
-        number: board.number,
+        number: board.number.0,
         variant: board.variant.display_name(),
         variant_id: board.variant.id(),
         white: white.clone(),
@@ -298,7 +299,7 @@ fn pgn_of(site: &Site, loaded: &Loaded, event: Option<(&str, u32)>) -> String {
 /// `/boards/<n>.pgn`.
 pub fn board_pgn(site: &Site, conn: &Connection, number: u32) -> Result<Page, WebError> {
     let loaded = load(conn, number)?;
-    let event = match events::game_of_board(conn, number)? {
+    let event = match events::game_of_board(conn, BoardNumber(number))? {
         Some((id, game)) => Some((events::by_id(conn, id)?.settings.name, game.round)),
         None => None,
     };
@@ -578,7 +579,7 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
     for game in events::games(conn, event.id)? {
         let i = round_of(&mut rounds, game.round);
         rounds[i].games.push(PairingView {
-            board: game.board,
+            board: game.board.0,
             white: web::userid(conn, game.white)?,
             black: web::userid(conn, game.black)?,
             result: match (&game.result, game.forfeit) {
@@ -647,7 +648,7 @@ pub fn event_pgn(site: &Site, conn: &Connection, name: &str) -> Result<Page, Web
     let event = event_named(conn, name)?;
     let mut body = String::new();
     for game in events::games(conn, event.id)? {
-        let loaded = load(conn, game.board)?;
+        let loaded = load(conn, game.board.0)?;
         body.push_str(&pgn_of(
             site,
             &loaded,
@@ -678,7 +679,7 @@ pub fn event_feed(site: &Site, conn: &Connection, name: &str) -> Result<Page, We
         });
     }
     for (board, ended) in web::event_game_ends(conn, event.id)? {
-        let Some(game) = games.iter().find(|g| g.board == board) else {
+        let Some(game) = games.iter().find(|g| g.board.0 == board) else {
             continue;
         };
         let white = web::userid(conn, game.white)?;
@@ -765,7 +766,7 @@ pub fn player(site: &Site, conn: &Connection, userid: &str) -> Result<Page, WebE
             date: OffsetDateTime::from_unix_timestamp_nanos(i128::from(g.finished))
                 .map(|t| t.date().to_string())
                 .unwrap_or_default(),
-            board: g.board,
+            board: g.board.0,
             variant: g.variant,
             outcome: g.outcome,
             opponent: &g.opponent,

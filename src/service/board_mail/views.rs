@@ -1,107 +1,30 @@
-//! Board mails and error mails: loading a board's game from its stored
-//! turns, and rendering what each recipient reads (the board from their
-//! side, the move list, the legal-move summary, comments, what happened
-//! and what is due), as text and, by the reader's preference, with an
-//! HTML part holding the board picture (its alt text the position in
-//! words) and the text board, for clients that show no pictures; a
-//! finished game's mail carries its PGN. Players who chose the digest get
-//! no board mail per turn.
+//! What each reader of a board mail reads: the facts of a board gathered
+//! once ([`BoardFacts`]), the board from the reader's side, the move list,
+//! the legal-move summary, comments, what happened and what is due, as
+//! text and, by the reader's preference, with an HTML part holding the
+//! board picture (its alt text the position in words) and the text board,
+//! for clients that show no pictures.
 
 use std::cell::RefCell;
 
 use serde::Serialize;
 use shakmaty::{Color, Position, Square};
 
-use super::{Ctx, Failure, Refusal, ServiceError, answer, refuse};
-use crate::command::blank::Blanking;
-use crate::mail::outgoing::{self, Html, Inline, Outgoing};
+use super::Heading;
+use super::load::Loaded;
+use crate::domain::{BoardChoice, Clock};
+use crate::mail::outgoing::{Html, Inline};
 use crate::render::board::{BoardStyle, draw, legend, spoken_position};
+use crate::render::pgn;
 use crate::render::picture::{self, Scene};
 use crate::render::summary::{example_turn, legal_summary, turn_due};
-use crate::rules::Game;
 use crate::rules::game::DrawClaim;
-use crate::rules::notation::parse_turn;
 use crate::schedule;
-use crate::store::boards::{self, Board, OfferKind, StoredTurn};
-use crate::store::deadlines::{self as clocks, Clock};
+use crate::service::{Ctx, ServiceError};
+use crate::store::boards::{self, OfferKind};
+use crate::store::deadlines as clocks;
 use crate::store::players::{self, Player};
-use crate::store::preferences::{self, BoardChoice, MailChoice};
 use crate::store::tournaments;
-
-/// Why a board mail goes out.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Occasion {
-    /// A new board (`New ...` subject).
-    New,
-    /// A turn, an offer, a result: to both players and observers.
-    Update,
-    /// A comment without a move: to everyone but its author.
-    Comment,
-    /// A reminder to the player to move (`Nag: ...` subject), with its text.
-    Nag(String),
-}
-
-/// How a board mail's subject begins, and any reminder it carries.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Heading {
-    Plain,
-    New,
-    Nag(String),
-}
-
-/// A board with its game replayed.
-pub struct Loaded {
-    pub board: Board,
-    pub game: Game,
-    pub turns: Vec<StoredTurn>,
-}
-
-/// Loads board `number`, refusing politely when it does not exist.
-pub fn load(ctx: &Ctx<'_>, number: u32) -> Result<Loaded, Failure> {
-    let board = get(ctx, number)?;
-    let turns = boards::turns(ctx.conn, number)?;
-    let game = replay(&board, &turns, turns.len())?;
-    Ok(Loaded { board, game, turns })
-}
-
-fn get(ctx: &Ctx<'_>, number: u32) -> Result<Board, Failure> {
-    boards::get(ctx.conn, number)?
-        .ok_or_else(|| refuse(format!("there is no board {number}"), None))
-}
-
-/// Loads board `number` for its board mails: its turns and game as the
-/// turn just played left them, if that turn was on this board (see
-/// `Ctx::after_turn`), with its row read again.
-fn load_for_mails(ctx: &Ctx<'_>, number: u32) -> Result<Loaded, Failure> {
-    let kept = ctx
-        .after_turn
-        .borrow_mut()
-        .take_if(|loaded| loaded.board.number == number);
-    match kept {
-        Some(Loaded { game, turns, .. }) => Ok(Loaded {
-            board: get(ctx, number)?,
-            game,
-            turns,
-        }),
-        None => load(ctx, number),
-    }
-}
-
-/// The game of a board after its first `count` turns.
-pub fn replay(board: &Board, turns: &[StoredTurn], count: usize) -> Result<Game, ServiceError> {
-    let mut game = Game::new(board.variant);
-    for turn in turns.iter().take(count) {
-        let corrupt = |reason: String| ServiceError::CorruptGame {
-            board: board.number,
-            reason,
-        };
-        let moves =
-            parse_turn(&turn.text).map_err(|e| corrupt(format!("turn {}: {e}", turn.seq)))?;
-        game.play(&moves)
-            .map_err(|e| corrupt(format!("turn {}: {e}", turn.seq)))?;
-    }
-    Ok(game)
-}
 
 #[derive(Serialize)]
 struct CommentView {
@@ -228,9 +151,7 @@ impl BoardFacts {
             ));
         }
 
-        for (_, news) in ctx.news.borrow().iter().filter(|(b, _)| *b == board.number) {
-            status.push(news.clone());
-        }
+        status.extend(ctx.news_of(board.number));
         let since = turns.len().saturating_sub(1) as u32;
         let mut comments = Vec::new();
         // A board shown as it was (`show 101#5`) shows no later comments.
@@ -269,7 +190,7 @@ impl BoardFacts {
             format!("{who} played {}", played.text())
         });
         let (mut reminder_at, mut forfeit_at) = (None, None);
-        let waiting = super::challenges::waiting_line(ctx, board)?;
+        let waiting = crate::service::challenges::waiting_line(ctx, board)?;
         if let Some(line) = &waiting {
             status.push(line.clone());
         }
@@ -297,8 +218,9 @@ impl BoardFacts {
                 draw_offered_at: None,
             };
             let now = ctx.now.max(board.last_turn_at);
-            reminder_at = schedule::next_nag_at(&clock, &away, now).map(super::deadlines::readable);
-            forfeit_at = Some(super::deadlines::readable(schedule::forfeit_at(
+            reminder_at =
+                schedule::next_nag_at(&clock, &away, now).map(crate::render::readable_time);
+            forfeit_at = Some(crate::render::readable_time(schedule::forfeit_at(
                 &clock, &away, now,
             )));
         }
@@ -311,7 +233,7 @@ impl BoardFacts {
                         format!(
                             "{} is on vacation until {}.",
                             p.userid,
-                            super::deadlines::readable(until)
+                            crate::render::readable_time(until)
                         )
                     })
             })
@@ -320,7 +242,7 @@ impl BoardFacts {
         let record = game.record();
         let view = SharedView {
             variant: board.variant.display_name(),
-            board: board.number,
+            board: board.number.0,
             headline: match &board.result {
                 Some(result) => result.clone(),
                 None => to_move.clone().unwrap_or_default(),
@@ -335,7 +257,7 @@ impl BoardFacts {
             moves: if record.is_empty() {
                 "(no moves yet)".to_string()
             } else {
-                wrap(&record, 72)
+                pgn::wrap(&record, 72)
             },
             summary: if finished {
                 String::new()
@@ -532,319 +454,4 @@ fn last_turn_squares(moves: &[shakmaty::Move]) -> Vec<Square> {
         }
     }
     squares
-}
-
-/// What a finished game's mail attaches: its PGN as `board-<n>.pgn`.
-fn pgn_attachment(ctx: &Ctx<'_>, loaded: &Loaded, facts: &BoardFacts) -> outgoing::File {
-    let text = super::play::pgn_text(
-        ctx,
-        loaded,
-        facts.white.userid.clone(),
-        facts.black.userid.clone(),
-        None,
-    );
-    outgoing::File {
-        name: format!("board-{}.pgn", loaded.board.number),
-        mime: "application/vnd.chess-pgn".to_string(),
-        bytes: text.into_bytes(),
-    }
-}
-
-/// Board mails to the players (each from their side, with their reply
-/// token) and the observers.
-pub fn board_mails(
-    ctx: &Ctx<'_>,
-    number: u32,
-    occasion: Occasion,
-) -> Result<Vec<Outgoing>, ServiceError> {
-    if ctx.touch(number, occasion.clone()) {
-        return Ok(Vec::new());
-    }
-    let loaded = match load_for_mails(ctx, number) {
-        Ok(loaded) => loaded,
-        Err(Failure::Fatal(error)) => return Err(error),
-        Err(Failure::Refused(_)) => return Ok(Vec::new()),
-    };
-    let heading = match &occasion {
-        Occasion::New => Heading::New,
-        Occasion::Nag(text) => Heading::Nag(text.clone()),
-        Occasion::Update | Occasion::Comment => Heading::Plain,
-    };
-    let to_move = loaded.board.player(loaded.game.state().turn());
-    let facts = BoardFacts::gather(ctx, &loaded)?;
-    // A finished game (not a declined challenge) brings its PGN.
-    let finished = loaded.board.result.as_deref().is_some_and(|r| r != "-")
-        && !matches!(occasion, Occasion::Comment);
-    let mut pgn = None;
-    let mut mails = Vec::new();
-    for player in [&facts.white, &facts.black] {
-        let is_sender = player.owns_address(ctx.sender);
-        let chosen = preferences::get(ctx.conn, player.id)?;
-        // The digest stands in for the mails of a game going on; the
-        // sender's own answer, new boards, reminders and results still come.
-        let digest = chosen.mail == MailChoice::Digest
-            && !is_sender
-            && loaded.board.result.is_none()
-            && matches!(occasion, Occasion::Update | Occasion::Comment);
-        let skip = match occasion {
-            Occasion::Comment => is_sender,
-            Occasion::Nag(_) => player.id != to_move,
-            Occasion::New | Occasion::Update => false,
-        };
-        if skip
-            || digest
-            || !super::challenges::mails_player(
-                ctx,
-                &loaded.board,
-                player.id,
-                &occasion,
-                loaded.turns.len() as u32,
-            )?
-        {
-            continue;
-        }
-        let shown = render_shown(
-            ctx,
-            &loaded,
-            &facts,
-            Reader::Player(player),
-            chosen.board,
-            &heading,
-        )?;
-        let attachments = if finished && chosen.pgn {
-            vec![
-                pgn.get_or_insert_with(|| pgn_attachment(ctx, &loaded, &facts))
-                    .clone(),
-            ]
-        } else {
-            Vec::new()
-        };
-        let mut mail = Outgoing {
-            to: vec![player.mail_address().to_string()],
-            subject: shown.subject,
-            body: shown.body,
-            html: shown.html,
-            attachments,
-            reply_to: Some(
-                ctx.config
-                    .address
-                    .with_token(&ctx.key.token(number, player.id)),
-            ),
-            in_reply_to: None,
-            references: Vec::new(),
-        };
-        answer::thread(ctx, &mut mail, number, is_sender)?;
-        mails.push(mail);
-        if loaded.board.white == loaded.board.black {
-            break;
-        }
-    }
-    for address in boards::observers(ctx.conn, number)? {
-        let skip = match occasion {
-            Occasion::Comment => address.eq_ignore_ascii_case(ctx.sender),
-            Occasion::Nag(_) => true,
-            Occasion::New | Occasion::Update => false,
-        };
-        if skip {
-            continue;
-        }
-        let shown = render_shown(
-            ctx,
-            &loaded,
-            &facts,
-            Reader::Observer,
-            BoardChoice::Html,
-            &heading,
-        )?;
-        let attachments = if finished {
-            vec![
-                pgn.get_or_insert_with(|| pgn_attachment(ctx, &loaded, &facts))
-                    .clone(),
-            ]
-        } else {
-            Vec::new()
-        };
-        let mut mail = Outgoing {
-            to: vec![address],
-            subject: shown.subject,
-            body: shown.body,
-            html: shown.html,
-            attachments,
-            reply_to: None,
-            in_reply_to: None,
-            references: Vec::new(),
-        };
-        answer::thread(ctx, &mut mail, number, false)?;
-        mails.push(mail);
-    }
-    Ok(mails)
-}
-
-#[derive(Serialize)]
-struct ErrorView {
-    error: String,
-    board: Option<u32>,
-    variant: &'static str,
-    board_text: String,
-    quoted: Vec<String>,
-    not_quoted: &'static str,
-}
-
-/// The error reply for a refused command.
-pub fn error_mail(ctx: &Ctx<'_>, refusal: &Refusal) -> Result<Outgoing, ServiceError> {
-    let shown = match refusal.board {
-        Some(number) => board_for_sender(ctx, number)?.map(|(_, body)| (number, body)),
-        None => None,
-    };
-    let variant = match shown {
-        Some((number, _)) => {
-            boards::get(ctx.conn, number)?.map_or("", |board| board.variant.display_name())
-        }
-        None => "",
-    };
-    let rendered = ctx.templates.render(
-        "error.txt",
-        ErrorView {
-            error: ctx.shown_refusal(&refusal.message),
-            board: shown.as_ref().map(|(number, _)| *number),
-            variant,
-            board_text: shown.map(|(_, body)| body).unwrap_or_default(),
-            quoted: quote_blanked(ctx)?,
-            not_quoted: NOT_QUOTED,
-        },
-    )?;
-    Ok(Outgoing {
-        to: vec![ctx.sender.to_string()],
-        subject: rendered.subject,
-        body: rendered.body,
-        reply_to: None,
-        in_reply_to: Some(ctx.mail.message_id.clone()),
-        references: vec![ctx.mail.message_id.clone()],
-        ..Outgoing::default()
-    })
-}
-
-/// Board `number` as the sender sees it (from their side when they play
-/// there): its Subject and body; `None` when there is no such board.
-pub fn board_for_sender(
-    ctx: &Ctx<'_>,
-    number: u32,
-) -> Result<Option<(String, String)>, ServiceError> {
-    let loaded = match load(ctx, number) {
-        Ok(loaded) => loaded,
-        Err(Failure::Fatal(error)) => return Err(error),
-        Err(Failure::Refused(_)) => return Ok(None),
-    };
-    let reader = players::by_address(ctx.conn, ctx.sender)?
-        .filter(|p| loaded.board.color_of(p.id).is_some());
-    // A player's text board style holds here too (a screen reader's user
-    // who chose the list gets no drawn board); the picture's readers get
-    // the text board, an error mail having no HTML part.
-    let style = match &reader {
-        Some(player) => match preferences::get(ctx.conn, player.id)?.board {
-            BoardChoice::Compact => BoardStyle::Compact,
-            BoardChoice::List => BoardStyle::List,
-            BoardChoice::Ascii | BoardChoice::Html => BoardStyle::Full,
-        },
-        None => BoardStyle::Full,
-    };
-    let reader = reader.as_ref().map_or(Reader::Observer, Reader::Player);
-    let facts = BoardFacts::gather(ctx, &loaded)?;
-    let rendered = render_board(ctx, &loaded, &facts, reader, style, &Heading::Plain)?;
-    Ok(Some(rendered))
-}
-
-/// The mail's subject and the sender's own words (the first 60 lines),
-/// with every password blanked (see [`crate::command::blank`]).
-pub fn quote_blanked(ctx: &Ctx<'_>) -> Result<Vec<String>, ServiceError> {
-    if !ctx.trusted {
-        return Ok(Vec::new());
-    }
-    let lines = ctx.mail.command_lines();
-    let subject = ctx.mail.subject.trim_end();
-    // The Subject as the commands were read from it: behind the client's
-    // `Re:`, which stays in the quote.
-    let command = super::strip_reply_prefixes(subject);
-    let prefix = &subject[..subject.len() - command.len()];
-    let blanking = blanking_of(
-        ctx,
-        std::iter::once(command).chain(lines.iter().map(String::as_str)),
-    )?;
-    let mut quoted = vec![format!("Subject: {prefix}{}", blanking.line(command))];
-    quoted.extend(lines.iter().take(60).map(|line| blanking.line(line)));
-    Ok(quoted)
-}
-
-/// What an answer says instead of quoting the mail to a sender that is
-/// not trusted (`Ctx::trusted`).
-pub const NOT_QUOTED: &str = "Your mail is not quoted back: pbem quotes a mail only to a registered address of the player it proves.";
-
-/// The blanking of a mail of `lines`, by what its commands' logins proved
-/// so far and whose address sent it.
-pub fn blanking_of<'a>(
-    ctx: &Ctx<'_>,
-    lines: impl IntoIterator<Item = &'a str>,
-) -> Result<Blanking, ServiceError> {
-    let own = players::by_address(ctx.conn, ctx.sender)?.map(|player| player.userid);
-    let by_token = matches!(ctx.reply_token(), Some(Ok((_, player)))
-        if players::by_id(ctx.conn, player)?.owns_address(ctx.sender));
-    Ok(Blanking::of_mail(lines, logged_in(ctx))
-        .with_own_userid(own)
-        .with_token(by_token))
-}
-
-/// The userids (as written) that logged in with the mail so far.
-pub fn logged_in(ctx: &Ctx<'_>) -> Vec<String> {
-    ctx.login_outcomes
-        .iter()
-        .filter(|(_, good)| *good)
-        .map(|(userid, _)| userid.clone())
-        .collect()
-}
-
-/// Wraps a move list at `width` columns, breaking only before a move
-/// number: the two halves of a numbered turn (`6.Be2,O-O Nxe4`) stay on
-/// one line.
-pub fn wrap(text: &str, width: usize) -> String {
-    let mut units: Vec<String> = Vec::new();
-    for word in text.split(' ') {
-        let numbered = word.split_once('.').is_some_and(|(number, _)| {
-            !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
-        });
-        match units.last_mut() {
-            Some(unit) if !numbered => {
-                unit.push(' ');
-                unit.push_str(word);
-            }
-            _ => units.push(word.to_string()),
-        }
-    }
-    let mut out = String::new();
-    let mut column = 0;
-    for unit in units {
-        let length = unit.chars().count();
-        if column > 0 && column + 1 + length > width {
-            out.push('\n');
-            column = 0;
-        } else if column > 0 {
-            out.push(' ');
-            column += 1;
-        }
-        out.push_str(&unit);
-        column += length;
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_numbered_turn_is_never_wrapped_apart() {
-        let record = "1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Ba4 Nf6 5.O-O Be7 6.Be2,O-O Nxe4";
-        let wrapped = wrap(record, 60);
-        assert!(wrapped.contains("6.Be2,O-O Nxe4"), "{wrapped}");
-        assert!(wrapped.lines().all(|l| l.len() <= 60), "{wrapped}");
-    }
 }
