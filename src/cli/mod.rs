@@ -485,7 +485,7 @@ impl Place {
 /// What standard error says when `pbem process` fails and the reason is in
 /// the log. A mail system puts it in its log, and in the notice the sender
 /// gets if the mail is still undelivered when it gives up (Postfix: "...
-/// temporary failure. Command output: <this>"): it says nothing of the
+/// temporary failure. Command output: `<this>`"): it says nothing of the
 /// server's setup, and starts with no status code, which Postfix would
 /// obey over the exit code.
 pub const MDA_FAILURE: &str = "the pbem server failed, not this mail; the reason is in pbem's log ([server] log_file, else syslog)";

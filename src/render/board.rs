@@ -97,7 +97,7 @@ fn listed(board: &Board, color: Color) -> Vec<(Role, Vec<Square>)> {
 }
 
 /// `White: Kg1, Qd1, Ra1, Rf1, ..., Pa2, Pb2, ...`: `color`'s pieces, each
-/// its letter and square, in the order of [`listed`]; `White: no pieces`
+/// its letter and square, in the order of `listed`; `White: no pieces`
 /// when every one was captured (kings may be, in some variants).
 pub fn piece_list(board: &Board, color: Color) -> String {
     let pieces: Vec<String> = listed(board, color)
