@@ -602,7 +602,7 @@ fn decline_undo_queue_and_resign() {
 }
 
 #[test]
-fn the_server_never_answers_itself_and_signup_protects_addresses() {
+fn signup_refuses_a_registered_address_and_a_taken_userid() {
     let mut h = Harness::new();
     h.signup("alice", ALICE);
     refused(
