@@ -231,7 +231,7 @@ impl MailServers {
     ) -> String {
         let pbem = self.user("pbem");
         format!(
-            "[server]\naddress = \"pbem@example.org\"\n\n[inbound]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {imap}\nsecurity = \"plain\"\nuser = \"pbem\"\npassword = \"{pw}\"\ntimeout_seconds = 10\n{inbound_extra}\n\n[outbound]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {smtp}\nsecurity = \"plain\"\nuser = \"pbem\"\npassword = \"{pw}\"\ntimeout_seconds = 10\n{outbound_extra}\n\n[limits]\n# The tests' passwords are short (p0-pw).\nmin_password_length = 4\n\n# These tests count pbem's warnings: no web site, whose port 8080 another\n# test's server may hold.\n[web]\nlisten = \"\"\n",
+            "[server]\naddress = \"pbem@example.org\"\n\n[inbound]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {imap}\nsecurity = \"plain\"\nuser = \"pbem\"\npassword = \"{pw}\"\ntimeout_seconds = 10\n{inbound_extra}\n\n[outbound]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {smtp}\nsecurity = \"plain\"\nuser = \"pbem\"\npassword = \"{pw}\"\ntimeout_seconds = 10\n{outbound_extra}\n\n# These tests count pbem's warnings: no web site, whose port 8080 another\n# test's server may hold.\n[web]\nlisten = \"\"\n\n[limits]\n# The tests' passwords are short (p0-pw); a test may add to this section.\nmin_password_length = 4\n",
             imap = imap_port,
             smtp = self.smtp.port,
             pw = pbem.password,
