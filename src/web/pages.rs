@@ -11,6 +11,7 @@ use time::OffsetDateTime;
 use super::{Page, Site, WebError, svg};
 use crate::domain::BoardNumber;
 use crate::render::ratings::{PastRow, past_table, player_table};
+use crate::render::{pgn, readable_time};
 use crate::rules::notation::parse_turn;
 use crate::rules::{Game, Variant};
 use crate::schedule;
@@ -35,14 +36,6 @@ const PLAYER_RATED_GAMES: u32 = 10;
 const STANDINGS_ROWS: usize = 100;
 /// Finished events listed on `/events`, as the `tournaments` mail.
 const FINISHED_EVENTS: u32 = 200;
-
-/// A time as pages show it: `2026-03-01 12:00 UTC`.
-fn readable(time: OffsetDateTime) -> String {
-    let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
-    time.to_offset(time::UtcOffset::UTC)
-        .format(&format)
-        .unwrap_or_else(|_| store::time_text(time))
-}
 
 /// A serializable value for a template's context.
 fn value(of: impl Serialize) -> minijinja::Value {
@@ -170,8 +163,8 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
             None => clocks::vacations_of(conn, mover, board.last_turn_at)?,
         };
         let now = site.clock.now().max(board.last_turn_at);
-        reminder_at = schedule::next_nag_at(&clock, &away, now).map(readable);
-        forfeit_at = Some(readable(schedule::forfeit_at(&clock, &away, now)));
+        reminder_at = schedule::next_nag_at(&clock, &away, now).map(readable_time);
+        forfeit_at = Some(readable_time(schedule::forfeit_at(&clock, &away, now)));
     }
     let event = match events::game_of_board(conn, BoardNumber(number))? {
         Some((id, game)) => Some(EventRef {
@@ -214,11 +207,11 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
                     Color::White => white.clone(),
                     Color::Black => black.clone(),
                 },
-                played_at: readable(stored.played_at),
+                played_at: readable_time(stored.played_at),
             })
             .collect(),
         record: game.record(),
-        started: readable(board.created_at),
+        started: readable_time(board.created_at),
         rated: board.options.rated,
         days_per_turn: board.options.days_per_turn,
         nag_days: board.options.nag_days,
@@ -234,66 +227,19 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
 /// mail attaches; an event's game names its event and round.
 fn pgn_of(site: &Site, loaded: &Loaded, event: Option<(&str, u32)>) -> String {
     let board = &loaded.board;
-    let result = match board.result.as_deref() {
-        Some("-") | None => "*",
-        Some(score) => score,
-    };
-    let date = board.created_at.date();
-    let (event_name, round) = match event {
-        Some((name, round)) => (name.to_string(), round.to_string()),
-        None => (format!("pbem board {}", board.number), "-".to_string()),
-    };
-    let mut tags = vec![
-        ("Event", event_name),
-        ("Site", site.address.clone()),
-        (
-            "Date",
-            format!(
-                "{:04}.{:02}.{:02}",
-                date.year(),
-                u8::from(date.month()),
-                date.day()
-            ),
-        ),
-        ("Round", round),
-        ("White", loaded.white.clone()),
-        ("Black", loaded.black.clone()),
-        ("Result", result.to_string()),
-        ("Variant", board.variant.display_name().to_string()),
-    ];
-    if event.is_some() {
-        tags.push(("Board", board.number.to_string()));
-    }
-    let mut pgn = String::new();
-    for (tag, value) in tags {
-        pgn.push_str(&format!(
-            "[{tag} \"{}\"]\n",
-            value.replace('\\', "\\\\").replace('"', "\\\"")
-        ));
-    }
-    pgn.push('\n');
-    let record = loaded.game.record();
-    let movetext = if record.is_empty() {
-        result.to_string()
-    } else {
-        format!("{record} {result}")
-    };
-    // PGN's export format keeps lines under 80 characters.
-    let mut line = String::new();
-    for word in movetext.split(' ') {
-        if !line.is_empty() && line.len() + 1 + word.len() > 79 {
-            pgn.push_str(&line);
-            pgn.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    pgn.push_str(&line);
-    pgn.push('\n');
-    pgn
+    pgn::pgn_text(
+        pgn::PgnHeader {
+            site: site.address.clone(),
+            board: board.number.0,
+            event,
+            date: board.created_at.date(),
+            white: loaded.white.clone(),
+            black: loaded.black.clone(),
+            result: board.result.as_deref(),
+            variant: board.variant,
+        },
+        &loaded.game.record(),
+    )
 }
 
 /// `/boards/<n>.pgn`.
@@ -407,7 +353,7 @@ fn line_views(lines: Vec<web::BoardLine>) -> Vec<BoardLineView> {
         .map(|line| BoardLineView {
             number: line.number,
             variant: line.variant.display_name(),
-            when: readable(line.finished_at.unwrap_or(line.last_turn_at)),
+            when: readable_time(line.finished_at.unwrap_or(line.last_turn_at)),
             white: line.white,
             black: line.black,
             result: line.result,
@@ -541,13 +487,13 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
         settings.push(("Vacation days in the event".into(), days.to_string()));
     }
     if let Some(closes) = s.closes_at {
-        settings.push(("Entries close".into(), readable(closes)));
+        settings.push(("Entries close".into(), readable_time(closes)));
     }
     if s.invite_only {
         settings.push(("Entry".into(), "by invitation".into()));
     }
     if let Some(started) = event.started_at {
-        settings.push(("Started".into(), readable(started)));
+        settings.push(("Started".into(), readable_time(started)));
     }
     if event.current_round > 0 && event.status == Status::Running {
         settings.push(("Round being played".into(), event.current_round.to_string()));
