@@ -471,7 +471,11 @@ fn main() {
         boards: if benchmarking { 1000 } else { 2 },
     };
     let temp = tempfile::tempdir().expect("temp dir");
-    let config = Config::defaults(&temp.path().join("data"));
+    let mut config = Config::defaults(&temp.path().join("data"));
+    // The burst sends 22,000 mails within the hour, past the default
+    // ceiling of all pbem sends (20,000 an hour), which would hold back
+    // the last of them: this measures the work, not the ceiling.
+    config.service.sent.total.hour = 100_000;
 
     let setup_start = Instant::now();
     let mut server = set_up(&config, scale);

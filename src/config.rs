@@ -61,6 +61,27 @@ pub struct Config {
     pub bounce_address: Option<ServerAddress>,
     /// When `serve` runs the deadline sweep and the daily digest.
     pub schedule: Schedule,
+    /// The file the log is appended to (`[server] log_file`); `None` for
+    /// standard error.
+    pub log_file: Option<PathBuf>,
+    /// The spectators' web site (`crate::web`).
+    pub web: WebConfig,
+}
+
+/// Where `serve` serves the web site.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebConfig {
+    /// `None`: no web site (`listen = ""`).
+    pub listen: Option<std::net::SocketAddr>,
+}
+
+impl Default for WebConfig {
+    /// This machine only, port 8080: a reverse proxy in front publishes it.
+    fn default() -> WebConfig {
+        WebConfig {
+            listen: Some(std::net::SocketAddr::from(([127, 0, 0, 1], 8080))),
+        }
+    }
 }
 
 /// A configuration that cannot be used.
@@ -87,6 +108,8 @@ impl Config {
             service: ServiceConfig::default(),
             bounce_address: None,
             schedule: Schedule::default(),
+            log_file: None,
+            web: WebConfig::default(),
         }
     }
 
@@ -112,12 +135,32 @@ impl Config {
         })
     }
 
+    /// Where the database is, from the file at `path` (checked for unknown
+    /// keys), reading none of its secrets: for the commands that only open
+    /// the database (`backup`, `ratings`), which must work without the
+    /// server's environment.
+    pub fn database_in(path: &Path, data_dir: &Path) -> Result<PathBuf, ConfigError> {
+        let file = FileConfig::read(path)?;
+        Ok(file
+            .database
+            .map(|database| resolve(data_dir, database))
+            .unwrap_or_else(|| Config::defaults(data_dir).database))
+    }
+
+    /// The `[server] log_file` of the file at `path`, if it can be read,
+    /// reading none of its secrets: the log must be set up before the
+    /// configuration is loaded, so that an error loading it is logged there.
+    pub fn log_file_in(path: &Path, data_dir: &Path) -> Option<PathBuf> {
+        let file = FileConfig::read(path).ok()?;
+        Some(resolve(data_dir, file.server?.log_file?))
+    }
+
     /// The defaults, overridden by the TOML `text`; `env` reads the
     /// environment variables that secrets may be given in.
     fn parse(text: &str, data_dir: &Path, env: &Env) -> Result<Config, String> {
         let file: FileConfig = toml::from_str(text).map_err(|e| e.to_string())?;
         let mut config = Config::defaults(data_dir);
-        let resolve = |p: PathBuf| if p.is_absolute() { p } else { data_dir.join(p) };
+        let resolve = |p: PathBuf| resolve(data_dir, p);
         if let Some(server) = file.server {
             if let Some(address) = server.address {
                 config.service.address = ServerAddress::parse(&address).ok_or_else(|| {
@@ -137,6 +180,7 @@ impl Config {
                 server.token_secret_file.map(resolve),
             )?
             .map(|secret| secret.expose().trim().to_string());
+            config.log_file = server.log_file.map(resolve);
             if let Some(dir) = server.templates {
                 config.service.templates_dir = Some(resolve(dir));
             }
@@ -168,6 +212,16 @@ impl Config {
                 config.schedule.digest = Some(digest);
             }
         }
+        if let Some(web) = file.web
+            && let Some(listen) = web.listen
+        {
+            config.web.listen = match listen.trim() {
+                "" => None,
+                address => Some(address.parse().map_err(|_| {
+                    format!("web.listen \"{listen}\" is not an IP address and port like \"127.0.0.1:8080\" or \"[::1]:8080\"; \"\" turns the web site off")
+                })?),
+            };
+        }
         if let Some(limits) = file.limits {
             if let Some(bytes) = limits.max_mail_bytes {
                 config.service.max_mail_bytes = bytes;
@@ -195,6 +249,15 @@ impl Config {
             }
         }
         Ok(config)
+    }
+}
+
+/// A path of the file, relative to the data directory unless absolute.
+fn resolve(data_dir: &Path, path: PathBuf) -> PathBuf {
+    if path.is_absolute() {
+        path
+    } else {
+        data_dir.join(path)
     }
 }
 
@@ -492,6 +555,27 @@ struct FileConfig {
     outbound: Option<OutboundSection>,
     schedule: Option<ScheduleSection>,
     limits: Option<LimitsSection>,
+    web: Option<WebSection>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WebSection {
+    listen: Option<String>,
+}
+
+impl FileConfig {
+    /// The file's keys, checked for form but not resolved.
+    fn read(path: &Path) -> Result<FileConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        toml::from_str(&text).map_err(|e| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -509,6 +593,7 @@ struct ServerSection {
     token_secret: Option<String>,
     token_secret_env: Option<String>,
     token_secret_file: Option<PathBuf>,
+    log_file: Option<PathBuf>,
     templates: Option<PathBuf>,
     trusted_authserv_id: Option<String>,
 }
@@ -659,6 +744,42 @@ mod tests {
     }
 
     #[test]
+    fn the_log_file_and_the_database_are_read_without_the_secrets() {
+        let text = "database = \"games.sqlite3\"\n[server]\nlog_file = \"pbem.log\"\ntoken_secret_env = \"PBEM_NOT_SET\"\n";
+        let dir =
+            std::env::temp_dir().join(format!("pbem-config-secretless-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("pbem.toml");
+        std::fs::write(&path, text).expect("write");
+        let data = Path::new("/var/lib/pbem");
+        let loaded = Config::load(&path, data).expect_err("the secret is not set");
+        assert!(loaded.to_string().contains("PBEM_NOT_SET"), "{loaded}");
+        assert_eq!(
+            Config::database_in(&path, data).expect("no secret is read"),
+            data.join("games.sqlite3")
+        );
+        assert_eq!(
+            Config::log_file_in(&path, data),
+            Some(data.join("pbem.log"))
+        );
+        std::fs::write(&path, "[server]\nlogfile = \"x\"\n").expect("write");
+        let typo = Config::database_in(&path, data).expect_err("unknown key");
+        assert!(typo.to_string().contains("logfile"), "{typo}");
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(
+            Config::database_in(&path, data)
+                .expect_err("no file")
+                .to_string(),
+            format!(
+                "cannot read the configuration file {}: No such file or directory (os error 2)",
+                path.display()
+            )
+        );
+        let parsed = parse("[server]\nlog_file = \"/var/log/pbem.log\"\n").expect("valid");
+        assert_eq!(parsed.log_file, Some(PathBuf::from("/var/log/pbem.log")));
+    }
+
+    #[test]
     fn a_file_overrides_the_defaults() {
         let config =
             load("[server]\naddress = \"games@example.org\"\n[outbound]\nkind = \"sendmail\"\n")
@@ -690,8 +811,23 @@ mod tests {
 
     #[test]
     fn the_example_config_loads_with_every_transport_setting() {
-        let config =
-            parse(include_str!("../deploy/pbem.example.toml")).expect("the example is valid");
+        // The example reads its secrets from files in /etc/pbem: here, in
+        // a directory of the test's, and from nothing in the environment.
+        let dir = std::env::temp_dir().join(format!("pbem-example-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        for (file, secret) in [
+            ("token-secret", "0123456789abcdef0123456789abcdef\n"),
+            ("imap-password", "imap-secret\n"),
+            ("smtp-password", "smtp-secret"),
+        ] {
+            std::fs::write(dir.join(file), secret).expect("secret file");
+        }
+        let example = include_str!("../deploy/pbem.example.toml")
+            .replace("/etc/pbem/", &format!("{}/", dir.display()));
+        let nothing_set = |_: &str| None;
+        let config = Config::parse(&example, Path::new("/var/lib/pbem"), &nothing_set);
+        std::fs::remove_dir_all(&dir).ok();
+        let config = config.expect("the example is valid");
         assert_eq!(config.service.address.to_string(), "pbem@example.org");
         // Bounces go to the server's address (bounce_address is commented out).
         assert_eq!(config.bounce_address().to_string(), "pbem@example.org");
@@ -818,5 +954,30 @@ mod tests {
             let error = parse(text).expect_err(text);
             assert!(error.contains(expected), "{text}: {error}");
         }
+    }
+}
+
+#[cfg(test)]
+mod web_tests {
+    use super::*;
+
+    #[test]
+    fn the_web_site_listens_on_this_machine_unless_told_otherwise() {
+        let env = |_: &str| None;
+        let dir = Path::new("/tmp");
+        let listen = |text: &str| Config::parse(text, dir, &env).map(|c| c.web.listen);
+        assert_eq!(
+            listen("").expect("defaults"),
+            Some("127.0.0.1:8080".parse().expect("address"))
+        );
+        assert_eq!(
+            listen("[web]\nlisten = \"[::1]:9000\"\n").expect("valid"),
+            Some("[::1]:9000".parse().expect("address"))
+        );
+        assert_eq!(listen("[web]\nlisten = \"\"\n").expect("off"), None);
+        let bad = listen("[web]\nlisten = \"example.org:80\"\n").expect_err("a host name");
+        assert!(bad.contains("web.listen"), "{bad}");
+        let unknown = listen("[web]\nport = 80\n").expect_err("unknown key");
+        assert!(unknown.contains("port"), "{unknown}");
     }
 }

@@ -6,6 +6,8 @@
 //! depend on pbem, re-exported here under their module names:
 //!
 //! * [`rules`] (crate `pbem-rules`): pure game logic for every variant;
+//! * [`domain`]: the values the layers share (player ids, board numbers, preference
+//!   choices, clocks, vacations), without I/O;
 //! * [`command`]: a line of mail text to a typed command;
 //! * [`service`]: a mail's commands against the store, replies into the
 //!   outbox, in one transaction;
@@ -20,18 +22,23 @@
 //! * [`pairing`] (crate `pbem-pairing`): Swiss pairings by the FIDE Dutch
 //!   system, and the TRF;
 //! * [`server`] and [`config`]: wiring the transports to the service;
+//! * [`web`]: the spectators' read-only web site, served by `pbem serve`;
 //! * [`cli`]: the `pbem` command line.
 
 pub mod caught;
 pub mod cli;
 pub mod command;
 pub mod config;
+pub mod domain;
+#[cfg(test)]
+mod layers;
 pub mod mail;
 pub mod render;
 pub mod schedule;
 pub mod server;
 pub mod service;
 pub mod store;
+pub mod web;
 
 // The pure libraries are crates of their own (crates/), re-exported under
 // the module names the rest of pbem has always used.

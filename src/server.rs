@@ -150,6 +150,10 @@ impl Server {
     }
 
     /// Processes one mail given as bytes (MDA mode), then sends the replies.
+    /// Once the mail is handled it is done with: replies that cannot be
+    /// sent now wait in the outbox for the next sender (`serve`, `tick`,
+    /// the next mail), and are no reason for the mail system to hand the
+    /// mail over again.
     pub fn process_one(&mut self, raw: &[u8], clock: Clock) -> Result<Pass, ServerError> {
         let mut pass = Pass::default();
         let mut source = OneMail::new(raw.to_vec());
@@ -162,7 +166,12 @@ impl Server {
             &mut pass,
             &mut |_| {},
         )?;
-        pass.sent = self.drain(clock)?;
+        match self.drain(clock) {
+            Ok(sent) => pass.sent = sent,
+            Err(error) => tracing::warn!(
+                "the mail is handled; its replies wait in the outbox, as they cannot be sent now: {error}"
+            ),
+        }
         Ok(pass)
     }
 
@@ -235,6 +244,12 @@ impl Server {
     pub fn sweep(&mut self, clock: Clock) -> Result<(SweepReport, usize), ServerError> {
         let report = self.service.sweep(clock.now())?;
         Ok((report, self.drain(clock)?))
+    }
+
+    /// Forgets old records (sent mails, processed mails), as `serve` does
+    /// before each sweep.
+    pub fn prune(&mut self, clock: Clock) -> Result<Pruned, ServerError> {
+        Ok(self.service.prune(clock.now())?)
     }
 
     /// Sends the daily digest (once a day at most), then the outbox.
@@ -433,6 +448,8 @@ pub fn serve(config: &Config, once: bool, clock: Clock) -> Result<Pass, ServerEr
     runtime.block_on(async move {
         let stop = Arc::new(Stop::default());
         spawn_signal_watch(stop.clone()).map_err(ServerError::Runtime)?;
+        // The web site reads the store on this runtime; its failure is logged, not fatal.
+        crate::web::spawn(&config, clock).await;
         // The cron jobs run on this runtime and only queue events; a full
         // queue means the same work is already pending.
         let (events, deadline_events) = std::sync::mpsc::sync_channel(4);

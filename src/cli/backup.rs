@@ -13,8 +13,7 @@ use rusqlite::{Connection, OpenFlags};
 use super::{CliError, serve};
 
 pub fn run(data_dir: &Path, config: Option<&Path>, target: &Path) -> Result<(), CliError> {
-    let config = serve::config(data_dir, config)?;
-    let database = &config.database;
+    let database = &serve::database(data_dir, config)?;
     let failed = |what: String| CliError::Server(what);
     if !database.is_file() {
         return Err(CliError::Input(format!(

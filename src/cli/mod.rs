@@ -4,6 +4,7 @@
 mod backup;
 mod demo;
 mod legal;
+mod log;
 mod pairings;
 mod perft;
 mod ratings;
@@ -273,14 +274,26 @@ impl fmt::Display for CliError {
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return bad_arguments(error),
+    };
+    let mda = matches!(cli.command, Command::Process { .. });
+    let (data_dir, config) = cli.log_place();
+    let log_file = config.and_then(|file| crate::config::Config::log_file_in(&file, &data_dir));
+    let mut log = log::Log::choose(log_file.as_deref(), mda);
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG)),
         )
-        .with_writer(std::io::stderr)
+        .with_ansi(log.ansi())
+        .with_writer(log.writer())
         .init();
+    log.report_unopened();
+    if mda {
+        return process_mail(cli, &log);
+    }
     let result = run(cli);
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -305,6 +318,38 @@ pub fn main() -> ExitCode {
 /// scheduler logs every job it creates at INFO, the migrations a version
 /// that is not the migration's number).
 const DEFAULT_LOG: &str = "warn,pbem=info";
+
+impl Cli {
+    /// The data directory and configuration file, given before or after
+    /// the subcommand, that say where the log goes before the subcommand
+    /// runs (a mistake in them is the subcommand's to report).
+    fn log_place(&self) -> (PathBuf, Option<PathBuf>) {
+        let (data_dir, config) = match &self.command {
+            Command::Serve {
+                data_dir, config, ..
+            }
+            | Command::Process {
+                data_dir, config, ..
+            }
+            | Command::Tick {
+                data_dir, config, ..
+            }
+            | Command::Ratings {
+                data_dir, config, ..
+            }
+            | Command::Backup {
+                data_dir, config, ..
+            } => (data_dir.data_dir.clone(), config.config.clone()),
+            _ => (None, None),
+        };
+        let place = Place {
+            data_dir: data_dir.or_else(|| self.data_dir.clone()),
+            config: config.or_else(|| self.config.clone()),
+            now: None,
+        };
+        (place.data_dir(), place.config)
+    }
+}
 
 /// Runs the subcommand.
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -435,6 +480,68 @@ impl Place {
             now: now.now,
         }
     }
+}
+
+/// What standard error says when `pbem process` fails and the reason is in
+/// the log. A mail system puts it in its log, and in the notice the sender
+/// gets if the mail is still undelivered when it gives up (Postfix: "...
+/// temporary failure. Command output: `<this>`"): it says nothing of the
+/// server's setup, and starts with no status code, which Postfix would
+/// obey over the exit code.
+pub const MDA_FAILURE: &str = "the pbem server failed, not this mail; the reason is in pbem's log ([server] log_file, else syslog)";
+
+/// `pbem process`: one mail from standard input. Every failure is the
+/// server's, never the mail's (a mail pbem cannot read is answered or
+/// dropped, and exits 0), so each one exits 75 (EX_TEMPFAIL): the mail
+/// system keeps the mail and gives it again later, instead of bouncing it
+/// to the player (Postfix bounces on every other code but 71). A panic is
+/// such a failure too.
+fn process_mail(cli: Cli, log: &log::Log) -> ExitCode {
+    if !log.is_stderr() {
+        // A panic's message goes to the log, not to the mail system.
+        std::panic::set_hook(Box::new(|info| tracing::error!("{info}")));
+    }
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli)))
+        .unwrap_or_else(|panic| {
+            Err(CliError::Server(format!(
+                "pbem panicked: {}",
+                crate::caught::panic_text(&*panic)
+            )))
+        });
+    let Err(error) = result else {
+        return ExitCode::SUCCESS;
+    };
+    if log.is_stderr() {
+        eprintln!("error: {error}; the mail system keeps the mail and tries again");
+    } else {
+        tracing::error!(
+            "cannot process the mail now, the mail system keeps it and tries again: {error}"
+        );
+        eprintln!("{MDA_FAILURE}");
+    }
+    ExitCode::from(75)
+}
+
+/// Arguments clap cannot read: its message and exit 2, except for
+/// `pbem process`, where a mistake in the command the mail system runs
+/// must not bounce the mail (exit 75, as [`process_mail`]).
+fn bad_arguments(error: clap::Error) -> ExitCode {
+    let process = std::env::args().skip(1).any(|arg| arg == "process");
+    if !process || !error.use_stderr() {
+        error.exit();
+    }
+    let log = log::Log::choose(None, true);
+    if log.is_stderr() {
+        eprint!("{error}");
+    } else {
+        tracing_subscriber::fmt()
+            .with_ansi(false)
+            .with_writer(log.writer())
+            .init();
+        tracing::error!("pbem process: {}", error.to_string().trim_end());
+        eprintln!("{MDA_FAILURE}");
+    }
+    ExitCode::from(75)
 }
 
 impl StartArgs {

@@ -18,19 +18,19 @@ pub fn run(
     rebuild: bool,
     variant: Option<Variant>,
 ) -> Result<(), CliError> {
-    let config = serve::config(data_dir, config)?;
+    let database = serve::database(data_dir, config)?;
     let now = match serve::clock(now)? {
         Clock::Fixed(time) => time,
         Clock::System => time::OffsetDateTime::now_utc(),
     };
-    if !config.database.is_file() {
+    if !database.is_file() {
         return Err(CliError::Input(format!(
             "there is no database at {}; check --data-dir, --config and its `database` key",
-            config.database.display()
+            database.display()
         )));
     }
     let failed = |e: crate::store::StoreError| CliError::Server(e.to_string());
-    let store = Store::open(&config.database).map_err(failed)?;
+    let store = Store::open(&database).map_err(failed)?;
     if rebuild {
         let started = std::time::Instant::now();
         let tx = store.transaction().map_err(failed)?;

@@ -2,7 +2,7 @@
 //! (or embedded default) transports.
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -16,6 +16,17 @@ pub fn config(data_dir: &Path, file: Option<&Path>) -> Result<Config, CliError> 
     match file {
         Some(file) => Config::load(file, data_dir).map_err(|e| CliError::Input(e.to_string())),
         None => Ok(Config::defaults(data_dir)),
+    }
+}
+
+/// Where the database is: the file's `database` key if given, else the
+/// default; no secret is read (see [`Config::database_in`]).
+pub fn database(data_dir: &Path, file: Option<&Path>) -> Result<PathBuf, CliError> {
+    match file {
+        Some(file) => {
+            Config::database_in(file, data_dir).map_err(|e| CliError::Input(e.to_string()))
+        }
+        None => Ok(Config::defaults(data_dir).database),
     }
 }
 
@@ -70,6 +81,12 @@ pub fn tick(
     let config = config(data_dir, file)?;
     let clock = clock(now)?;
     let mut server = Server::open(&config).map_err(|e| CliError::Server(e.to_string()))?;
+    // Where cron's `tick` stands in for `serve` (MDA mode), it also keeps
+    // the records from growing; a failure waits for the next tick.
+    match server.prune(clock) {
+        Ok(pruned) => tracing::debug!(?pruned, "old records pruned"),
+        Err(error) => tracing::error!(%error, "pruning failed; it runs again at the next tick"),
+    }
     let (report, sent) = server
         .sweep(clock)
         .map_err(|e| CliError::Server(e.to_string()))?;

@@ -3,7 +3,7 @@
 //! userid and password may be left out (`set board compact`, `settings`).
 
 use super::{Command, CommandError, Speaker, error};
-use crate::store::preferences::{BoardChoice, MailChoice};
+use crate::domain::{BoardChoice, MailChoice};
 
 /// One preference and its new value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub struct SetPreference {
 }
 
 pub const SET: &str =
-    "set <userid> <password> board ascii|compact|html | mail every|digest | pgn on|off";
+    "set <userid> <password> board ascii|compact|html|list | mail every|digest | pgn on|off";
 pub const SETTINGS: &str = "settings <userid> <password>";
 
 pub(super) fn set(args: &[&str]) -> Result<Command, CommandError> {
@@ -74,7 +74,7 @@ fn change(name: &str, value: &str) -> Result<Change, String> {
     match name.to_ascii_lowercase().as_str() {
         "board" => BoardChoice::from_word(value)
             .map(Change::Board)
-            .ok_or_else(|| bad("ascii, compact or html")),
+            .ok_or_else(|| bad("ascii, compact, html or list")),
         "mail" => MailChoice::from_word(value)
             .map(Change::Mail)
             .ok_or_else(|| bad("every or digest")),
@@ -92,7 +92,7 @@ fn change(name: &str, value: &str) -> Result<Change, String> {
 #[cfg(test)]
 mod tests {
     use crate::command::{Command, Speaker, parse_line};
-    use crate::store::preferences::BoardChoice;
+    use crate::domain::BoardChoice;
 
     use super::*;
 

@@ -1,11 +1,25 @@
 //! What players read: the ASCII board, the move list, the legal-move
-//! summary, the rating tables, and the board picture of HTML mails
+//! summary, the rating tables, the PGN ([`pgn`]), times as players read
+//! them ([`readable_time`]), and the board picture of HTML mails
 //! ([`picture`]).
 
 pub mod board;
 pub mod deflate;
 pub mod palette;
+pub mod pgn;
 pub mod picture;
 pub mod ratings;
 pub mod summary;
 pub mod templates;
+
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+/// A time as players read it: `2026-04-01 12:03 UTC`.
+pub fn readable_time(time: OffsetDateTime) -> String {
+    let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+    let utc = time.to_offset(time::UtcOffset::UTC);
+    // A time the format cannot show is given as stored (RFC 3339).
+    utc.format(&format)
+        .unwrap_or_else(|_| utc.format(&Rfc3339).unwrap_or_default())
+}

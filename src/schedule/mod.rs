@@ -12,7 +12,7 @@ pub mod cron;
 
 use time::{Duration, OffsetDateTime};
 
-use crate::store::deadlines::{Clock, Vacation};
+use crate::domain::{Clock, Vacation};
 
 /// What a board's deadlines call for now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,6 +143,40 @@ pub fn within_allowance(
     honoured
 }
 
+/// A board's reminder and loss-on-time days (nag, forfeit) from the
+/// options `--days`, `--forfeit` and `--nag`. `--days=N` is the per-turn
+/// allowance: a turn that takes longer loses on time, as `--forfeit=N`
+/// says; the reminders then come at a third of it. Without either, the
+/// loss on time comes after `default_forfeit` days and the reminder after
+/// `default_nag(forfeit)`.
+pub fn turn_deadlines(
+    days_per_turn: Option<u32>,
+    forfeit: Option<u32>,
+    nag: Option<u32>,
+    default_forfeit: u32,
+    default_nag: impl FnOnce(u32) -> u32,
+) -> Result<(u32, u32), String> {
+    let forfeit_days = match (forfeit, days_per_turn) {
+        (Some(_), Some(_)) => {
+            return Err(
+                "give --days or --forfeit, not both: they both set the time for a turn".into(),
+            );
+        }
+        (Some(days), None) | (None, Some(days)) => days,
+        (None, None) => default_forfeit,
+    };
+    let nag_days = nag.unwrap_or_else(|| match days_per_turn {
+        Some(days) => (days / 3).max(1),
+        None => default_nag(forfeit_days),
+    });
+    if forfeit_days < nag_days {
+        return Err(format!(
+            "--forfeit={forfeit_days} must not be shorter than the reminder time of {nag_days} days"
+        ));
+    }
+    Ok((nag_days, forfeit_days))
+}
+
 fn days(n: u32) -> Duration {
     Duration::days(i64::from(n))
 }
@@ -152,11 +186,11 @@ mod tests {
     use time::macros::datetime;
 
     use super::*;
-    use crate::store::players::PlayerId;
+    use crate::domain::{BoardNumber, PlayerId};
 
     fn clock(nags_sent: u32) -> Clock {
         Clock {
-            board: 101,
+            board: BoardNumber(101),
             to_move: Some(PlayerId(1)),
             last_turn_at: datetime!(2026-03-01 12:00 UTC),
             nag_days: 7,

@@ -4,12 +4,13 @@
 use serde::Serialize;
 use time::Duration;
 
-use super::{Ctx, Failure, confirm, refuse};
+use super::{Failure, MailCtx, confirm, refuse};
 use crate::command::{Games, GamesFilter, HelpTopic, Password, SetAddresses, Signup, Vacation};
+use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::address;
 use crate::mail::outgoing::Outgoing;
 use crate::rules::Variant;
-use crate::store::players::{self, Player, PlayerId};
+use crate::store::players::{self, Player};
 use crate::store::{boards, claims, deadlines};
 
 /// What one mail's account commands did so far, for the limits that hold
@@ -38,7 +39,7 @@ fn valid_userid(userid: &str) -> bool {
 /// (so pbem can write to every address it stores) and each once; refused
 /// when one is not an address, is pbem's own, or another player's.
 fn check_addresses(
-    ctx: &Ctx<'_>,
+    ctx: &MailCtx<'_>,
     addresses: &[String],
     owner: Option<PlayerId>,
 ) -> Result<Vec<String>, Failure> {
@@ -63,7 +64,7 @@ fn check_addresses(
     Ok(checked)
 }
 
-pub(super) fn signup(ctx: &mut Ctx<'_>, command: &Signup) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn signup(ctx: &mut MailCtx<'_>, command: &Signup) -> Result<Vec<Outgoing>, Failure> {
     // A person needs one account: a mail of many signups would only
     // reserve userids and mail strangers.
     ctx.accounts.signups = ctx.accounts.signups.saturating_add(1);
@@ -129,7 +130,7 @@ pub(super) fn signup(ctx: &mut Ctx<'_>, command: &Signup) -> Result<Vec<Outgoing
 /// reserved and the password is the reservation's: whoever lost the
 /// confirmation mail, or mistyped an address, need not wait for the
 /// reservation to lapse. A userid taken otherwise is refused.
-fn reservation_of(ctx: &mut Ctx<'_>, command: &Signup) -> Result<Option<Player>, Failure> {
+fn reservation_of(ctx: &mut MailCtx<'_>, command: &Signup) -> Result<Option<Player>, Failure> {
     let Some(taken) = players::by_userid_or_reserved(ctx.conn, &command.userid)? else {
         return Ok(None);
     };
@@ -147,7 +148,7 @@ fn reservation_of(ctx: &mut Ctx<'_>, command: &Signup) -> Result<Option<Player>,
 }
 
 /// A new password is long enough.
-fn check_new_password(ctx: &Ctx<'_>, password: &str) -> Result<(), Failure> {
+fn check_new_password(ctx: &MailCtx<'_>, password: &str) -> Result<(), Failure> {
     let minimum = ctx.config.min_password_length;
     if password.chars().count() < minimum {
         return Err(refuse(
@@ -160,7 +161,7 @@ fn check_new_password(ctx: &Ctx<'_>, password: &str) -> Result<(), Failure> {
 
 /// The sender and every registered address of `player`, each once: who
 /// hears of a change to the account.
-fn account_notice_recipients(ctx: &Ctx<'_>, player: &Player) -> Vec<String> {
+fn account_notice_recipients(ctx: &MailCtx<'_>, player: &Player) -> Vec<String> {
     let mut to = vec![ctx.sender.to_string()];
     for address in &player.addresses {
         if !to.iter().any(|t| t.eq_ignore_ascii_case(address)) {
@@ -171,9 +172,9 @@ fn account_notice_recipients(ctx: &Ctx<'_>, player: &Player) -> Vec<String> {
 }
 
 pub(super) fn password(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &Password,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(&command.speaker, token, None)?;
     check_new_password(ctx, &command.new)?;
@@ -194,9 +195,9 @@ pub(super) fn password(
 }
 
 pub(super) fn addresses(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &SetAddresses,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(&command.speaker, token, None)?;
     let addresses = check_addresses(ctx, &command.addresses, Some(player.id))?;
@@ -246,9 +247,9 @@ pub(super) fn addresses(
 }
 
 pub(super) fn vacation(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &Vacation,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(&command.speaker, token, None)?;
     let year = ctx.now.year();
@@ -285,7 +286,7 @@ pub(super) fn vacation(
         "{} is on vacation for {} days, until {}; the clocks of their boards stop meanwhile.",
         player.userid,
         command.days,
-        super::deadlines::readable(until)
+        crate::render::readable_time(until)
     );
     let mut mails = vec![ctx.notice_to_sender("pbem vacation", &text)?];
     for board in boards::of_player(ctx.conn, player.id)?
@@ -314,7 +315,7 @@ struct VariantLine {
     description: &'static str,
 }
 
-pub(super) fn help(ctx: &mut Ctx<'_>, topic: HelpTopic) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn help(ctx: &mut MailCtx<'_>, topic: HelpTopic) -> Result<Vec<Outgoing>, Failure> {
     let mail = match topic {
         HelpTopic::Commands => {
             let variants: Vec<VariantLine> = Variant::ALL
@@ -354,7 +355,7 @@ pub(super) fn help(ctx: &mut Ctx<'_>, topic: HelpTopic) -> Result<Vec<Outgoing>,
     Ok(vec![mail])
 }
 
-pub(super) fn games(ctx: &mut Ctx<'_>, command: &Games) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn games(ctx: &mut MailCtx<'_>, command: &Games) -> Result<Vec<Outgoing>, Failure> {
     let Some(player) = players::by_userid(ctx.conn, &command.userid)? else {
         return Err(refuse(
             format!("there is no player \"{}\"", command.userid),

@@ -1,41 +1,33 @@
 //! One answer per mail. The commands of a mail run first; their board
-//! mails wait ([`Ctx::touch`]) and go out at the end, one per board and
+//! mails wait (`Ctx::touch`) and go out at the end, one per board and
 //! reader, showing the board as the whole mail left it. The sender gets
 //! one mail: the board mail alone when one command did one thing, the
 //! error mail when one command was refused, and otherwise one mail that
 //! lists each command's result, then each notice and each board touched.
 //! A folded answer keeps the folded mails' board pictures (under its text
 //! in its HTML part) and attachments.
-//!
-//! Threading: every mail of a board's conversation references the first
-//! mail pbem sent that reader on that board (its real Message-ID, kept in
-//! `store::sent`) and the mail it answers.
 
-use rusqlite::Connection;
-use time::OffsetDateTime;
-
-use super::board_mail::{self, Occasion};
-use super::{Ctx, Refusal, ServiceConfig, ServiceError};
+use super::board_mail::{self};
+use super::threading::thread;
+use super::{MailCtx, Refusal, ServiceError};
+use crate::domain::BoardNumber;
 use crate::mail::outgoing::{self, Html, Inline, Outgoing};
-use crate::mail::reply::Known;
-use crate::mail::token::TokenKey;
 use crate::render::picture;
 use crate::store::players;
-use crate::store::sent::{self, SentMail};
 
 /// What became of one command of a mail.
 pub struct Outcome {
     /// The line as written, its passwords blanked (`dialogue`).
     pub written: String,
     /// The board it acted on.
-    pub board: Option<u32>,
+    pub board: Option<BoardNumber>,
     pub refusal: Option<Refusal>,
     /// The mails it made besides board mails (notices).
     pub mails: Vec<Outgoing>,
 }
 
 impl Outcome {
-    pub fn done(written: &str, board: Option<u32>, mails: Vec<Outgoing>) -> Outcome {
+    pub fn done(written: &str, board: Option<BoardNumber>, mails: Vec<Outgoing>) -> Outcome {
         Outcome {
             written: written.to_string(),
             board,
@@ -54,52 +46,17 @@ impl Outcome {
     }
 }
 
-impl Ctx<'_> {
-    /// Notes that `board` needs board mails for `occasion` at the end of
-    /// the mail; `false` when board mails go out at once instead.
-    pub(super) fn touch(&self, board: u32, occasion: Occasion) -> bool {
-        let mut boards = self.boards.borrow_mut();
-        let Some(boards) = boards.as_mut() else {
-            return false;
-        };
-        match boards.iter_mut().find(|(b, _)| *b == board) {
-            Some((_, existing)) => {
-                if rank(&occasion) > rank(existing) {
-                    *existing = occasion;
-                }
-            }
-            None => boards.push((board, occasion)),
-        }
-        true
-    }
-
-    /// Says what happened on `board` in its next board mail.
-    pub(super) fn tell(&self, board: u32, news: String) {
-        self.news.borrow_mut().push((board, news));
-    }
-}
-
-/// Which occasion wins when a mail touches a board several times.
-fn rank(occasion: &Occasion) -> u8 {
-    match occasion {
-        Occasion::Comment => 0,
-        Occasion::Nag(_) => 1,
-        Occasion::Update => 2,
-        Occasion::New => 3,
-    }
-}
-
 /// Sends the board mails of the boards the mail touched and the one
 /// answer to the sender.
 pub(super) fn finish(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     mut outcomes: Vec<Outcome>,
     notes: Vec<String>,
 ) -> Result<(), ServiceError> {
-    let touched = ctx.boards.borrow_mut().take().unwrap_or_default();
+    let touched = ctx.take_touched();
     // Mails the end of a game made (a tournament's notices) go with the
     // command that ended it: those to the sender are part of the answer.
-    let pending = ctx.pending.take();
+    let pending = ctx.take_later_mails();
     if !pending.is_empty() {
         match outcomes.iter_mut().rev().find(|o| o.refusal.is_none()) {
             Some(outcome) => outcome.mails.extend(pending),
@@ -129,7 +86,7 @@ pub(super) fn finish(
                 .all(|to| own_addresses.iter().any(|own| own.eq_ignore_ascii_case(to)))
     };
     // The pieces of the sender's answer, each with its board.
-    let mut own: Vec<(Option<u32>, Outgoing)> = Vec::new();
+    let mut own: Vec<(Option<BoardNumber>, Outgoing)> = Vec::new();
     for (board, occasion) in touched {
         for mail in board_mail::board_mails(ctx, board, occasion)? {
             if is_own(&mail) {
@@ -147,7 +104,10 @@ pub(super) fn finish(
                 own.push((outcome.board, mail.clone()));
             } else {
                 let mut mail = mail.clone();
-                if let Some(board) = outcome.board.or_else(|| board_of_subject(&mail.subject)) {
+                if let Some(board) = outcome
+                    .board
+                    .or_else(|| (board_of_subject(&mail.subject)).map(BoardNumber))
+                {
                     thread(ctx, &mut mail, board, false)?;
                 }
                 ctx.out.push(mail);
@@ -174,11 +134,11 @@ pub(super) fn finish(
         .reply_token()
         .and_then(Result::ok)
         .map(|(board, _)| board)
-        .filter(|board| *board != crate::mail::token::NOT_A_BOARD);
+        .filter(|board| *board != BoardNumber(crate::mail::token::NOT_A_BOARD));
     if refusals.is_empty() && notes.is_empty() && own.len() <= 1 {
         for (board, mut mail) in own {
             if let Some(board) = board
-                .or_else(|| board_of_subject(&mail.subject))
+                .or_else(|| (board_of_subject(&mail.subject)).map(BoardNumber))
                 .or(reply_board)
             {
                 // A board shown (`show`) invites a reply like a board mail.
@@ -210,14 +170,14 @@ pub(super) fn finish(
 
 /// The sender's one answer to a mail of several commands or notes.
 fn merged(
-    ctx: &Ctx<'_>,
+    ctx: &MailCtx<'_>,
     outcomes: &[Outcome],
     results: &[String],
     refusals: &[Refusal],
-    own: Vec<(Option<u32>, Outgoing)>,
+    own: Vec<(Option<BoardNumber>, Outgoing)>,
     notes: &[String],
 ) -> Result<Outgoing, ServiceError> {
-    let mut boards: Vec<u32> = Vec::new();
+    let mut boards: Vec<BoardNumber> = Vec::new();
     let mentioned = outcomes
         .iter()
         .map(|o| o.board)
@@ -308,12 +268,24 @@ fn merged(
     let html = if images.is_empty() {
         None
     } else {
+        // Each picture's alt text names its position, for screen readers;
+        // `images` (the Content-IDs alone) stays for templates written
+        // before `pictures`.
         let cids: Vec<String> = images.iter().map(|i| i.content_id.clone()).collect();
+        let pictures: Vec<minijinja::Value> = images
+            .iter()
+            .map(|i| {
+                minijinja::context! {
+                    cid => i.content_id.clone(),
+                    alt => crate::render::board::spoken_position(&i.scene.board),
+                }
+            })
+            .collect();
         let text = body.clone();
         Some(Html {
             body: ctx.templates.render_html(
                 "answer.html",
-                minijinja::context! { text => text, images => cids, size => picture::SIZE },
+                minijinja::context! { text => text, images => cids, pictures => pictures, size => picture::SIZE },
             )?,
             images,
         })
@@ -356,7 +328,11 @@ fn board_of_subject(subject: &str) -> Option<u32> {
 
 /// Gives a mail to the sender the reply token of the player the sender
 /// speaks for on `board`, if the sender plays there.
-fn with_token(ctx: &Ctx<'_>, mail: &mut Outgoing, board: u32) -> Result<(), ServiceError> {
+fn with_token(
+    ctx: &MailCtx<'_>,
+    mail: &mut Outgoing,
+    board: BoardNumber,
+) -> Result<(), ServiceError> {
     if mail.reply_to.is_some() {
         return Ok(());
     }
@@ -372,89 +348,11 @@ fn with_token(ctx: &Ctx<'_>, mail: &mut Outgoing, board: u32) -> Result<(), Serv
             .find(|player| row.color_of(*player).is_some()),
     };
     if let Some(player) = reader {
-        mail.reply_to = Some(ctx.config.address.with_token(&ctx.key.token(board, player)));
+        mail.reply_to = Some(
+            ctx.config
+                .address
+                .with_token(&ctx.key.token(board.0, player)),
+        );
     }
-    Ok(())
-}
-
-/// Threads a mail into its board's conversation: it references the first
-/// mail of the board its reader got, and answers the sender's mail (for
-/// the sender) or the reader's newest mail of the board.
-pub(super) fn thread(
-    ctx: &Ctx<'_>,
-    mail: &mut Outgoing,
-    board: u32,
-    to_sender: bool,
-) -> Result<(), ServiceError> {
-    let Some(address) = mail.to.first().cloned() else {
-        return Ok(());
-    };
-    let answered = if to_sender {
-        Some(ctx.mail.message_id.clone())
-    } else {
-        sent::latest(ctx.conn, board, &address)?
-    };
-    let mut references = Vec::new();
-    references.extend(sent::thread_root(ctx.conn, board, &address)?);
-    // Only the sender saw the sender's mail.
-    if !to_sender {
-        mail.references.retain(|id| *id != ctx.mail.message_id);
-    }
-    for id in answered.iter().chain(&mail.references) {
-        if !references.contains(id) && !id.is_empty() {
-            references.push(id.clone());
-        }
-    }
-    if ctx.sender.is_empty() {
-        // The server acting on its own answers no mail.
-        references.retain(|id| *id != ctx.mail.message_id);
-    }
-    mail.references = references;
-    mail.in_reply_to = answered.or_else(|| mail.references.last().cloned());
-    if ctx.sender.is_empty() && mail.in_reply_to.as_deref() == Some(ctx.mail.message_id.as_str()) {
-        mail.in_reply_to = None;
-    }
-    Ok(())
-}
-
-/// Takes back [`record_sent`]'s record of a mail that was not sent after
-/// all (it could not be built).
-pub(super) fn forget_sent(conn: &Connection, message_id: &str) -> Result<(), ServiceError> {
-    sent::forget(conn, stored_message_id(message_id))?;
-    Ok(())
-}
-
-/// A Message-ID as the record of sent mail keeps it: without brackets.
-fn stored_message_id(message_id: &str) -> &str {
-    message_id.trim().trim_matches(['<', '>'])
-}
-
-/// Records a mail that carries a reply token: the board, player and
-/// position it shows, and its lines.
-pub(super) fn record_sent(
-    conn: &Connection,
-    config: &ServiceConfig,
-    key: &TokenKey,
-    mail: &Outgoing,
-    message_id: &str,
-    now: OffsetDateTime,
-) -> Result<(), ServiceError> {
-    let Some((board, player)) = mail
-        .reply_to
-        .as_deref()
-        .and_then(|to| config.address.token_of(to))
-        .and_then(|token| key.verify(token))
-    else {
-        return Ok(());
-    };
-    let record = SentMail {
-        message_id: stored_message_id(message_id).to_string(),
-        board,
-        player: Some(player),
-        turn_seq: sent::turns_played(conn, board)? + 1,
-        lines: Known::of_text(&mail.body).to_bytes(),
-    };
-    let address = mail.to.first().map_or("", String::as_str);
-    sent::record(conn, &record, address, now)?;
     Ok(())
 }

@@ -7,12 +7,12 @@
 //! `decline`. The challenger may play White's first turn at once. Until
 //! the challenge is accepted no clock runs on the board (no reminder, no
 //! loss on time), and an unanswered challenge lapses after the board's
-//! forfeit days with no result and no rating ([`lapse_unanswered`], run
-//! by the deadline sweep). The challenged player gets a board mail only
+//! forfeit days with no result and no rating (`deadlines::lapse_unanswered`,
+//! run by the deadline sweep). The challenged player gets a board mail only
 //! for a position not shown to them yet (the challenge, and the
 //! challenger's first turn), and the mail of its end; never a chat, a
-//! comment or an offer: a stranger cannot use a challenge to send them
-//! mail.
+//! comment or an offer (`board_mail::mails_player`): a stranger cannot use
+//! a challenge to send them mail.
 //!
 //! How many challenges may go unanswered (waiting, or ended unaccepted
 //! within [`UNANSWERED_WINDOW`]), and how many games a player may have in
@@ -23,11 +23,10 @@
 //! ends unrated, whatever ended it (an abort: [`is_abort`]); an event
 //! still scores it.
 
-use super::board_mail::{self, Occasion};
-use super::ending::{Ending, end_game};
 use super::{Ctx, Failure, ServiceError, refuse};
+use crate::domain::{BoardNumber, PlayerId};
 use crate::store::boards::{self, Board};
-use crate::store::players::{self, Player, PlayerId};
+use crate::store::players::{self, Player};
 
 /// Unanswered challenges one player may have for the same opponent:
 /// waiting, or made within [`UNANSWERED_WINDOW`] and ended unaccepted (so
@@ -82,7 +81,11 @@ pub(super) fn check_bounds(
 }
 
 /// Refuses when `player` has [`BOARDS_IN_PROGRESS`] games in progress.
-fn check_in_progress(ctx: &Ctx<'_>, player: &Player, board: Option<u32>) -> Result<(), Failure> {
+fn check_in_progress(
+    ctx: &Ctx<'_>,
+    player: &Player,
+    board: Option<BoardNumber>,
+) -> Result<(), Failure> {
     let games = boards::in_progress(ctx.conn, player.id)?;
     if games >= BOARDS_IN_PROGRESS {
         return Err(refuse(
@@ -125,38 +128,6 @@ pub(super) fn accept_if_waiting(
     Ok(true)
 }
 
-/// Whether a board mail for `occasion` goes to player `reader` of a board
-/// showing `turns` turns. A challenged player who has not accepted gets
-/// the mail of each position once (the challenge, the challenger's first
-/// turn) and the mail of the board's end; never a chat, comment, offer
-/// or reminder. Records what the mail shows.
-pub(super) fn mails_player(
-    ctx: &Ctx<'_>,
-    board: &Board,
-    reader: PlayerId,
-    occasion: &Occasion,
-    turns: u32,
-) -> Result<bool, ServiceError> {
-    let Some(challenge) = boards::unaccepted(ctx.conn, board.number)? else {
-        return Ok(true);
-    };
-    if challenge.challenged != reader {
-        return Ok(true);
-    }
-    if board.is_finished() {
-        return Ok(*occasion == Occasion::Update);
-    }
-    let new_position = match occasion {
-        Occasion::New => true,
-        Occasion::Update => turns > challenge.shown,
-        Occasion::Comment | Occasion::Nag(_) => false,
-    };
-    if new_position {
-        boards::set_challenge_shown(ctx.conn, board.number, turns)?;
-    }
-    Ok(new_position)
-}
-
 /// What a board mail says of a challenge that waits: how to answer it,
 /// and when it lapses.
 pub(super) fn waiting_line(ctx: &Ctx<'_>, board: &Board) -> Result<Option<String>, ServiceError> {
@@ -166,7 +137,7 @@ pub(super) fn waiting_line(ctx: &Ctx<'_>, board: &Board) -> Result<Option<String
     let who = players::by_id(ctx.conn, challenged)?.userid;
     Ok(Some(format!(
         "The challenge waits for {who}: {who} accepts it by replying accept (or with {who}'s first turn), or refuses it by replying decline. No clock runs until then; unanswered, the challenge lapses on {} with no result and no rating.",
-        super::deadlines::readable(lapses_at(board))
+        crate::render::readable_time(lapses_at(board))
     )))
 }
 
@@ -177,7 +148,7 @@ fn lapses_at(board: &Board) -> time::OffsetDateTime {
 
 /// `days` after `start`; a count past the calendar (only a corrupt row
 /// holds one) never comes.
-fn after_days(start: time::OffsetDateTime, days: u32) -> time::OffsetDateTime {
+pub(super) fn after_days(start: time::OffsetDateTime, days: u32) -> time::OffsetDateTime {
     start
         .checked_add(time::Duration::days(i64::from(days)))
         .unwrap_or(time::macros::datetime!(9999-12-31 23:59 UTC))
@@ -186,31 +157,7 @@ fn after_days(start: time::OffsetDateTime, days: u32) -> time::OffsetDateTime {
 /// Whether a game of `board` ending now is an abort: a side has made
 /// fewer than [`TURNS_TO_RATE`] turns (White makes the odd turns, Black
 /// the even ones).
-pub(super) fn is_abort(ctx: &Ctx<'_>, board: u32) -> Result<bool, ServiceError> {
+pub(super) fn is_abort(ctx: &Ctx<'_>, board: BoardNumber) -> Result<bool, ServiceError> {
     let turns = boards::turn_count(ctx.conn, board)?;
     Ok(turns / 2 < TURNS_TO_RATE)
-}
-
-/// The sweep's part: ends every challenge unanswered for its board's
-/// forfeit days, with no result and no rating; both players are told
-/// (the mails go to `ctx.pending`). Returns how many lapsed.
-pub(super) fn lapse_unanswered(ctx: &Ctx<'_>) -> Result<usize, ServiceError> {
-    let mut lapsed = 0;
-    for (number, created_at, days) in boards::waiting_for_answer(ctx.conn)? {
-        if after_days(created_at, days) > ctx.now {
-            continue;
-        }
-        let Some(challenge) = boards::unaccepted(ctx.conn, number)? else {
-            continue;
-        };
-        let who = players::by_id(ctx.conn, challenge.challenged)?.userid;
-        let reason = format!(
-            "the challenge lapsed: {who} did not answer it within {days} days; no result, not rated"
-        );
-        end_game(ctx, number, Ending::Declined { reason: &reason })?;
-        let mails = board_mail::board_mails(ctx, number, Occasion::Update)?;
-        ctx.pending.borrow_mut().extend(mails);
-        lapsed += 1;
-    }
-    Ok(lapsed)
 }

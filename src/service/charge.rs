@@ -21,9 +21,10 @@ use rusqlite::Connection;
 use time::{Duration, OffsetDateTime};
 
 use super::ServiceError;
+use crate::domain::PlayerId;
 use crate::mail::outgoing::{self, Outgoing};
 use crate::store::limits::{self, domain_key};
-use crate::store::players::{self, PlayerId};
+use crate::store::players;
 
 /// A ceiling: the most mails per clock hour and per day.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,7 +21,7 @@
 use rusqlite::Connection;
 use time::{Duration, OffsetDateTime};
 
-use super::{Ctx, Failure, ServiceError, limits, refuse};
+use super::{Failure, MailCtx, ServiceError, limits, refuse};
 use crate::mail::outgoing::Outgoing;
 use crate::store::players::{self, Player};
 use crate::store::{claims, time_text};
@@ -40,7 +40,7 @@ pub const CONFIRMATIONS_PER_MAIL: usize = 4;
 /// returns the confirmation mails to send; refused, changing nothing,
 /// when the mail would make more than [`CONFIRMATIONS_PER_MAIL`] of them.
 pub(super) fn claim(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     player: &Player,
     addresses: &[String],
 ) -> Result<Vec<Outgoing>, Failure> {
@@ -85,7 +85,7 @@ pub(super) fn claim(
 
 /// The one mail an unconfirmed address gets: the code, and nothing of the
 /// requester's (no userid, no text).
-fn confirmation_mail(ctx: &Ctx<'_>, address: &str, code: &str) -> Result<Outgoing, Failure> {
+fn confirmation_mail(ctx: &MailCtx<'_>, address: &str, code: &str) -> Result<Outgoing, Failure> {
     let text = format!(
         "pbem, the play-by-email chess server at {server}, was asked to send a player's mail to this address ({address}).\n\n\
          If you asked for it, reply to this mail without changing its subject, or write to {server} a mail with the line:\n  confirm {code}\n\
@@ -101,7 +101,7 @@ fn confirmation_mail(ctx: &Ctx<'_>, address: &str, code: &str) -> Result<Outgoin
 
 /// `confirm <code>`: the sender's address joins the addresses of the
 /// player whose claim has this code.
-pub(super) fn confirm(ctx: &mut Ctx<'_>, code: &str) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn confirm(ctx: &mut MailCtx<'_>, code: &str) -> Result<Vec<Outgoing>, Failure> {
     let address = ctx.sender.to_string();
     let wrong_here = ctx
         .accounts

@@ -22,18 +22,17 @@ use shakmaty::Color;
 use time::OffsetDateTime;
 
 use super::board_mail::{self, Occasion};
+use super::challenges;
 use super::charge::{self, Payer};
 use super::ending::{Ending, end_game};
-use super::passwords::PasswordCheck;
 use super::queue::{Replies, queue_all};
-use super::{Ctx, Service, ServiceConfig, ServiceError};
+use super::{Ctx, Service, ServiceError};
 use crate::caught::panic_text;
-use crate::mail::inbound::Inbound;
-use crate::mail::token::TokenKey;
-use crate::render::templates::Templates;
+use crate::domain::{BoardNumber, Clock, PlayerId, Vacation};
+use crate::render::readable_time;
 use crate::schedule::{self, Due};
-use crate::store::deadlines::{self, Clock, Vacation};
-use crate::store::players::{self, PlayerId};
+use crate::store::deadlines;
+use crate::store::players;
 use crate::store::{self, CachedStatements, boards, tournaments};
 
 /// How long one of the sweep's transactions takes on more items; the
@@ -76,9 +75,8 @@ impl Service {
     /// Challenges unanswered past their days lapse, with no result and no
     /// rating (see `challenges`), in a transaction of their own.
     fn lapse_challenges(&mut self, now: OffsetDateTime) -> Result<(), ServiceError> {
-        let system = system_mail(now, "sweep");
-        self.in_short_transactions(&system, now, &["unanswered challenges"], |ctx, _| {
-            super::challenges::lapse_unanswered(ctx).map(drop)
+        self.in_short_transactions(now, &["unanswered challenges"], |ctx, _| {
+            lapse_unanswered(ctx).map(drop)
         })?;
         Ok(())
     }
@@ -86,9 +84,8 @@ impl Service {
     /// Reminders, losses on time and draws by timeout.
     fn board_deadlines(&mut self, now: OffsetDateTime) -> Result<SweepReport, ServiceError> {
         let due = self.read(|conn| due_boards(conn, now))?;
-        let system = system_mail(now, "sweep");
-        let acted = self
-            .in_short_transactions(&system, now, &due, |ctx, &board| board_deadline(ctx, board))?;
+        let acted =
+            self.in_short_transactions(now, &due, |ctx, &board| board_deadline(ctx, board))?;
         let mut report = SweepReport::default();
         for acted in acted {
             match acted {
@@ -104,8 +101,7 @@ impl Service {
     /// Swiss rounds past their deadline (each scores its unfinished games
     /// and pairs the next round), in a transaction of their own.
     fn swiss_round_deadlines(&mut self, now: OffsetDateTime) -> Result<(), ServiceError> {
-        let system = system_mail(now, "sweep");
-        self.in_short_transactions(&system, now, &["Swiss rounds"], |ctx, _| {
+        self.in_short_transactions(now, &["Swiss rounds"], |ctx, _| {
             super::tournament::round_deadlines(ctx).map(drop)
         })?;
         Ok(())
@@ -125,7 +121,7 @@ impl Service {
             if store::setting(conn, "digest_last_day")?.as_deref() == Some(today.as_str()) {
                 return Ok(None);
             }
-            let mut waiting: HashMap<PlayerId, Vec<u32>> = HashMap::new();
+            let mut waiting: HashMap<PlayerId, Vec<BoardNumber>> = HashMap::new();
             for clock in deadlines::active_clocks(conn)? {
                 if let Some(to_move) = clock.to_move {
                     waiting.entry(to_move).or_default().push(clock.board);
@@ -138,11 +134,9 @@ impl Service {
         let Some(waiting) = waiting else {
             return Ok(0);
         };
-        let system = system_mail(now, "digest");
-        let sent =
-            self.in_short_transactions(&system, now, &waiting, |ctx, (player, boards)| {
-                player_digest(ctx, &today, *player, boards)
-            })?;
+        let sent = self.in_short_transactions(now, &waiting, |ctx, (player, boards)| {
+            player_digest(ctx, &today, *player, boards)
+        })?;
         let tx = self.store.transaction()?;
         store::set_setting(&tx, "digest_last_day", &today)?;
         tx.commit()?;
@@ -169,7 +163,6 @@ impl Service {
     /// sweep.
     fn in_short_transactions<T: Debug, O>(
         &mut self,
-        system: &Inbound,
         now: OffsetDateTime,
         items: &[T],
         mut act: impl FnMut(&mut Ctx<'_>, &T) -> Result<O, ServiceError>,
@@ -188,16 +181,10 @@ impl Service {
                 tx.execute_cached("SAVEPOINT item", [])?;
                 // A context of its own: nothing of a failed item is left
                 // for the next.
-                let parts = (
-                    &self.config,
-                    &self.templates,
-                    &self.key,
-                    &mut self.passwords,
-                );
-                let mut ctx = system_ctx(parts, &tx, system, now);
+                let mut ctx = Ctx::new(&tx, &self.config, &self.templates, &self.key, now, None);
                 let outcome = panic::catch_unwind(AssertUnwindSafe(|| act(&mut ctx, item)));
                 let mut mails = std::mem::take(&mut ctx.out);
-                mails.extend(ctx.pending.take());
+                mails.extend(ctx.take_later_mails());
                 drop(ctx);
                 let error = match outcome {
                     Ok(Ok(acted)) => {
@@ -246,7 +233,7 @@ impl Service {
 
 /// The boards whose deadlines call for something at `now`, from one read
 /// of every running clock and the vacations that stop them.
-fn due_boards(conn: &Connection, now: OffsetDateTime) -> Result<Vec<u32>, ServiceError> {
+fn due_boards(conn: &Connection, now: OffsetDateTime) -> Result<Vec<BoardNumber>, ServiceError> {
     let clocks = deadlines::active_clocks(conn)?;
     let Some(oldest) = clocks.iter().map(|c| c.last_turn_at).min() else {
         return Ok(Vec::new());
@@ -303,7 +290,7 @@ fn honoured_vacations(
 /// What the deadlines of `board` call for, as the database stands in this
 /// transaction (a turn or another sweep may have come since the read):
 /// done, with its mails in `ctx.out`.
-fn board_deadline(ctx: &mut Ctx<'_>, board: u32) -> Result<Acted, ServiceError> {
+fn board_deadline(ctx: &mut Ctx<'_>, board: BoardNumber) -> Result<Acted, ServiceError> {
     let Some(clock) = deadlines::clock_of(ctx.conn, board)? else {
         return Ok(Acted::Nothing);
     };
@@ -322,7 +309,7 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: u32) -> Result<Acted, ServiceError> 
                 player.userid,
                 clock.board,
                 schedule::running_time(clock.last_turn_at, now, &away).whole_days(),
-                readable(schedule::forfeit_at(&clock, &away, now)),
+                readable_time(schedule::forfeit_at(&clock, &away, now)),
                 player.userid
             );
             (
@@ -382,6 +369,30 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: u32) -> Result<Acted, ServiceError> 
     Ok(acted)
 }
 
+/// Ends every challenge unanswered for its board's forfeit days, with no
+/// result and no rating (see `challenges`); both players are told (the
+/// mails wait in `ctx.later`). Returns how many lapsed.
+fn lapse_unanswered(ctx: &Ctx<'_>) -> Result<usize, ServiceError> {
+    let mut lapsed = 0;
+    for (number, created_at, days) in boards::waiting_for_answer(ctx.conn)? {
+        if challenges::after_days(created_at, days) > ctx.now {
+            continue;
+        }
+        let Some(challenge) = boards::unaccepted(ctx.conn, number)? else {
+            continue;
+        };
+        let who = players::by_id(ctx.conn, challenge.challenged)?.userid;
+        let reason = format!(
+            "the challenge lapsed: {who} did not answer it within {days} days; no result, not rated"
+        );
+        end_game(ctx, number, Ending::Declined { reason: &reason })?;
+        let mails = board_mail::board_mails(ctx, number, Occasion::Update)?;
+        ctx.send_later(mails);
+        lapsed += 1;
+    }
+    Ok(lapsed)
+}
+
 /// The digest of one player: the boards of `boards` where it is still
 /// their turn; none when the player had theirs today already. Whether a
 /// digest was queued.
@@ -389,7 +400,7 @@ fn player_digest(
     ctx: &mut Ctx<'_>,
     today: &str,
     player: PlayerId,
-    boards: &[u32],
+    boards: &[BoardNumber],
 ) -> Result<bool, ServiceError> {
     let served = store::setting(ctx.conn, "digest_partial")?;
     let served_through = served
@@ -434,7 +445,7 @@ fn player_digest(
             "\n    To play without a password, write your turn to {}",
             ctx.config
                 .address
-                .with_token(&ctx.key.token(loaded.board.number, player))
+                .with_token(&ctx.key.token(loaded.board.number.0, player))
         ));
         texts.push((number, text));
     }
@@ -452,79 +463,15 @@ fn player_digest(
         &format!("pbem digest for {}", player.userid),
         &text,
     )?;
-    mail.in_reply_to = None;
-    mail.references.clear();
     // With one board, a reply to the digest plays there (its token is
     // recorded with the position, as a board mail's is).
     if let [(number, _)] = texts.as_slice() {
         mail.reply_to = Some(
             ctx.config
                 .address
-                .with_token(&ctx.key.token(*number, player.id)),
+                .with_token(&ctx.key.token(number.0, player.id)),
         );
     }
     ctx.out.push(mail);
     Ok(true)
-}
-
-/// A context for work the server does on its own (no mail answered).
-fn system_ctx<'a>(
-    service: (
-        &'a ServiceConfig,
-        &'a Templates,
-        &'a TokenKey,
-        &'a mut PasswordCheck,
-    ),
-    conn: &'a rusqlite::Connection,
-    mail: &'a Inbound,
-    now: OffsetDateTime,
-) -> Ctx<'a> {
-    let (config, templates, key, passwords) = service;
-    Ctx {
-        conn,
-        config,
-        templates,
-        key,
-        passwords,
-        mail,
-        sender: "",
-        now,
-        out: Vec::new(),
-        logins: Vec::new(),
-        speakers: Vec::new(),
-        boards: std::cell::RefCell::new(None),
-        news: std::cell::RefCell::new(Vec::new()),
-        stale: None,
-        login_outcomes: Vec::new(),
-        events: super::tournament::MailEvents::default(),
-        accounts: super::account::MailAccounts::default(),
-        pending: std::cell::RefCell::new(Vec::new()),
-        after_turn: std::cell::RefCell::new(None),
-        trusted: true,
-    }
-}
-
-/// The stand-in for "the mail being answered" when the server acts on its
-/// own: nobody sent it, so no reply threads to it.
-fn system_mail(now: OffsetDateTime, what: &str) -> Inbound {
-    Inbound {
-        message_id: format!("{what}-{}@pbem", now.unix_timestamp()),
-        from: None,
-        recipients: Vec::new(),
-        subject: String::new(),
-        body: String::new(),
-        html: None,
-        answers: Vec::new(),
-        automatic: None,
-        size: 0,
-        authentication_results: Vec::new(),
-    }
-}
-
-/// A time as players read it: `2026-04-01 12:03 UTC`.
-pub(super) fn readable(time: OffsetDateTime) -> String {
-    let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
-    time.to_offset(time::UtcOffset::UTC)
-        .format(&format)
-        .unwrap_or_else(|_| store::time_text(time))
 }

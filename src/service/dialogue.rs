@@ -6,25 +6,29 @@
 
 use super::answer::{self, Outcome};
 use super::board_mail::{self, Occasion};
-use super::reading::{self, Item, Reading};
-use super::{Ctx, Failure, Refusal, ServiceError, strip_reply_prefixes, token_board};
+use super::reading::{self, COMMENT_CHARS, Item, Reading};
+use super::{Failure, MailCtx, Refusal, ServiceError, strip_reply_prefixes, token_board};
 use crate::command::Word;
 use crate::command::blank::Blanking;
+use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::reply::{self, Known};
 use crate::mail::token::NOT_A_BOARD;
 use crate::rules::notation::parse_turn;
-use crate::store::players::{self, PlayerId};
+use crate::store::players;
 use crate::store::sent::{self, SentMail};
 use crate::store::{CachedStatements, boards};
 
-impl Ctx<'_> {
+impl MailCtx<'_> {
     /// Reads and runs every command of the mail, and answers it.
     pub(super) fn run_mail(&mut self) -> Result<(), ServiceError> {
         let token = match self.reply_token() {
             Some(Err(message)) => {
                 // A reply token that does not check out speaks for nobody.
                 let board = token_board(self.mail, self.config);
-                let refusal = Refusal { message, board };
+                let refusal = Refusal {
+                    message,
+                    board: board.map(BoardNumber),
+                };
                 return answer::finish(self, vec![Outcome::refused("", refusal)], Vec::new());
             }
             Some(Ok(token)) => Some(token),
@@ -32,7 +36,7 @@ impl Ctx<'_> {
         };
         // The token of a mail about no board (a tournament's) proves its
         // player, but names no board to play on or comment on.
-        let board_token = token.filter(|(board, _)| *board != NOT_A_BOARD);
+        let board_token = token.filter(|(board, _)| *board != BoardNumber(NOT_A_BOARD));
         let answered = self.answered_mail()?;
         // The lines pbem sent: of the mail answered, or for a reply that
         // names none of pbem's mails, of the newest one to its player.
@@ -46,7 +50,7 @@ impl Ctx<'_> {
         }
         let lines = reply::own_words(&self.mail.body, self.mail.html.as_deref(), &known);
         let subject = strip_reply_prefixes(&self.mail.subject);
-        let reading = reading::read(subject, &lines, board_token.map(|(board, _)| board));
+        let reading = reading::read(subject, &lines, board_token.map(|(board, _)| board.0));
         // Which position a reply answers is known from its In-Reply-To or
         // References; a client that sends neither is not judged stale.
         if let (Some((board, _)), Some(answered)) = (board_token, &answered)
@@ -102,7 +106,7 @@ impl Ctx<'_> {
     fn comment_alone(
         &mut self,
         reading: Reading,
-        token: Option<(u32, PlayerId)>,
+        token: Option<(BoardNumber, PlayerId)>,
         notes: Vec<String>,
     ) -> Result<(), ServiceError> {
         let refuse = |message: String, board| {
@@ -164,10 +168,10 @@ impl Ctx<'_> {
         &mut self,
         written: &str,
         item: &Item,
-        token: Option<(u32, PlayerId)>,
+        token: Option<(BoardNumber, PlayerId)>,
     ) -> Result<Outcome, ServiceError> {
         // What the turn before left is kept for one command's end only.
-        self.after_turn.take();
+        self.forget_after_turn();
         let line = match item {
             Item::Command(line) => line,
             Item::Malformed(error) => {
@@ -186,18 +190,18 @@ impl Ctx<'_> {
             }
         };
         let board = line.command.board();
-        let pending = self.pending.borrow().len();
+        let pending = self.later_mails_len();
         self.conn.execute_cached("SAVEPOINT command", [])?;
         match self.run_command(line, token) {
             Ok(mails) => {
                 self.conn.execute_cached("RELEASE command", [])?;
-                Ok(Outcome::done(written, board, mails))
+                Ok(Outcome::done(written, board.map(BoardNumber), mails))
             }
             Err(Failure::Refused(refusal)) => {
                 self.conn
                     .execute_batch("ROLLBACK TO command; RELEASE command")?;
                 // What the command's game ends would have sent goes too.
-                self.pending.borrow_mut().truncate(pending);
+                self.truncate_later_mails(pending);
                 Ok(Outcome::refused(written, refusal))
             }
             Err(Failure::Fatal(error)) => Err(error),
@@ -217,7 +221,7 @@ impl Ctx<'_> {
 
     /// The refusal for a reply to a mail that showed turn #`shown` when
     /// the board has moved on since.
-    fn moved_on(&self, board: u32, shown: u32) -> Result<Option<Refusal>, ServiceError> {
+    fn moved_on(&self, board: BoardNumber, shown: u32) -> Result<Option<Refusal>, ServiceError> {
         let due = boards::turns(self.conn, board)?.len() as u32 + 1;
         Ok((due != shown).then(|| Refusal {
             message: format!(
@@ -228,7 +232,7 @@ impl Ctx<'_> {
     }
 
     /// The player to move on `board`, if the game is on.
-    fn to_move(&self, board: u32) -> Result<Option<PlayerId>, ServiceError> {
+    fn to_move(&self, board: BoardNumber) -> Result<Option<PlayerId>, ServiceError> {
         let Some(row) = boards::get(self.conn, board)? else {
             return Ok(None);
         };
@@ -245,8 +249,8 @@ impl Ctx<'_> {
     /// they play on. A From address alone never speaks (it is forgeable).
     fn comment_author(
         &self,
-        token: Option<(u32, PlayerId)>,
-    ) -> Result<Option<(u32, PlayerId)>, ServiceError> {
+        token: Option<(BoardNumber, PlayerId)>,
+    ) -> Result<Option<(BoardNumber, PlayerId)>, ServiceError> {
         if let Some((board, player)) = token
             && players::by_id(self.conn, player)?.owns_address(self.sender)
         {
@@ -265,7 +269,7 @@ impl Ctx<'_> {
     /// Stores a comment under the board, for its next board mail.
     fn store_comment(
         &mut self,
-        board: u32,
+        board: BoardNumber,
         author: PlayerId,
         text: &str,
     ) -> Result<(), ServiceError> {
@@ -276,9 +280,6 @@ impl Ctx<'_> {
         Ok(())
     }
 }
-
-/// The longest comment kept, in characters.
-pub const COMMENT_CHARS: usize = 4000;
 
 /// An outcome as the answer quotes it: its line and the reason it was
 /// refused, with every password blanked.

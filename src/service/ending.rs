@@ -7,7 +7,8 @@
 //! not at all. A game that ends before each side made two turns is an
 //! abort and never rated (`service::challenges`).
 
-use super::{Ctx, ServiceError, tournament};
+use super::{Ctx, ServiceError, event_rounds};
+use crate::domain::BoardNumber;
 use crate::store::boards;
 
 /// How a game ended, as the board records it.
@@ -26,7 +27,11 @@ pub(super) enum Ending<'a> {
 }
 
 /// Records the end of board `number`.
-pub(super) fn end_game(ctx: &Ctx<'_>, number: u32, ending: Ending<'_>) -> Result<(), ServiceError> {
+pub(super) fn end_game(
+    ctx: &Ctx<'_>,
+    number: BoardNumber,
+    ending: Ending<'_>,
+) -> Result<(), ServiceError> {
     let (score, reason, forfeit) = match ending {
         Ending::Played { score, reason } => (score, reason, false),
         Ending::Forfeit { score, reason } => (score, reason, true),
@@ -58,6 +63,6 @@ pub(super) fn end_game(ctx: &Ctx<'_>, number: u32, ending: Ending<'_>) -> Result
             super::ratings::rate_result(ctx, number)?;
         }
     }
-    tournament::game_ended(ctx, number, score, reason, forfeit)?;
+    event_rounds::game_ended(ctx, number, score, reason, forfeit)?;
     Ok(())
 }

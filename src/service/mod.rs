@@ -8,6 +8,31 @@
 //! nothing while the others still act; queue every reply; mark the mail
 //! processed; commit. The service never knows which transport brought the
 //! mail or will carry the replies.
+//!
+//! What a command works with comes in two parts:
+//!
+//! * `Ctx`: what acting needs. The transaction, the configuration, the
+//!   templates, the reply-token key, the time; the mails made so far
+//!   (`out`); and what the work leaves for the end of the mail (`later`:
+//!   the boards whose board mails wait, the news for them, the mails a
+//!   game's end made, the board a turn left). `answering` names the mail
+//!   answered (its Message-ID and sender) for threading, or is `None` when
+//!   the server acts on its own. The work below the commands (`board_mail`,
+//!   `ending`, `event_rounds`, `challenges`, `threading`) and the deadline
+//!   sweep take only a `Ctx`; `Ctx::new` is the one place one is made.
+//! * `MailCtx`: the mail being processed, around its `Ctx`: the mail and
+//!   its sender, whether the sender is trusted, the logins and their
+//!   outcomes, the players it spoke for, a stale reply's refusal, and the
+//!   per-mail bounds of account and event commands. Only `handle_in` makes
+//!   one. The commands take a `MailCtx`, which dereferences to its `Ctx`,
+//!   so a command hands itself to the work below.
+//!
+//! A new mail command is its word in `command::table`, its variant and
+//! parser in `command` (and its place among the bare words a reply may
+//! give, in `service::reading`), a function here in the module of its kind
+//! taking `&mut MailCtx`, and its arm in `MailCtx::run_command` (in
+//! `context`); what it must remember across one mail's commands is a field
+//! of `MailCtx`.
 
 mod account;
 mod answer;
@@ -15,9 +40,11 @@ mod board_mail;
 mod challenges;
 pub mod charge;
 mod confirm;
+mod context;
 mod deadlines;
 mod dialogue;
 mod ending;
+mod event_rounds;
 mod limits;
 mod passwords;
 mod play;
@@ -27,27 +54,30 @@ mod queue;
 mod ratings;
 pub(crate) use ratings::variant_sections;
 mod reading;
+mod threading;
 mod tournament;
 
 use crate::caught::panic_text;
-use std::cell::RefCell;
+use crate::domain::{BoardNumber, PlayerId};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 
 use rusqlite::Connection;
 use time::OffsetDateTime;
 
-use crate::command::{self, Command, Line, Speaker};
+use crate::command::{self, Command, Speaker};
 use crate::mail::ServerAddress;
 use crate::mail::inbound::{Authenticated, Inbound};
 use crate::mail::outgoing::{self, Outgoing};
 use crate::mail::token::TokenKey;
 use crate::render::templates::{TemplateError, Templates};
-use crate::store::players::{self, Player, PlayerId};
-use crate::store::{self, CachedStatements, Store, StoreError, boards, mailbox};
+use crate::store::players;
+use crate::store::{self, CachedStatements, Store, StoreError, mailbox};
 use charge::Payer;
 use queue::{Replies, queue_all};
 
+pub use context::SMALL_ANSWER_BYTES;
+use context::{Answering, Ctx, MailCtx};
 pub use deadlines::SweepReport;
 pub use passwords::PasswordCheck;
 pub use prune::Pruned;
@@ -124,7 +154,7 @@ pub enum ServiceError {
     #[error("cannot build a reply: {0}")]
     Build(#[from] outgoing::BuildError),
     #[error("the stored game of board {board} no longer replays: {reason}")]
-    CorruptGame { board: u32, reason: String },
+    CorruptGame { board: BoardNumber, reason: String },
     #[error("no randomness for the reply-token secret: {0}")]
     Random(String),
     #[error("{0}")]
@@ -175,7 +205,7 @@ pub enum Handled {
 pub struct Refusal {
     pub message: String,
     /// The board it is about, to show it again in the error mail.
-    pub board: Option<u32>,
+    pub board: Option<BoardNumber>,
 }
 
 /// Why a command did not complete.
@@ -191,7 +221,7 @@ impl<E: Into<ServiceError>> From<E> for Failure {
     }
 }
 
-fn refuse(message: impl Into<String>, board: Option<u32>) -> Failure {
+fn refuse(message: impl Into<String>, board: Option<BoardNumber>) -> Failure {
     Failure::Refused(Refusal {
         message: message.into(),
         board,
@@ -514,26 +544,21 @@ fn handle_in(
         }
     };
     let over = limits::count(tx, config, &sender, now)?;
-    let mut ctx = Ctx {
-        conn: tx,
-        config,
-        templates,
-        key,
-        passwords,
+    let answering = Answering {
+        message_id: &mail.message_id,
+        sender: &sender,
+    };
+    let mut ctx = MailCtx {
+        ctx: Ctx::new(tx, config, templates, key, now, Some(answering)),
         mail,
         sender: &sender,
-        now,
-        out: Vec::new(),
+        passwords,
         logins: Vec::new(),
         speakers: Vec::new(),
-        boards: RefCell::new(Some(Vec::new())),
-        news: RefCell::new(Vec::new()),
         stale: None,
         login_outcomes: Vec::new(),
         events: tournament::MailEvents::default(),
         accounts: account::MailAccounts::default(),
-        pending: RefCell::new(Vec::new()),
-        after_turn: RefCell::new(None),
         trusted: false,
     };
     let payer = match ctx.proven_player()? {
@@ -704,381 +729,12 @@ fn stored_key(store: &Store) -> Result<TokenKey, ServiceError> {
     Ok(key)
 }
 
-/// One mail being processed.
-struct Ctx<'a> {
-    conn: &'a Connection,
-    config: &'a ServiceConfig,
-    templates: &'a Templates,
-    key: &'a TokenKey,
-    passwords: &'a mut PasswordCheck,
-    mail: &'a Inbound,
-    sender: &'a str,
-    now: OffsetDateTime,
-    out: Vec<Outgoing>,
-    /// The distinct userid/password pairs this mail logged in with.
-    logins: Vec<(String, String)>,
-    /// The players this mail spoke for, each with the board it acted on.
-    speakers: Vec<(PlayerId, Option<u32>)>,
-    /// Boards whose board mails wait for the end of the mail (one mail per
-    /// board and reader however many commands touched it); `None` when
-    /// board mails go out at once (the deadline sweep).
-    boards: RefCell<Option<Vec<(u32, board_mail::Occasion)>>>,
-    /// What happened on a board, said in its next board mail ("bob
-    /// rejected the draw offer.").
-    news: RefCell<Vec<(u32, String)>>,
-    /// Set when the mail replies to a board mail whose position the board
-    /// has moved on from: the refusal of every command it speaks by token.
-    stale: Option<Refusal>,
-    /// Each password check of this mail, by userid as written, and whether
-    /// it succeeded (for the throttle; see `limits`).
-    login_outcomes: Vec<(String, bool)>,
-    /// What this mail did with tournament commands so far, for their
-    /// per-mail bounds (one start, one broadcast, invitations).
-    events: tournament::MailEvents,
-    /// What the mail's account commands did so far, for their limits.
-    accounts: account::MailAccounts,
-    /// Mails that the end of a game made (a tournament's notices and final
-    /// crosstables): sent with the mail's answer (those to the sender
-    /// folded into it), or by the sweep.
-    pending: RefCell<Vec<Outgoing>>,
-    /// The board as the turn just played left it, while no other command
-    /// has run since: the board mails at the end of the mail take its
-    /// turns and game from here instead of reading and replaying them
-    /// again (only its row is read again, which the turn changed).
-    after_turn: RefCell<Option<board_mail::Loaded>>,
-    /// Whether the sender is a confirmed address of the player the mail
-    /// proves (or, proving none, of some player): only then does its
-    /// answer quote the mail and carry pictures and files. Any other
-    /// sender may be forged, so its answers stay small (`small_answers`).
-    trusted: bool,
-}
-
-impl Ctx<'_> {
-    fn run_command(
-        &mut self,
-        line: &Line,
-        token: Option<(u32, PlayerId)>,
-    ) -> Result<Vec<Outgoing>, Failure> {
-        if let (Some(variant), Some(number)) = (line.variant, line.command.board())
-            && let Some(board) = boards::get(self.conn, number)?
-            && board.variant != variant
-        {
-            return Err(refuse(
-                format!(
-                    "board {number} plays {}, not {}",
-                    board.variant.display_name(),
-                    variant.display_name()
-                ),
-                Some(number),
-            ));
-        }
-        match &line.command {
-            Command::Signup(c) => account::signup(self, c),
-            Command::Password(c) => account::password(self, c, token),
-            Command::Address(c) => account::addresses(self, c, token),
-            Command::Vacation(c) => account::vacation(self, c, token),
-            Command::Confirm { code } => confirm::confirm(self, code),
-            Command::Ratings { variant } => ratings::standings(self, variant.or(line.variant)),
-            Command::Rating { userid } => ratings::rating(self, userid),
-            Command::Help(topic) => account::help(self, *topic),
-            Command::Games(c) => account::games(self, c),
-            Command::Challenge(c) => play::challenge(self, c, line.variant, token),
-            Command::Move(c) => play::make_move(self, c, token),
-            Command::Queue(c) => play::queue(self, c, token),
-            Command::Action(c) => play::action(self, c, token),
-            Command::Show(c) => play::show(self, c),
-            Command::History { board } => play::history(self, *board),
-            Command::Pgn { board } => play::pgn(self, *board),
-            Command::Subscription(c) => play::subscription(self, c),
-            Command::Chat(c) => play::chat(self, c, token),
-            Command::Set(c) => preferences::set(self, c, token),
-            Command::Settings { speaker } => preferences::settings(self, speaker, token),
-            Command::Tournament(c) => tournament::run(self, c, token),
-        }
-    }
-
-    /// The reply token in the mail's recipients: `None` when there is none,
-    /// an error when it does not check out.
-    fn reply_token(&self) -> Option<Result<(u32, PlayerId), String>> {
-        let token = self
-            .mail
-            .recipients
-            .iter()
-            .find_map(|r| self.config.address.token_of(r))?;
-        Some(
-            self.key
-                .verify(token)
-                .ok_or_else(|| "the reply address of your mail is not one pbem gave out; please reply to a board mail or use a password".to_string()),
-        )
-    }
-
-    /// Authenticates the speaker of a command.
-    fn speaker(
-        &mut self,
-        speaker: &Speaker,
-        token: Option<(u32, PlayerId)>,
-        board: Option<u32>,
-    ) -> Result<Player, Failure> {
-        let player = self.speaker_unrecorded(speaker, token, board)?;
-        if !self.speakers.contains(&(player.id, board)) {
-            self.speakers.push((player.id, board));
-        }
-        Ok(player)
-    }
-
-    fn speaker_unrecorded(
-        &mut self,
-        speaker: &Speaker,
-        token: Option<(u32, PlayerId)>,
-        board: Option<u32>,
-    ) -> Result<Player, Failure> {
-        match speaker {
-            Speaker::Password { userid, password } => self.login(userid, password, board),
-            Speaker::Token => {
-                let Some((token_board, player_id)) = token else {
-                    return Err(refuse(
-                        "a command without userid and password must be a reply to a mail pbem sent you: reply to one of pbem's mails from your registered address, or give your userid and password",
-                        board,
-                    ));
-                };
-                if board.is_some_and(|b| b != token_board) {
-                    return Err(refuse(
-                        format!(
-                            "this reply belongs to board {token_board}; to act on another board use its own mail or a password"
-                        ),
-                        board,
-                    ));
-                }
-                let player = players::by_id(self.conn, player_id)?;
-                // A reply to an old board mail is stale for the board's
-                // commands only: it still proves its player elsewhere.
-                if board.is_some()
-                    && let Some(refusal) = self.stale.clone()
-                {
-                    return Err(Failure::Refused(refusal));
-                }
-                if !player.owns_address(self.sender) {
-                    return Err(refuse(
-                        format!(
-                            "this reply came from {}, which is not an address of {}; reply from your registered address or use your password",
-                            self.sender, player.userid
-                        ),
-                        board,
-                    ));
-                }
-                Ok(player)
-            }
-        }
-    }
-
-    /// Checks a userid and password. The answer is the same for an unknown
-    /// userid and a wrong password; after repeated failures from one place
-    /// the userid's password logins from there pause (see `limits`), except
-    /// in a reply from the player's own address to a mail pbem sent them.
-    /// A signup none of whose addresses has confirmed cannot log in: the
-    /// right password is told to confirm first (a wrong one is only wrong).
-    fn login(
-        &mut self,
-        userid: &str,
-        password: &str,
-        board: Option<u32>,
-    ) -> Result<Player, Failure> {
-        let player = self.login_even_unconfirmed(userid, password, board)?;
-        if !player.is_confirmed() {
-            return Err(refuse(
-                format!(
-                    "\"{userid}\" is not confirmed yet: an account exists once an address of it confirms. Reply to the confirmation mail pbem sent to that address (or send \"confirm <code>\" from it), then send this again"
-                ),
-                board,
-            ));
-        }
-        Ok(player)
-    }
-
-    /// [`Ctx::login`] that also lets in a signup not yet confirmed (for
-    /// signing it up again).
-    fn login_even_unconfirmed(
-        &mut self,
-        userid: &str,
-        password: &str,
-        board: Option<u32>,
-    ) -> Result<Player, Failure> {
-        let login = (userid.to_string(), password.to_string());
-        if !self.logins.contains(&login) {
-            if self.logins.len() >= LOGINS_PER_MAIL {
-                return Err(refuse(
-                    format!(
-                        "a mail may log in with at most {LOGINS_PER_MAIL} different userid and password pairs; send the other commands in another mail"
-                    ),
-                    board,
-                ));
-            }
-            self.logins.push(login);
-        }
-        let player = players::by_userid_or_reserved(self.conn, userid)?;
-        let owner_replies = player
-            .as_ref()
-            .is_some_and(|player| self.token_speaks_for(player));
-        let failed_here = self
-            .login_outcomes
-            .iter()
-            .filter(|(u, good)| !good && u.eq_ignore_ascii_case(userid))
-            .count() as u32;
-        if !owner_replies
-            && let Some(until) =
-                limits::paused_until(self.conn, userid, self.sender, failed_here, self.now)?
-        {
-            return Err(refuse(
-                format!(
-                    "too many wrong passwords for \"{userid}\": password logins for it from {} pause until {}; the player's password from the player's own address, and a reply from there to a mail pbem sent the player, still work",
-                    self.sender,
-                    store::time_text(until)
-                ),
-                board,
-            ));
-        }
-        let good = player
-            .as_ref()
-            .is_some_and(|player| self.passwords.verify(player, password));
-        self.login_outcomes.push((userid.to_string(), good));
-        match player {
-            Some(player) if good => Ok(player),
-            _ => Err(refuse(
-                format!("wrong userid or password for \"{userid}\""),
-                board,
-            )),
-        }
-    }
-
-    /// Whether the mail carries a reply token of `player` and comes from
-    /// one of the player's addresses.
-    fn token_speaks_for(&self, player: &Player) -> bool {
-        matches!(self.reply_token(), Some(Ok((_, id))) if id == player.id)
-            && player.owns_address(self.sender)
-    }
-
-    /// The player the mail proves: a reply token from the player's own
-    /// address, or else the first command with a right password (checked
-    /// only for userids whose logins are not paused, and at most
-    /// [`LOGINS_PER_MAIL`] of them) of a player whose address confirmed.
-    fn proven_player(&mut self) -> Result<Option<PlayerId>, ServiceError> {
-        if let Some(Ok((_, id))) = self.reply_token() {
-            let player = players::by_id(self.conn, id)?;
-            if player.owns_address(self.sender) {
-                return Ok(Some(player.id));
-            }
-        }
-        let subject = strip_reply_prefixes(&self.mail.subject);
-        let mut tried = 0;
-        let lines = self.mail.command_lines();
-        for line in std::iter::once(subject).chain(lines.iter().map(String::as_str)) {
-            let Some(Ok(line)) = command::parse_line(line) else {
-                continue;
-            };
-            let Some((userid, password)) = line.command.credentials() else {
-                continue;
-            };
-            if tried >= LOGINS_PER_MAIL {
-                break;
-            }
-            tried += 1;
-            if limits::paused_until(self.conn, userid, self.sender, 0, self.now)?.is_some() {
-                continue;
-            }
-            if let Some(player) = players::by_userid(self.conn, userid)?
-                && self.passwords.verify(&player, password)
-            {
-                return Ok(Some(player.id));
-            }
-        }
-        Ok(None)
-    }
-
-    /// A command line (its passwords already blanked) as the sender's
-    /// answer names it: whole to a trusted sender; to any other only its
-    /// leading command
-    /// words and numbers (`move 101`), so that no text of the mail reaches
-    /// an address that may be forged.
-    fn shown_line(&self, blanked: &str) -> String {
-        if self.trusted {
-            return blanked.to_string();
-        }
-        blanked
-            .split_whitespace()
-            .take_while(|word| {
-                command::is_command_word(word)
-                    || word.parse::<crate::rules::Variant>().is_ok()
-                    || word.trim_start_matches('#').parse::<u32>().is_ok()
-            })
-            .take(3)
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    /// What a refusal says to the sender: the whole message to a trusted
-    /// sender, to any other its first [`UNTRUSTED_REFUSAL_CHARS`]
-    /// characters (a refusal may name words of the mail).
-    fn shown_refusal(&self, message: &str) -> String {
-        if self.trusted || message.chars().count() <= UNTRUSTED_REFUSAL_CHARS {
-            return message.to_string();
-        }
-        let mut shown: String = message.chars().take(UNTRUSTED_REFUSAL_CHARS).collect();
-        shown.push_str("...");
-        shown
-    }
-
-    /// A short error, without quoting (size and rate limits).
-    fn short_error(&mut self, text: &str) -> Result<(), ServiceError> {
-        let rendered = self.templates.render(
-            "notice.txt",
-            minijinja::context! { subject => "pbem Error", text => text },
-        )?;
-        self.out.push(Outgoing {
-            to: vec![self.sender.to_string()],
-            subject: rendered.subject,
-            body: rendered.body,
-            reply_to: None,
-            in_reply_to: Some(self.mail.message_id.clone()),
-            references: vec![self.mail.message_id.clone()],
-            ..Outgoing::default()
-        });
-        Ok(())
-    }
-
-    /// A plain notice to the sender.
-    fn notice_to_sender(&self, subject: &str, text: &str) -> Result<Outgoing, ServiceError> {
-        self.notice(vec![self.sender.to_string()], subject, text)
-    }
-
-    fn notice(&self, to: Vec<String>, subject: &str, text: &str) -> Result<Outgoing, ServiceError> {
-        let rendered = self.templates.render(
-            "notice.txt",
-            minijinja::context! { subject => subject, text => text },
-        )?;
-        Ok(Outgoing {
-            to,
-            subject: rendered.subject,
-            body: rendered.body,
-            reply_to: None,
-            in_reply_to: Some(self.mail.message_id.clone()),
-            references: vec![self.mail.message_id.clone()],
-            ..Outgoing::default()
-        })
-    }
-}
-
-/// The most characters of a refusal shown to a sender that is not trusted.
-const UNTRUSTED_REFUSAL_CHARS: usize = 200;
-
-/// The largest answer an untrusted sender gets, in bytes of text.
-pub const SMALL_ANSWER_BYTES: usize = 16 * 1024;
-
-/// The answers of a mail whose sender is not trusted (see `Ctx::trusted`):
+/// The answers of a mail whose sender is not trusted (see `MailCtx::trusted`):
 /// text only (no pictures, no files), and one larger than
 /// [`SMALL_ANSWER_BYTES`] becomes a short notice saying how to get it. The
 /// sender may be forged, and pbem must not be a way to send a stranger
 /// large mail.
-fn small_answers(ctx: &Ctx<'_>, mails: Vec<Outgoing>) -> Result<Vec<Outgoing>, ServiceError> {
+fn small_answers(ctx: &MailCtx<'_>, mails: Vec<Outgoing>) -> Result<Vec<Outgoing>, ServiceError> {
     let mut small = Vec::with_capacity(mails.len());
     for mut mail in mails {
         if !mail.to.iter().any(|to| to.eq_ignore_ascii_case(ctx.sender)) {

@@ -6,26 +6,28 @@ use shakmaty::Color;
 
 use super::board_mail::{self, BoardFacts, Heading, Loaded, Occasion, Reader, load, render_shown};
 use super::challenges;
-use super::dialogue::COMMENT_CHARS;
 use super::ending::{Ending, end_game};
-use super::{Ctx, Failure, refuse};
+use super::reading::COMMENT_CHARS;
+use super::{Failure, MailCtx, refuse};
 use crate::command::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Show, Speaker, Subscriber,
     Subscription,
 };
+use crate::domain::{BoardChoice, BoardNumber, PlayerId};
 use crate::mail::outgoing::Outgoing;
 use crate::rules::notation::parse_turn;
 use crate::rules::{PlayError, Variant};
+use crate::schedule;
 use crate::store::boards::{self, BoardOptions, OfferKind, StoredTurn};
-use crate::store::players::{self, Player, PlayerId};
-use crate::store::preferences::{self, BoardChoice};
+use crate::store::players::{self, Player};
+use crate::store::preferences;
 use crate::store::{CachedStatements, deadlines, parse_time, time_text, tournaments};
 
 pub(super) fn challenge(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &Challenge,
     variant: Option<Variant>,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let challenger = ctx.speaker(&command.speaker, token, None)?;
     let Some(opponent) = players::by_userid(ctx.conn, &command.opponent)? else {
@@ -51,13 +53,14 @@ pub(super) fn challenge(
     } else {
         (opponent.id, challenger.id)
     };
-    let (nag_days, forfeit_days) = turn_deadlines(
+    let (nag_days, forfeit_days) = schedule::turn_deadlines(
         command.days_per_turn,
         command.forfeit_days,
         command.nag_days,
         ctx.config.default_forfeit_days,
         |_| ctx.config.default_nag_days,
-    )?;
+    )
+    .map_err(|problem| refuse(problem, None))?;
     let options = BoardOptions {
         rated: command.rated,
         days_per_turn: command.days_per_turn,
@@ -81,8 +84,8 @@ pub(super) fn challenge(
 
 /// Loads a board the speaker plays on, refusing finished boards.
 fn my_active_board(
-    ctx: &mut Ctx<'_>,
-    number: u32,
+    ctx: &mut MailCtx<'_>,
+    number: BoardNumber,
     player: &Player,
 ) -> Result<(Loaded, Color), Failure> {
     let loaded = load(ctx, number)?;
@@ -102,11 +105,11 @@ fn my_active_board(
 }
 
 pub(super) fn make_move(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &MoveTurn,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let number = command.board;
+    let number = BoardNumber(command.board);
     let player = ctx.speaker(&command.speaker, token, Some(number))?;
     let (mut loaded, color) = my_active_board(ctx, number, &player)?;
     let due = loaded.turns.len() as u32 + 1;
@@ -143,13 +146,13 @@ pub(super) fn make_move(
         boards::clear_offer(ctx.conn, number, kind)?;
     }
     play_queued(ctx, &mut loaded)?;
-    ctx.after_turn.replace(Some(loaded));
+    ctx.keep_after_turn(loaded);
     Ok(board_mail::board_mails(ctx, number, Occasion::Update)?)
 }
 
 /// Judges and stores one turn; records the result if the game ended.
 fn play_turn(
-    ctx: &Ctx<'_>,
+    ctx: &MailCtx<'_>,
     loaded: &mut Loaded,
     player: PlayerId,
     written: &str,
@@ -208,7 +211,7 @@ fn play_turn(
 
 /// Plays the queued turn of the player now to move, if there is one and
 /// it is legal; a queued turn that is not is dropped with a comment.
-fn play_queued(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Result<(), Failure> {
+fn play_queued(ctx: &MailCtx<'_>, loaded: &mut Loaded) -> Result<(), Failure> {
     if loaded.board.result.is_some() {
         return Ok(());
     }
@@ -242,11 +245,11 @@ fn play_queued(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Result<(), Failure> {
 }
 
 pub(super) fn queue(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &Queue,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let number = command.board;
+    let number = BoardNumber(command.board);
     let player = ctx.speaker(&command.speaker, token, Some(number))?;
     let (loaded, color) = my_active_board(ctx, number, &player)?;
     if loaded.game.state().turn() == color {
@@ -273,15 +276,15 @@ pub(super) fn queue(
 }
 
 pub(super) fn action(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &BoardAction,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     // A bare action in a token reply names no board: the token's board.
     let number = if command.board == 0 {
-        token.map_or(0, |(board, _)| board)
+        token.map_or(BoardNumber(0), |(board, _)| board)
     } else {
-        command.board
+        BoardNumber(command.board)
     };
     // `accept` or `decline` in a reply to the challenge's board mail
     // answers the challenge even when the challenger has played since:
@@ -448,8 +451,8 @@ pub(super) fn action(
     Ok(board_mail::board_mails(ctx, number, Occasion::Update)?)
 }
 
-pub(super) fn show(ctx: &mut Ctx<'_>, command: &Show) -> Result<Vec<Outgoing>, Failure> {
-    let number = command.board;
+pub(super) fn show(ctx: &mut MailCtx<'_>, command: &Show) -> Result<Vec<Outgoing>, Failure> {
+    let number = BoardNumber(command.board);
     let mut loaded = load(ctx, number)?;
     if let Some(turn) = command.turn {
         // `#k` is the position when turn #k was to be played, as board
@@ -497,14 +500,17 @@ pub(super) fn show(ctx: &mut Ctx<'_>, command: &Show) -> Result<Vec<Outgoing>, F
     }])
 }
 
-pub(super) fn history(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn history(
+    ctx: &mut MailCtx<'_>,
+    number: BoardNumber,
+) -> Result<Vec<Outgoing>, Failure> {
     let loaded = load(ctx, number)?;
     let mut lines = Vec::new();
     for (turn, stored) in loaded.game.turns().iter().zip(&loaded.turns) {
         lines.push(format!(
             "{:<16} {}",
             turn.numbered(),
-            super::deadlines::readable(stored.played_at)
+            crate::render::readable_time(stored.played_at)
         ));
     }
     if lines.is_empty() {
@@ -517,96 +523,23 @@ pub(super) fn history(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, F
     Ok(vec![ctx.notice_to_sender(&subject, &lines.join("\n"))?])
 }
 
-pub(super) fn pgn(ctx: &mut Ctx<'_>, number: u32) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn pgn(ctx: &mut MailCtx<'_>, number: BoardNumber) -> Result<Vec<Outgoing>, Failure> {
     let loaded = load(ctx, number)?;
     let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
     let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
-    let pgn = pgn_text(ctx, &loaded, white, black, None);
+    let pgn = board_mail::pgn_text(ctx, &loaded, white, black, None);
     let subject = format!("{} Board {number} pgn", loaded.board.variant.display_name());
     Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
-}
-
-/// The PGN of board `number`; a tournament game names its event and
-/// round (`event`), and carries the board number in a `Board` tag.
-pub(super) fn board_pgn(
-    ctx: &Ctx<'_>,
-    number: u32,
-    event: Option<(&str, u32)>,
-) -> Result<String, Failure> {
-    let loaded = load(ctx, number)?;
-    let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
-    let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
-    Ok(pgn_text(ctx, &loaded, white, black, event))
-}
-
-/// The PGN of a loaded board (with the Variant tag); also what a finished
-/// game's board mail attaches.
-pub(super) fn pgn_text(
-    ctx: &Ctx<'_>,
-    loaded: &Loaded,
-    white: String,
-    black: String,
-    event: Option<(&str, u32)>,
-) -> String {
-    let number = loaded.board.number;
-    let result = match loaded.board.result.as_deref() {
-        Some("-") | None => "*".to_string(),
-        Some(score) => score.to_string(),
-    };
-    let date = loaded.board.created_at.date();
-    let (event_name, round) = match event {
-        Some((name, round)) => (name.to_string(), round.to_string()),
-        None => (format!("pbem board {number}"), "-".to_string()),
-    };
-    let mut tags = vec![
-        ("Event", event_name),
-        ("Site", ctx.config.address.to_string()),
-        (
-            "Date",
-            format!(
-                "{:04}.{:02}.{:02}",
-                date.year(),
-                u8::from(date.month()),
-                date.day()
-            ),
-        ),
-        ("Round", round),
-        ("White", white),
-        ("Black", black),
-        ("Result", result.clone()),
-        ("Variant", loaded.board.variant.display_name().to_string()),
-    ];
-    if event.is_some() {
-        tags.push(("Board", number.to_string()));
-    }
-    let mut pgn = String::new();
-    for (tag, value) in tags {
-        pgn.push_str(&format!(
-            "[{tag} \"{}\"]\n",
-            value.replace('\\', "\\\\").replace('"', "\\\"")
-        ));
-    }
-    pgn.push('\n');
-    let record = loaded.game.record();
-    let movetext = if record.is_empty() {
-        result
-    } else {
-        format!("{record} {result}")
-    };
-    // PGN export format keeps lines under 80 characters.
-    pgn.push_str(&board_mail::wrap(&movetext, 79));
-    pgn.push('\n');
-    pgn
 }
 
 /// `subscribe`/`unsubscribe`: by password, the player's registered (so
 /// confirmed) address follows the board or stops; an address written out
 /// may only unsubscribe itself.
 pub(super) fn subscription(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &Subscription,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let number = command.board;
+    let number = BoardNumber(command.board);
     let loaded = load(ctx, number)?;
     let addresses = match &command.subscriber {
         Subscriber::Player(speaker) => {
@@ -668,11 +601,11 @@ pub(super) fn subscription(
 pub const MAX_CHAT_CHARS: usize = 1_000;
 
 pub(super) fn chat(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &Chat,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let number = command.board;
+    let number = BoardNumber(command.board);
     if command.text.chars().count() > MAX_CHAT_CHARS {
         return Err(refuse(
             format!("a chat message may have up to {MAX_CHAT_CHARS} characters"),
@@ -718,41 +651,3 @@ const DRAW_BY_AGREEMENT: Ending<'static> = Ending::Played {
     score: "1/2-1/2",
     reason: "draw by agreement",
 };
-
-/// A board's reminder and loss-on-time days (nag, forfeit) from the
-/// options `--days`, `--forfeit` and `--nag`. `--days=N` is the per-turn
-/// allowance: a turn that takes longer loses on time, as `--forfeit=N`
-/// says; the reminders then come at a third of it. Without either, the
-/// loss on time comes after `default_forfeit` days and the reminder after
-/// `default_nag(forfeit)`.
-pub(super) fn turn_deadlines(
-    days_per_turn: Option<u32>,
-    forfeit: Option<u32>,
-    nag: Option<u32>,
-    default_forfeit: u32,
-    default_nag: impl FnOnce(u32) -> u32,
-) -> Result<(u32, u32), Failure> {
-    let forfeit_days = match (forfeit, days_per_turn) {
-        (Some(_), Some(_)) => {
-            return Err(refuse(
-                "give --days or --forfeit, not both: they both set the time for a turn",
-                None,
-            ));
-        }
-        (Some(days), None) | (None, Some(days)) => days,
-        (None, None) => default_forfeit,
-    };
-    let nag_days = nag.unwrap_or_else(|| match days_per_turn {
-        Some(days) => (days / 3).max(1),
-        None => default_nag(forfeit_days),
-    });
-    if forfeit_days < nag_days {
-        return Err(refuse(
-            format!(
-                "--forfeit={forfeit_days} must not be shorter than the reminder time of {nag_days} days"
-            ),
-            None,
-        ));
-    }
-    Ok((nag_days, forfeit_days))
-}

@@ -1,17 +1,18 @@
 //! `set` and `settings`: each player's mail preferences (board style,
 //! every turn or the daily digest, PGN attached to finished games).
 
-use super::{Ctx, Failure};
+use super::{Failure, MailCtx};
 use crate::command::{Change, SetPreference, Speaker};
+use crate::domain::{BoardNumber, MailChoice, PlayerId, Preferences};
 use crate::mail::outgoing::Outgoing;
-use crate::store::players::PlayerId;
-use crate::store::preferences::{self, MailChoice, Preferences};
+
+use crate::store::preferences;
 
 /// `set ...`: changes one preference of the speaker and says what holds now.
 pub(super) fn set(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &SetPreference,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(&command.speaker, token, None)?;
     let mut chosen = preferences::get(ctx.conn, player.id)?;
@@ -30,9 +31,9 @@ pub(super) fn set(
 
 /// `settings ...`: shows the speaker's preferences.
 pub(super) fn settings(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     speaker: &Speaker,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(speaker, token, None)?;
     let chosen = preferences::get(ctx.conn, player.id)?;
@@ -47,6 +48,7 @@ fn describe(userid: &str, chosen: Preferences) -> String {
     let board = match chosen.board.word() {
         "ascii" => "ascii (the text board only)",
         "compact" => "compact (the small text board only)",
+        "list" => "list (the pieces listed by side, for screen readers and braille)",
         _ => "html (the text board and a picture)",
     };
     let mail = match chosen.mail {
@@ -56,7 +58,7 @@ fn describe(userid: &str, chosen: Preferences) -> String {
         }
     };
     format!(
-        "Settings of {userid}:\n  board {board}\n  mail  {mail}\n  pgn   {} (the PGN attached to a finished game's mail)\n\nChange one with: set {userid} <password> board ascii|compact|html\n  (or mail every|digest, or pgn on|off)\n",
+        "Settings of {userid}:\n  board {board}\n  mail  {mail}\n  pgn   {} (the PGN attached to a finished game's mail)\n\nChange one with: set {userid} <password> board ascii|compact|html|list\n  (or mail every|digest, or pgn on|off)\n",
         if chosen.pgn { "on" } else { "off" }
     )
 }

@@ -8,7 +8,7 @@
 //! transaction before it commits ([`Beside::finish`]), and the replies of
 //! a mail whose handling is taken back are dropped with it
 //! ([`Beside::take_back`]). What a reply records about itself (its lines
-//! and the position it shows, [`answer::record_sent`]) is written at once,
+//! and the position it shows, [`threading::record_sent`]) is written at once,
 //! in the mail's savepoint, because it reads the board as that mail left
 //! it. The deadline sweep and the digest build at once ([`Replies::Now`]).
 
@@ -17,7 +17,7 @@ use std::sync::mpsc;
 use rusqlite::Connection;
 use time::OffsetDateTime;
 
-use super::{ServiceConfig, ServiceError, answer};
+use super::{ServiceConfig, ServiceError, threading};
 use crate::mail::ServerAddress;
 use crate::mail::outgoing::{self, BuildError, Built, Outgoing};
 use crate::mail::token::TokenKey;
@@ -33,7 +33,7 @@ pub(super) enum Replies<'b> {
 
 /// Builds each reply and puts it in the outbox; a mail a player may reply
 /// to (it carries a reply token) is recorded with the position it shows
-/// and its lines (see [`answer::record_sent`]).
+/// and its lines (see [`threading::record_sent`]).
 pub(super) fn queue_all(
     conn: &Connection,
     config: &ServiceConfig,
@@ -53,7 +53,7 @@ pub(super) fn queue_all(
             not_sent(&mail.to, &mail.subject, &BuildError::NoRecipient);
             continue;
         }
-        answer::record_sent(conn, config, key, &mail, &message_id, now)?;
+        threading::record_sent(conn, config, key, &mail, &message_id, now)?;
         match replies {
             Replies::Now => {
                 let built = outgoing::build(&config.address, &mail, &message_id, now);
@@ -119,7 +119,7 @@ impl Waiting {
             )?,
             Err(error) => {
                 not_sent(&self.addressed, &self.subject, &error);
-                answer::forget_sent(conn, &self.message_id)?;
+                threading::forget_sent(conn, &self.message_id)?;
             }
         }
         Ok(())

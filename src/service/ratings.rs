@@ -7,7 +7,8 @@ use rusqlite::Connection;
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use super::{Ctx, Failure, ServiceError};
+use super::{Ctx, Failure, MailCtx, ServiceError};
+use crate::domain::BoardNumber;
 use crate::mail::outgoing::Outgoing;
 use crate::ratings::START;
 use crate::render::ratings::{
@@ -20,7 +21,7 @@ use crate::store::{StoreError, ratings};
 
 /// Rates board `number` if it counts, and says what the game did to both
 /// ratings in the board's next mail (`alice 1712 -> 1726 (+14)`).
-pub(super) fn rate_result(ctx: &Ctx<'_>, number: u32) -> Result<(), ServiceError> {
+pub(super) fn rate_result(ctx: &Ctx<'_>, number: BoardNumber) -> Result<(), ServiceError> {
     let Some(rated) = ratings::record_game(ctx.conn, number)? else {
         return Ok(());
     };
@@ -68,7 +69,7 @@ struct TableView {
 /// variant with ratings, each in sections Established, Provisional and
 /// Inactive.
 pub(super) fn standings(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     variant: Option<Variant>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let variants = match variant {
@@ -119,7 +120,7 @@ pub(super) fn standings(
 /// last rated games. An unknown userid is answered as a player without
 /// rated games (the userid as written in both): the answer never tells
 /// whether a userid exists.
-pub(super) fn rating(ctx: &mut Ctx<'_>, userid: &str) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn rating(ctx: &mut MailCtx<'_>, userid: &str) -> Result<Vec<Outgoing>, Failure> {
     let now = ratings::nanos(ctx.now);
     let (standings, games) = match players::by_userid(ctx.conn, userid)? {
         Some(player) => (
@@ -137,7 +138,7 @@ pub(super) fn rating(ctx: &mut Ctx<'_>, userid: &str) -> Result<Vec<Outgoing>, F
             date: OffsetDateTime::from_unix_timestamp_nanos(i128::from(g.finished))
                 .map(|t| t.date().to_string())
                 .unwrap_or_default(),
-            board: g.board,
+            board: g.board.0,
             variant: g.variant,
             outcome: g.outcome,
             opponent: &g.opponent,
@@ -160,7 +161,7 @@ pub(super) fn rating(ctx: &mut Ctx<'_>, userid: &str) -> Result<Vec<Outgoing>, F
     Ok(vec![to_sender(ctx, rendered)])
 }
 
-fn to_sender(ctx: &Ctx<'_>, rendered: Rendered) -> Outgoing {
+fn to_sender(ctx: &MailCtx<'_>, rendered: Rendered) -> Outgoing {
     Outgoing {
         to: vec![ctx.sender.to_string()],
         subject: rendered.subject,

@@ -25,6 +25,9 @@ use crate::command::{
 use crate::rules::Variant;
 use crate::rules::notation::parse_turn;
 
+/// The longest comment kept, in characters.
+pub const COMMENT_CHARS: usize = 4000;
+
 /// Commands one mail may hold; the rest are not read (one hostile mail of
 /// thousands of commands would otherwise cost thousands of answers' work).
 pub const COMMANDS_PER_MAIL: usize = 16;
@@ -64,17 +67,19 @@ pub fn read(subject: &str, lines: &[String], token_board: Option<u32>) -> Readin
         command::parse_line(l).is_some()
             || token_board.is_some_and(|b| bare_command(l, b).is_some() || is_turn(l))
     });
-    // The Subject: a full command, or in a reply a turn when the body holds
-    // none. A Subject naming only a command word whose command is in the
-    // body (`signup`) is no second command.
+    // The Subject counts only when the body holds no command: then it is a
+    // full command, or in a reply a turn. Otherwise it is the topic, and
+    // often names the body's command (`signup`, `settings`), which must not
+    // act twice nor fail beside it.
+    // Whether the Subject was read as a command (else it may hold a
+    // misspelled one, for the did-you-mean answer).
     let mut subject_is_command = true;
     match command::parse_line(subject) {
+        _ if body_has_command => {}
         Some(Ok(line)) => reading.push(subject, Item::Command(line)),
-        Some(Err(_)) if body_has_command => {}
         Some(Err(error)) => reading.push(subject, Item::Malformed(error)),
         None => {
             if let Some(board) = token_board
-                && !body_has_command
                 && let Some(item) = reply_command(subject, board)
             {
                 reading.push(subject, item);
@@ -561,6 +566,38 @@ mod tests {
         assert_eq!(reading.items.len(), 1, "{reading:?}");
         let reading = read("e4", &[], Some(101));
         assert_eq!(reading.items.len(), 1, "a turn in the Subject of a reply");
+    }
+
+    #[test]
+    fn the_subject_is_a_command_only_when_the_body_holds_none() {
+        // The same command in the Subject and the body is read once.
+        let reading = read("help", &lines("help"), None);
+        assert_eq!(reading.items.len(), 1, "{reading:?}");
+        // A Subject word that is a command of its own (`settings`, which
+        // needs no login in some mail) is not read beside the body's.
+        let reading = read("settings", &lines("settings alice alice-pw"), None);
+        assert!(
+            matches!(&reading.items[..], [(written, Item::Command(_))] if written == "settings alice alice-pw"),
+            "{reading:?}"
+        );
+        // In a reply too: the body's turn, not the Subject's command.
+        let reading = read("draw", &lines("e4"), Some(101));
+        assert!(
+            matches!(
+                &reading.items[..],
+                [(
+                    _,
+                    Item::Command(Line {
+                        command: Command::Move(_),
+                        ..
+                    })
+                )]
+            ),
+            "{reading:?}"
+        );
+        // A body without a command leaves the Subject to be read.
+        let reading = read("help", &lines("Thanks for the game!"), None);
+        assert_eq!(reading.items.len(), 1, "{reading:?}");
     }
 
     #[test]

@@ -7,10 +7,11 @@ use time::OffsetDateTime;
 
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time, time_text};
+use crate::domain::BoardNumber;
 use crate::rules::Variant;
 
 /// The first board number handed out.
-pub const FIRST_BOARD: u32 = 101;
+pub const FIRST_BOARD: BoardNumber = BoardNumber(101);
 
 /// Deadlines and rating of a board, fixed at `challenge`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +28,7 @@ pub struct BoardOptions {
 /// A board as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
-    pub number: u32,
+    pub number: BoardNumber,
     pub variant: Variant,
     pub white: PlayerId,
     pub black: PlayerId,
@@ -113,8 +114,8 @@ pub fn insert(
     black: PlayerId,
     options: BoardOptions,
     now: OffsetDateTime,
-) -> Result<u32, StoreError> {
-    let number: u32 = conn.query_row_cached(
+) -> Result<BoardNumber, StoreError> {
+    let number: BoardNumber = conn.query_row_cached(
         "SELECT MAX(COALESCE(MAX(number) + 1, 0), ?1) FROM boards",
         [FIRST_BOARD],
         |row| row.get(0),
@@ -178,7 +179,7 @@ fn finish_board(
     Ok(board)
 }
 
-pub fn get(conn: &Connection, number: u32) -> Result<Option<Board>, StoreError> {
+pub fn get(conn: &Connection, number: BoardNumber) -> Result<Option<Board>, StoreError> {
     let sql = format!("SELECT {BOARD_COLUMNS} FROM boards WHERE number = ?1");
     conn.query_row_cached(&sql, [number], board_from_row)
         .optional()?
@@ -196,7 +197,7 @@ pub fn of_player(conn: &Connection, player: PlayerId) -> Result<Vec<Board>, Stor
     rows.map(|row| finish_board(row?)).collect()
 }
 
-pub fn turns(conn: &Connection, board: u32) -> Result<Vec<StoredTurn>, StoreError> {
+pub fn turns(conn: &Connection, board: BoardNumber) -> Result<Vec<StoredTurn>, StoreError> {
     let mut statement = conn.prepare_cached(
         "SELECT seq, text, player_id, played_at FROM turns WHERE board = ?1 ORDER BY seq",
     )?;
@@ -223,7 +224,7 @@ pub fn turns(conn: &Connection, board: u32) -> Result<Vec<StoredTurn>, StoreErro
 /// Appends a turn and restarts the board's clock.
 pub fn append_turn(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     seq: u32,
     text: &str,
     player: PlayerId,
@@ -245,7 +246,7 @@ pub fn append_turn(
 /// Takes back the last turn (an accepted undo).
 pub fn remove_last_turn(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
     conn.execute_cached(
@@ -261,7 +262,7 @@ pub fn remove_last_turn(
 
 pub fn set_result(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     result: &str,
     reason: &str,
     now: OffsetDateTime,
@@ -276,14 +277,14 @@ pub fn set_result(
 }
 
 /// Marks board `board` unrated (a game scored without being played).
-pub fn set_unrated(conn: &Connection, board: u32) -> Result<(), StoreError> {
+pub fn set_unrated(conn: &Connection, board: BoardNumber) -> Result<(), StoreError> {
     conn.execute_cached("UPDATE boards SET rated = 0 WHERE number = ?1", [board])?;
     Ok(())
 }
 
 pub fn add_comment(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     author: Option<PlayerId>,
     after_seq: u32,
     text: &str,
@@ -299,7 +300,7 @@ pub fn add_comment(
 /// Comments written since turn `since_seq` was played.
 pub fn comments_since(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     since_seq: u32,
 ) -> Result<Vec<Comment>, StoreError> {
     let mut statement = conn.prepare_cached(
@@ -315,7 +316,11 @@ pub fn comments_since(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-pub fn offer(conn: &Connection, board: u32, kind: OfferKind) -> Result<Option<Offer>, StoreError> {
+pub fn offer(
+    conn: &Connection,
+    board: BoardNumber,
+    kind: OfferKind,
+) -> Result<Option<Offer>, StoreError> {
     Ok(conn
         .query_row_cached(
             "SELECT by_player, at_seq FROM offers WHERE board = ?1 AND kind = ?2",
@@ -333,7 +338,7 @@ pub fn offer(conn: &Connection, board: u32, kind: OfferKind) -> Result<Option<Of
 
 pub fn set_offer(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     kind: OfferKind,
     by: PlayerId,
     at_seq: u32,
@@ -348,7 +353,11 @@ pub fn set_offer(
     Ok(())
 }
 
-pub fn clear_offer(conn: &Connection, board: u32, kind: OfferKind) -> Result<(), StoreError> {
+pub fn clear_offer(
+    conn: &Connection,
+    board: BoardNumber,
+    kind: OfferKind,
+) -> Result<(), StoreError> {
     conn.execute_cached(
         "DELETE FROM offers WHERE board = ?1 AND kind = ?2",
         params![board, kind.as_str()],
@@ -358,7 +367,7 @@ pub fn clear_offer(conn: &Connection, board: u32, kind: OfferKind) -> Result<(),
 
 pub fn queued_turn(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     player: PlayerId,
 ) -> Result<Option<String>, StoreError> {
     Ok(conn
@@ -372,7 +381,7 @@ pub fn queued_turn(
 
 pub fn set_queued_turn(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     player: PlayerId,
     text: &str,
     now: OffsetDateTime,
@@ -387,7 +396,7 @@ pub fn set_queued_turn(
 
 pub fn clear_queued_turn(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     player: PlayerId,
 ) -> Result<(), StoreError> {
     conn.execute_cached(
@@ -397,7 +406,7 @@ pub fn clear_queued_turn(
     Ok(())
 }
 
-pub fn observers(conn: &Connection, board: u32) -> Result<Vec<String>, StoreError> {
+pub fn observers(conn: &Connection, board: BoardNumber) -> Result<Vec<String>, StoreError> {
     let mut statement =
         conn.prepare_cached("SELECT address FROM observers WHERE board = ?1 ORDER BY address")?;
     let rows = statement.query_map([board], |row| row.get(0))?;
@@ -405,7 +414,11 @@ pub fn observers(conn: &Connection, board: u32) -> Result<Vec<String>, StoreErro
 }
 
 /// Adds an observer; false if it was already there.
-pub fn add_observer(conn: &Connection, board: u32, address: &str) -> Result<bool, StoreError> {
+pub fn add_observer(
+    conn: &Connection,
+    board: BoardNumber,
+    address: &str,
+) -> Result<bool, StoreError> {
     Ok(conn.execute_cached(
         "INSERT OR IGNORE INTO observers (board, address) VALUES (?1, ?2)",
         params![board, address],
@@ -413,7 +426,11 @@ pub fn add_observer(conn: &Connection, board: u32, address: &str) -> Result<bool
 }
 
 /// Removes an observer; false if it was not there.
-pub fn remove_observer(conn: &Connection, board: u32, address: &str) -> Result<bool, StoreError> {
+pub fn remove_observer(
+    conn: &Connection,
+    board: BoardNumber,
+    address: &str,
+) -> Result<bool, StoreError> {
     Ok(conn.execute_cached(
         "DELETE FROM observers WHERE board = ?1 AND address = ?2",
         params![board, address],
@@ -434,7 +451,7 @@ pub struct Unaccepted {
 /// the mail `message_id`.
 pub fn set_challenge(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     challenged: PlayerId,
     message_id: &str,
 ) -> Result<(), StoreError> {
@@ -447,7 +464,7 @@ pub fn set_challenge(
 
 /// The challenge of board `board` if its challenged player never
 /// accepted it.
-pub fn unaccepted(conn: &Connection, board: u32) -> Result<Option<Unaccepted>, StoreError> {
+pub fn unaccepted(conn: &Connection, board: BoardNumber) -> Result<Option<Unaccepted>, StoreError> {
     Ok(conn
         .query_row_cached(
             "SELECT challenged_id, challenged_shown FROM boards
@@ -465,7 +482,11 @@ pub fn unaccepted(conn: &Connection, board: u32) -> Result<Option<Unaccepted>, S
 
 /// Records that the waiting challenged player's board mail showed `turns`
 /// turns.
-pub fn set_challenge_shown(conn: &Connection, board: u32, turns: u32) -> Result<(), StoreError> {
+pub fn set_challenge_shown(
+    conn: &Connection,
+    board: BoardNumber,
+    turns: u32,
+) -> Result<(), StoreError> {
     conn.execute_cached(
         "UPDATE boards SET challenged_shown = ?2 WHERE number = ?1",
         params![board, turns],
@@ -479,7 +500,7 @@ pub fn set_challenge_shown(conn: &Connection, board: u32, turns: u32) -> Result<
 /// the challenged player, and never will be: it goes.
 pub fn accept_challenge(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
     conn.execute_cached(
@@ -534,7 +555,7 @@ pub fn same_challenge(
     (white, black, either_order): (PlayerId, PlayerId, bool),
     variant: Variant,
     options: BoardOptions,
-) -> Result<Option<u32>, StoreError> {
+) -> Result<Option<BoardNumber>, StoreError> {
     Ok(conn
         .query_row_cached(
             "SELECT number FROM boards
@@ -562,14 +583,14 @@ pub fn same_challenge(
 /// challenge was made, and its forfeit days (after which it lapses).
 pub fn waiting_for_answer(
     conn: &Connection,
-) -> Result<Vec<(u32, OffsetDateTime, u32)>, StoreError> {
+) -> Result<Vec<(BoardNumber, OffsetDateTime, u32)>, StoreError> {
     let mut statement = conn.prepare_cached(
         "SELECT number, created_at, forfeit_days FROM boards
          WHERE challenged_id IS NOT NULL AND result IS NULL ORDER BY number",
     )?;
     let rows = statement.query_map([], |row| {
         Ok((
-            row.get::<_, u32>(0)?,
+            row.get::<_, BoardNumber>(0)?,
             row.get::<_, String>(1)?,
             row.get::<_, u32>(2)?,
         ))
@@ -582,7 +603,7 @@ pub fn waiting_for_answer(
 }
 
 /// The number of turns played on `board`.
-pub fn turn_count(conn: &Connection, board: u32) -> Result<u32, StoreError> {
+pub fn turn_count(conn: &Connection, board: BoardNumber) -> Result<u32, StoreError> {
     Ok(conn.query_row_cached(
         "SELECT COUNT(*) FROM turns WHERE board = ?1",
         [board],

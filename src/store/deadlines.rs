@@ -4,22 +4,11 @@
 use rusqlite::{Connection, params};
 use time::OffsetDateTime;
 
+pub use crate::domain::{Clock, Vacation};
+
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time, time_text};
-
-/// The clock of one active board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Clock {
-    pub board: u32,
-    /// Who is to move; `None` for a board not yet migrated (filled in at start).
-    pub to_move: Option<PlayerId>,
-    pub last_turn_at: OffsetDateTime,
-    pub nag_days: u32,
-    pub forfeit_days: u32,
-    pub nags_sent: u32,
-    /// When a standing draw offer was made, if one stands.
-    pub draw_offered_at: Option<OffsetDateTime>,
-}
+use crate::domain::BoardNumber;
 
 /// The columns of a [`Clock`], for [`clocks`].
 const CLOCK_SELECT: &str = "SELECT b.number, b.to_move_id, b.last_turn_at, b.nag_days, b.forfeit_days, b.nags_sent, o.created_at
@@ -34,7 +23,7 @@ pub fn active_clocks(conn: &Connection) -> Result<Vec<Clock>, StoreError> {
 }
 
 /// The clock of `board`, if it is still being played.
-pub fn clock_of(conn: &Connection, board: u32) -> Result<Option<Clock>, StoreError> {
+pub fn clock_of(conn: &Connection, board: BoardNumber) -> Result<Option<Clock>, StoreError> {
     let sql = format!("{CLOCK_SELECT} AND b.number = ?1");
     Ok(clocks(conn, &sql, [board])?.pop())
 }
@@ -47,7 +36,7 @@ fn clocks(
     let mut statement = conn.prepare_cached(sql)?;
     let rows = statement.query_map(params, |row| {
         Ok((
-            row.get::<_, u32>(0)?,
+            row.get::<_, BoardNumber>(0)?,
             row.get::<_, Option<i64>>(1)?,
             row.get::<_, String>(2)?,
             row.get::<_, u32>(3)?,
@@ -72,7 +61,11 @@ fn clocks(
 }
 
 /// Records who is to move now, and restarts the reminder count.
-pub fn set_to_move(conn: &Connection, board: u32, player: PlayerId) -> Result<(), StoreError> {
+pub fn set_to_move(
+    conn: &Connection,
+    board: BoardNumber,
+    player: PlayerId,
+) -> Result<(), StoreError> {
     conn.execute_cached(
         "UPDATE boards SET to_move_id = ?2, nags_sent = 0 WHERE number = ?1",
         params![board, player.0],
@@ -80,7 +73,7 @@ pub fn set_to_move(conn: &Connection, board: u32, player: PlayerId) -> Result<()
     Ok(())
 }
 
-pub fn set_nags_sent(conn: &Connection, board: u32, nags: u32) -> Result<(), StoreError> {
+pub fn set_nags_sent(conn: &Connection, board: BoardNumber, nags: u32) -> Result<(), StoreError> {
     conn.execute_cached(
         "UPDATE boards SET nags_sent = ?2 WHERE number = ?1",
         params![board, nags],
@@ -89,18 +82,11 @@ pub fn set_nags_sent(conn: &Connection, board: u32, nags: u32) -> Result<(), Sto
 }
 
 /// Active boards whose player to move is not recorded yet.
-pub fn boards_without_to_move(conn: &Connection) -> Result<Vec<u32>, StoreError> {
+pub fn boards_without_to_move(conn: &Connection) -> Result<Vec<BoardNumber>, StoreError> {
     let mut statement = conn
         .prepare_cached("SELECT number FROM boards WHERE result IS NULL AND to_move_id IS NULL")?;
     let rows = statement.query_map([], |row| row.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// A vacation: the player's clocks stop from `starts_at` to `ends_at`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Vacation {
-    pub starts_at: OffsetDateTime,
-    pub ends_at: OffsetDateTime,
 }
 
 pub fn add_vacation(

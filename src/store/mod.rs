@@ -17,6 +17,7 @@ pub mod preferences;
 pub mod ratings;
 pub mod sent;
 pub mod tournaments;
+pub mod web;
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
@@ -55,6 +56,7 @@ migrations!(
     "0016_accounts",
     "0017_challenges",
     "0018_events",
+    "0019_board_list",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest
@@ -313,6 +315,19 @@ pub fn time_text(time: OffsetDateTime) -> String {
     time.to_offset(time::UtcOffset::UTC)
         .format(&Rfc3339)
         .expect("every UTC time formats as RFC 3339")
+}
+
+/// A board number is stored as its integer.
+impl rusqlite::ToSql for crate::domain::BoardNumber {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        self.0.to_sql()
+    }
+}
+
+impl rusqlite::types::FromSql for crate::domain::BoardNumber {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        u32::column_result(value).map(crate::domain::BoardNumber)
+    }
 }
 
 /// Reads a stored time.

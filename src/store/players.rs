@@ -5,9 +5,7 @@ use time::OffsetDateTime;
 
 use super::{CachedStatements, StoreError, parse_time, time_text};
 
-/// A player's row id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PlayerId(pub i64);
+pub use crate::domain::PlayerId;
 
 /// A registered player.
 #[derive(Clone, Debug, PartialEq, Eq)]

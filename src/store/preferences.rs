@@ -3,78 +3,10 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+pub use crate::domain::{BoardChoice, MailChoice, Preferences};
+
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError};
-
-/// How board mails show the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoardChoice {
-    /// The text board alone.
-    Ascii,
-    /// The compact text board (one line per rank) alone.
-    Compact,
-    /// The text board and an HTML part with the picture (the default).
-    Html,
-}
-
-/// Which board mails come.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MailChoice {
-    /// A board mail for every turn (the default).
-    Every,
-    /// No board mail per turn: the daily digest and reminders only.
-    Digest,
-}
-
-/// A player's preferences.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Preferences {
-    pub board: BoardChoice,
-    pub mail: MailChoice,
-    /// Whether a finished game's mail carries its PGN.
-    pub pgn: bool,
-}
-
-impl Default for Preferences {
-    fn default() -> Preferences {
-        Preferences {
-            board: BoardChoice::Html,
-            mail: MailChoice::Every,
-            pgn: true,
-        }
-    }
-}
-
-impl BoardChoice {
-    pub fn word(self) -> &'static str {
-        match self {
-            BoardChoice::Ascii => "ascii",
-            BoardChoice::Compact => "compact",
-            BoardChoice::Html => "html",
-        }
-    }
-
-    pub fn from_word(word: &str) -> Option<BoardChoice> {
-        [BoardChoice::Ascii, BoardChoice::Compact, BoardChoice::Html]
-            .into_iter()
-            .find(|c| c.word().eq_ignore_ascii_case(word))
-    }
-}
-
-impl MailChoice {
-    pub fn word(self) -> &'static str {
-        match self {
-            MailChoice::Every => "every",
-            MailChoice::Digest => "digest",
-        }
-    }
-
-    pub fn from_word(word: &str) -> Option<MailChoice> {
-        [MailChoice::Every, MailChoice::Digest]
-            .into_iter()
-            .find(|c| c.word().eq_ignore_ascii_case(word))
-    }
-}
 
 /// The preferences of `player` (the defaults when never set).
 pub fn get(conn: &Connection, player: PlayerId) -> Result<Preferences, StoreError> {
@@ -116,4 +48,69 @@ pub fn set(
         ],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite_migration::Migrations;
+    use time::macros::datetime;
+
+    use super::*;
+    use crate::store::{MIGRATION_NAMES, MIGRATIONS, players};
+
+    /// Migration 0019 lets the board column hold `list` and keeps the rows
+    /// made before it, their player's cascade included.
+    #[test]
+    fn the_list_is_stored_after_migration_0019_and_older_rows_stay() {
+        let mut conn = Connection::open_in_memory().expect("a database");
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .expect("foreign keys");
+        let before = MIGRATION_NAMES
+            .iter()
+            .position(|name| *name == "0019_board_list")
+            .expect("migration 0019");
+        Migrations::from_slice(&MIGRATIONS[..before])
+            .to_latest(&mut conn)
+            .expect("the migrations before 0019");
+        let now = datetime!(2026-03-01 12:00 UTC);
+        let alice = players::insert(&conn, "alice", "x", &[], now).expect("alice");
+        let bob = players::insert(&conn, "bob", "x", &[], now).expect("bob");
+        let compact = Preferences {
+            board: BoardChoice::Compact,
+            mail: MailChoice::Digest,
+            pgn: false,
+        };
+        set(&conn, alice, compact).expect("a preference of then");
+        let list = Preferences {
+            board: BoardChoice::List,
+            ..Preferences::default()
+        };
+        assert!(set(&conn, bob, list).is_err(), "refused before 0019");
+
+        Migrations::from_slice(MIGRATIONS)
+            .to_latest(&mut conn)
+            .expect("migration 0019");
+        assert_eq!(get(&conn, alice).expect("read"), compact);
+        set(&conn, bob, list).expect("stored");
+        assert_eq!(get(&conn, bob).expect("read"), list);
+        conn.execute("DELETE FROM players WHERE id = ?1", [bob.0])
+            .expect("bob leaves");
+        let left: i64 = conn
+            .query_row("SELECT count(*) FROM preferences", [], |row| row.get(0))
+            .expect("count");
+        assert_eq!(left, 1, "bob's preferences went with him");
+    }
+
+    #[test]
+    fn every_board_choice_reads_back_from_its_word() {
+        for choice in [
+            BoardChoice::Ascii,
+            BoardChoice::Compact,
+            BoardChoice::Html,
+            BoardChoice::List,
+        ] {
+            assert_eq!(BoardChoice::from_word(choice.word()), Some(choice));
+        }
+        assert_eq!(BoardChoice::from_word("LIST"), Some(BoardChoice::List));
+    }
 }

@@ -14,6 +14,7 @@ use time::OffsetDateTime;
 
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time};
+use crate::domain::BoardNumber;
 use crate::ratings::{self, Change, Outcome, PlayerRating, RatedGame, Standing};
 use crate::rules::Variant;
 
@@ -157,7 +158,7 @@ fn finite(value: f64) -> Result<f64, StoreError> {
 /// A rated result as the boards hold it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct RatedResult {
-    board: u32,
+    board: BoardNumber,
     variant: Variant,
     game: RatedGame<PlayerId>,
 }
@@ -172,7 +173,7 @@ const RESULT_COLUMNS: &str = "number, variant, white_id, black_id, rated, result
 
 /// A board row as a rated result; `None` when the board does not count.
 fn rated_result(row: &rusqlite::Row<'_>) -> Result<Option<RatedResult>, StoreError> {
-    let board: u32 = row.get(0)?;
+    let board: BoardNumber = row.get(0)?;
     let variant: String = row.get(1)?;
     let white = PlayerId(row.get(2)?);
     let black = PlayerId(row.get(3)?);
@@ -229,7 +230,10 @@ pub struct GameRating {
 /// replay order (the same time and a lower board number, or a clock set
 /// back) has the variant's ratings replayed, so that they stay exactly
 /// what a rebuild gives.
-pub fn record_game(conn: &Connection, number: u32) -> Result<Option<GameRating>, StoreError> {
+pub fn record_game(
+    conn: &Connection,
+    number: BoardNumber,
+) -> Result<Option<GameRating>, StoreError> {
     let sql = format!("SELECT {RESULT_COLUMNS} FROM boards WHERE number = ?1");
     let row = conn
         .query_row_cached(&sql, [number], |row| Ok(rated_result(row)))
@@ -304,7 +308,7 @@ pub fn record_game(conn: &Connection, number: u32) -> Result<Option<GameRating>,
 /// needs a look at the player's boards numbered higher.
 fn rated_later(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     variant: Variant,
     at: i64,
     players: [(PlayerId, &Standing); 2],
@@ -332,7 +336,7 @@ fn rated_later(
 
 fn write_rated_game(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     variant: &str,
     game: &RatedGame<PlayerId>,
     change: &Change,
@@ -364,7 +368,7 @@ static GAMES_UPSERT: LazyLock<[String; 2]> = LazyLock::new(|| {
 fn bind_rated_game(
     statement: &mut rusqlite::Statement<'_>,
     row: usize,
-    board: u32,
+    board: BoardNumber,
     variant: &str,
     game: &RatedGame<PlayerId>,
     change: &Change,
@@ -549,7 +553,7 @@ fn replay_and_store(conn: &Connection, only: Option<Variant>) -> Result<Rebuilt,
     }
 
     // Rated games, the same way.
-    let mut stored: HashMap<u32, (i64, i64, i64, [u64; 4])> = HashMap::new();
+    let mut stored: HashMap<BoardNumber, (i64, i64, i64, [u64; 4])> = HashMap::new();
     {
         let mut statement = conn.prepare(
             "SELECT board, finished, white_id, black_id, white_before, white_after,
@@ -677,7 +681,7 @@ pub fn of_player(
 /// One rated game from one player's side.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PastGame {
-    pub board: u32,
+    pub board: BoardNumber,
     pub variant: Variant,
     /// Unix nanoseconds.
     pub finished: i64,
@@ -709,7 +713,7 @@ pub fn recent_games(
     let mut rows = statement.query(params![player.0, limit])?;
     let mut games = Vec::new();
     while let Some(row) = rows.next()? {
-        let board: u32 = row.get(0)?;
+        let board: BoardNumber = row.get(0)?;
         let variant: String = row.get(1)?;
         let variant = variant.parse().map_err(|_| {
             StoreError::Corrupt(format!(
@@ -786,25 +790,32 @@ mod tests {
             boards::insert(&tx, Variant::Chess2, ids[w], ids[b], options(rated), t0).expect("board")
         };
         let end = |number: u32, result: &str, at: OffsetDateTime| {
-            boards::set_result(&tx, number, result, "test", at).expect("result");
-            record_game(&tx, number).expect("rated")
+            boards::set_result(&tx, BoardNumber(number), result, "test", at).expect("result");
+            record_game(&tx, BoardNumber(number)).expect("rated")
         };
-        let first = end(board(0, 1, true), "1-0", t0).expect("a rated game");
+        let first = end((board(0, 1, true)).0, "1-0", t0).expect("a rated game");
         assert!(first.change.white_after > 1500.0 && first.change.black_after < 1500.0);
         let hour = t0 + time::Duration::hours(1);
-        assert!(end(board(1, 2, false), "0-1", hour).is_none(), "unrated");
-        assert!(end(board(1, 2, true), "-", hour).is_none(), "declined");
-        end(board(1, 2, true), "1/2-1/2", t0 + time::Duration::days(40));
+        assert!(
+            end((board(1, 2, false)).0, "0-1", hour).is_none(),
+            "unrated"
+        );
+        assert!(end((board(1, 2, true)).0, "-", hour).is_none(), "declined");
+        end(
+            (board(1, 2, true)).0,
+            "1/2-1/2",
+            t0 + time::Duration::days(40),
+        );
         // Two games ending at one time: the later board number is rated
         // first here, and the earlier one then replays the variant.
         let same = t0 + time::Duration::days(41);
         let (early, late) = (board(2, 0, true), board(0, 1, true));
-        end(late, "0-1", same);
-        let change = end(early, "1-0", same).expect("rated").change;
+        end(late.0, "0-1", same);
+        let change = end(early.0, "1-0", same).expect("rated").change;
         // Out of order, but no player in common: rated as it comes.
         let (early, late) = (board(3, 4, true), board(0, 1, true));
-        end(late, "1-0", same + time::Duration::hours(1));
-        end(early, "0-1", same);
+        end(late.0, "1-0", same + time::Duration::hours(1));
+        end(early.0, "0-1", same);
         // c's rating before board `early` is the one after the draw.
         let after_draw: f64 = tx
             .query_row(

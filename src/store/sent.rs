@@ -6,12 +6,13 @@ use time::OffsetDateTime;
 
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, time_text};
+use crate::domain::BoardNumber;
 
 /// A mail pbem sent on a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SentMail {
     pub message_id: String,
-    pub board: u32,
+    pub board: BoardNumber,
     pub player: Option<PlayerId>,
     /// The number of the turn being played when it was sent.
     pub turn_seq: u32,
@@ -75,7 +76,7 @@ pub fn by_message_id(conn: &Connection, message_id: &str) -> Result<Option<SentM
 /// of the board's conversation.
 pub fn thread_root(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     address: &str,
 ) -> Result<Option<String>, StoreError> {
     let own = conn
@@ -98,7 +99,11 @@ pub fn thread_root(
 }
 
 /// The Message-ID of the newest mail of `board` sent to `address`.
-pub fn latest(conn: &Connection, board: u32, address: &str) -> Result<Option<String>, StoreError> {
+pub fn latest(
+    conn: &Connection,
+    board: BoardNumber,
+    address: &str,
+) -> Result<Option<String>, StoreError> {
     Ok(conn
         .query_row_cached(
             "SELECT message_id FROM sent_mails WHERE board = ?1 AND address = ?2 ORDER BY rowid DESC LIMIT 1",
@@ -111,7 +116,7 @@ pub fn latest(conn: &Connection, board: u32, address: &str) -> Result<Option<Str
 /// The newest mail of `board` sent to `player`.
 pub fn latest_to_player(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     player: PlayerId,
 ) -> Result<Option<SentMail>, StoreError> {
     Ok(conn
@@ -125,7 +130,7 @@ pub fn latest_to_player(
 }
 
 /// The number of turns played on `board`.
-pub fn turns_played(conn: &Connection, board: u32) -> Result<u32, StoreError> {
+pub fn turns_played(conn: &Connection, board: BoardNumber) -> Result<u32, StoreError> {
     Ok(conn.query_row_cached(
         "SELECT COUNT(*) FROM turns WHERE board = ?1",
         [board],

@@ -8,6 +8,7 @@ use time::OffsetDateTime;
 
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time, time_text};
+use crate::domain::BoardNumber;
 use crate::rules::Variant;
 use crate::tournament::{
     ByeKind, ByeRecord, Entrant, EventResults, Format, GameRecord, GameResult, Tiebreak,
@@ -92,7 +93,7 @@ pub struct Game {
     pub round: u32,
     pub white: PlayerId,
     pub black: PlayerId,
-    pub board: u32,
+    pub board: BoardNumber,
     pub result: Option<String>,
     pub forfeit: bool,
 }
@@ -463,7 +464,10 @@ pub fn games(conn: &Connection, event: i64) -> Result<Vec<Game>, StoreError> {
 }
 
 /// The event and game a board belongs to, if it is a tournament board.
-pub fn game_of_board(conn: &Connection, board: u32) -> Result<Option<(i64, Game)>, StoreError> {
+pub fn game_of_board(
+    conn: &Connection,
+    board: BoardNumber,
+) -> Result<Option<(i64, Game)>, StoreError> {
     let sql =
         format!("SELECT tournament_id, {GAME_COLUMNS} FROM tournament_games WHERE board = ?1");
     Ok(conn
@@ -484,7 +488,7 @@ pub fn game_of_board(conn: &Connection, board: u32) -> Result<Option<(i64, Game)
 
 pub fn set_game_result(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
     result: &str,
     forfeit: bool,
 ) -> Result<(), StoreError> {
@@ -499,7 +503,7 @@ pub fn set_game_result(
 /// board -> (days, when the event started).
 pub fn vacation_allowances(
     conn: &Connection,
-) -> Result<HashMap<u32, (u32, OffsetDateTime)>, StoreError> {
+) -> Result<HashMap<BoardNumber, (u32, OffsetDateTime)>, StoreError> {
     let mut statement = conn.prepare_cached(
         "SELECT g.board, t.vacation_days, t.started_at FROM tournament_games g
          JOIN tournaments t ON t.id = g.tournament_id
@@ -507,7 +511,7 @@ pub fn vacation_allowances(
     )?;
     let rows = statement.query_map([], |row| {
         Ok((
-            row.get::<_, u32>(0)?,
+            row.get::<_, BoardNumber>(0)?,
             row.get::<_, u32>(1)?,
             row.get::<_, String>(2)?,
         ))
@@ -524,7 +528,7 @@ pub fn vacation_allowances(
 /// an event that has one: (days, when the event started).
 pub fn vacation_allowance_of(
     conn: &Connection,
-    board: u32,
+    board: BoardNumber,
 ) -> Result<Option<(u32, OffsetDateTime)>, StoreError> {
     let mut statement = conn.prepare_cached(
         "SELECT t.vacation_days, t.started_at FROM tournament_games g
@@ -581,7 +585,7 @@ pub fn results(conn: &Connection, event: &Event) -> Result<EventResults, StoreEr
             round: game.round,
             white,
             black,
-            board: Some(game.board),
+            board: Some(game.board.0),
             result,
         });
     }

@@ -1,6 +1,6 @@
 //! Berger tables (FIDE Handbook C.05, Annex 1): the pairings of every round
 //! of a round robin, by start number, built by the rule the published
-//! tables follow (and checked against them in `tests/tournament_berger.rs`).
+//! tables follow (and checked against them in `tests/tournament/berger.rs`).
 //!
 //! With `m` seats (the player count, or one more when it is odd, the last
 //! seat then being the bye), round `r` pairs the last seat with the player

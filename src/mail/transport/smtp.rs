@@ -14,6 +14,7 @@
 //! while, and the others go on.
 
 use std::fs;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
@@ -36,12 +37,22 @@ pub struct SmtpConfig {
 /// A connection kept open is closed after this long without use.
 const IDLE_LIMIT: Duration = Duration::from_secs(60);
 
+/// The connection kept open between mails, shared with the thread that
+/// closes it once it has been idle for the idle limit.
+#[derive(Default)]
+struct Kept {
+    connection: Option<(SmtpConnection, Instant)>,
+    /// Whether a closing thread watches it.
+    watched: bool,
+}
+
 /// Sends the outbox over SMTP.
 pub struct SmtpSender {
     config: SmtpConfig,
     tls: Option<TlsParameters>,
     hello: ClientId,
-    connection: Option<(SmtpConnection, Instant)>,
+    kept: Arc<Mutex<Kept>>,
+    idle_limit: Duration,
 }
 
 impl SmtpSender {
@@ -76,7 +87,8 @@ impl SmtpSender {
             config: config.clone(),
             tls,
             hello: ClientId::Domain(server.domain.clone()),
-            connection: None,
+            kept: Arc::default(),
+            idle_limit: IDLE_LIMIT,
         })
     }
 
@@ -127,13 +139,55 @@ impl SmtpSender {
 
     /// The open connection if it still works, else a new one.
     fn connection(&mut self) -> Result<SmtpConnection, SendError> {
-        if let Some((mut connection, since)) = self.connection.take() {
-            if since.elapsed() < IDLE_LIMIT && connection.test_connected() {
+        let kept = lock(&self.kept).connection.take();
+        if let Some((mut connection, since)) = kept {
+            if since.elapsed() < self.idle_limit && connection.test_connected() {
                 return Ok(connection);
             }
             connection.abort();
         }
         self.connect()
+    }
+
+    /// Keeps the connection for the next mail, and has it closed (QUIT)
+    /// when no mail came for the idle limit.
+    fn keep(&self, connection: SmtpConnection) {
+        let mut kept = lock(&self.kept);
+        kept.connection = Some((connection, Instant::now()));
+        if !std::mem::replace(&mut kept.watched, true) {
+            let (shared, limit) = (Arc::downgrade(&self.kept), self.idle_limit);
+            std::thread::spawn(move || close_when_idle(&shared, limit));
+        }
+    }
+}
+
+fn lock(kept: &Mutex<Kept>) -> std::sync::MutexGuard<'_, Kept> {
+    kept.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Closes the kept connection once it has not been used for `limit`; ends
+/// then, or when no connection is kept (the sender took it, and watches it
+/// again when it puts it back), or when the sender is gone.
+fn close_when_idle(kept: &Weak<Mutex<Kept>>, limit: Duration) {
+    let mut wait = limit;
+    loop {
+        std::thread::sleep(wait);
+        let Some(kept) = kept.upgrade() else {
+            return;
+        };
+        let mut guard = lock(&kept);
+        match &guard.connection {
+            Some((_, since)) if since.elapsed() < limit => wait = limit - since.elapsed(),
+            _ => {
+                let idle = guard.connection.take();
+                guard.watched = false;
+                drop(guard);
+                if let Some((mut connection, _)) = idle {
+                    connection.quit().ok();
+                }
+                return;
+            }
+        }
     }
 }
 
@@ -150,7 +204,7 @@ impl MailSender for SmtpSender {
         match connection.send(&envelope, message) {
             Ok(_) => {
                 if self.config.reuse_connection {
-                    self.connection = Some((connection, Instant::now()));
+                    self.keep(connection);
                 } else {
                     // A polite goodbye; the mail is accepted either way.
                     connection.quit().ok();
@@ -179,4 +233,102 @@ impl MailSender for SmtpSender {
 /// the connection) nor a lost connection.
 fn is_about_this_mail(error: &lettre::transport::smtp::Error) -> bool {
     error.is_transient() && error.status().is_some_and(|code| code.to_string() != "421")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::TcpListener;
+
+    /// An SMTP server that takes every mail and records the commands it
+    /// got, each connection starting with `connect`.
+    fn fake_server() -> (u16, Arc<Mutex<Vec<String>>>) {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
+        let port = listener.local_addr().expect("address").port();
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let record = Arc::clone(&heard);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { return };
+                let mut writer = stream.try_clone().expect("a second handle");
+                let mut reader = BufReader::new(stream);
+                record.lock().expect("record").push("connect".to_string());
+                writer.write_all(b"220 fake ESMTP\r\n").ok();
+                let (mut line, mut in_data) = (String::new(), false);
+                loop {
+                    line.clear();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        break;
+                    }
+                    if in_data {
+                        if line == ".\r\n" {
+                            in_data = false;
+                            writer.write_all(b"250 queued\r\n").ok();
+                        }
+                        continue;
+                    }
+                    let verb = line.split_whitespace().next().unwrap_or("");
+                    let verb = verb.to_ascii_uppercase();
+                    record.lock().expect("record").push(verb.clone());
+                    let answer: &[u8] = match verb.as_str() {
+                        "DATA" => {
+                            in_data = true;
+                            b"354 go on\r\n"
+                        }
+                        "QUIT" => b"221 bye\r\n",
+                        _ => b"250 ok\r\n",
+                    };
+                    writer.write_all(answer).ok();
+                    if verb == "QUIT" {
+                        break;
+                    }
+                }
+            }
+        });
+        (port, heard)
+    }
+
+    #[test]
+    fn a_connection_kept_open_is_closed_when_idle() {
+        let (port, heard) = fake_server();
+        let config = SmtpConfig {
+            endpoint: Endpoint {
+                host: "127.0.0.1".into(),
+                port,
+                security: Security::Plain,
+                ca_file: None,
+                timeout: Duration::from_secs(5),
+            },
+            login: None,
+            reuse_connection: true,
+        };
+        let server = ServerAddress::parse("pbem@localhost").expect("address");
+        let mut sender = SmtpSender::new(&config, &server).expect("sender");
+        sender.idle_limit = Duration::from_millis(300);
+        let to = ["alice@example.org".to_string()];
+        let mail = b"Subject: x\r\n\r\nhi\r\n";
+        let count = |word: &str| {
+            let heard = heard.lock().expect("heard");
+            heard.iter().filter(|w| *w == word).count()
+        };
+        sender.send(1, &to, mail).expect("sent");
+        sender
+            .send(2, &to, mail)
+            .expect("sent on the same connection");
+        assert_eq!((count("connect"), count("QUIT")), (1, 0));
+
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while count("QUIT") == 0 {
+            assert!(
+                Instant::now() < deadline,
+                "the idle connection was never closed: {:?}",
+                heard.lock().expect("heard")
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(lock(&sender.kept).connection.is_none());
+        sender.send(3, &to, mail).expect("sent on a new connection");
+        assert_eq!(count("connect"), 2);
+    }
 }

@@ -2,11 +2,12 @@
 //! text the creation notice and `tournament show` share.
 
 use super::*;
+use crate::domain::BoardNumber;
 
 pub(super) fn create(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &CreateTournament,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let director = ctx.speaker(&command.speaker, token, None)?;
     let live = store::live_events_of(ctx.conn, director.id)?;
@@ -58,13 +59,14 @@ pub(super) fn create(
             None,
         ));
     }
-    let (nag_days, forfeit_days) = crate::service::play::turn_deadlines(
+    let (nag_days, forfeit_days) = crate::schedule::turn_deadlines(
         command.days_per_turn,
         command.forfeit_days,
         command.nag_days,
         DEFAULT_FORFEIT_DAYS,
         |forfeit| DEFAULT_NAG_DAYS.min(forfeit),
-    )?;
+    )
+    .map_err(|problem| refuse(problem, None))?;
     let closes_at = match command.closes {
         Some(date) => {
             let at = end_of_day(date, ctx.now);
@@ -127,7 +129,7 @@ fn end_of_day(date: time::Date, now: OffsetDateTime) -> OffsetDateTime {
 }
 
 /// The settings of an event, a line each.
-pub(super) fn details(ctx: &Ctx<'_>, event: &Event) -> Result<String, ServiceError> {
+pub(super) fn details(ctx: &MailCtx<'_>, event: &Event) -> Result<String, ServiceError> {
     let s = &event.settings;
     let director = players::by_id(ctx.conn, s.director)?;
     let mut out = format!(
@@ -166,7 +168,7 @@ pub(super) fn details(ctx: &Ctx<'_>, event: &Event) -> Result<String, ServiceErr
         if s.invite_only { "by invitation, " } else { "" },
         s.max_entrants,
         s.closes_at
-            .map(|at| format!(", closes {}", crate::service::deadlines::readable(at)))
+            .map(|at| format!(", closes {}", crate::render::readable_time(at)))
             .unwrap_or_default(),
         s.tiebreaks
             .iter()

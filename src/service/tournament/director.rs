@@ -2,6 +2,7 @@
 //! numbers, the first round), withdrawals, adjudications and broadcasts.
 
 use super::*;
+use crate::domain::BoardNumber;
 
 /// Draws lots: a random order of `count` items (Fisher-Yates on the
 /// system's randomness).
@@ -16,7 +17,7 @@ fn lots(count: usize) -> Vec<usize> {
     order
 }
 
-pub(super) fn start(ctx: &mut Ctx<'_>, event: &Event) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn start(ctx: &mut MailCtx<'_>, event: &Event) -> Result<Vec<Outgoing>, Failure> {
     let name = &event.settings.name;
     if event.status != Status::Open {
         return Err(refuse(
@@ -82,7 +83,7 @@ pub(super) fn start(ctx: &mut Ctx<'_>, event: &Event) -> Result<Vec<Outgoing>, F
     )?])
 }
 
-fn entrant(ctx: &Ctx<'_>, event: &Event, userid: &str) -> Result<Player, Failure> {
+fn entrant(ctx: &MailCtx<'_>, event: &Event, userid: &str) -> Result<Player, Failure> {
     let player = players::by_userid(ctx.conn, userid)?;
     let entries = store::entries(ctx.conn, event.id)?;
     match player {
@@ -98,7 +99,7 @@ fn entrant(ctx: &Ctx<'_>, event: &Event, userid: &str) -> Result<Player, Failure
 }
 
 pub(super) fn withdraw(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     event: &Event,
     userid: &str,
     how: Withdrawal,
@@ -190,9 +191,9 @@ pub(super) fn withdraw(
 }
 
 pub(super) fn adjudicate(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     event: &Event,
-    board: u32,
+    board: BoardNumber,
     ruling: Ruling,
     reason: &str,
 ) -> Result<Vec<Outgoing>, Failure> {
@@ -246,7 +247,7 @@ pub(super) fn adjudicate(
 }
 
 pub(super) fn broadcast(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     event: &Event,
     director: &Player,
     message: &str,

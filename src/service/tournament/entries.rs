@@ -4,7 +4,7 @@
 use super::*;
 
 pub(super) fn enter(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     name: &str,
     player: &Player,
 ) -> Result<Vec<Outgoing>, Failure> {
@@ -39,7 +39,7 @@ pub(super) fn enter(
         return Err(refuse(
             format!(
                 "entry to \"{name}\" closed on {}",
-                crate::service::deadlines::readable(closes)
+                crate::render::readable_time(closes)
             ),
             None,
         ));
@@ -135,7 +135,7 @@ pub(super) fn enter(
 /// A player's rating in `variant` as the event seeds and limits by it
 /// (the start rating before any rated game).
 pub(super) fn rating_of(
-    ctx: &Ctx<'_>,
+    ctx: &MailCtx<'_>,
     player: PlayerId,
     variant: Variant,
 ) -> Result<i32, ServiceError> {
@@ -145,7 +145,7 @@ pub(super) fn rating_of(
 }
 
 pub(super) fn leave(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     name: &str,
     player: &Player,
 ) -> Result<Vec<Outgoing>, Failure> {
@@ -178,7 +178,7 @@ pub(super) fn leave(
 /// for a player invited or entered before (neither is mailed). Each player
 /// gets one invitation per event, however often one mail or many name them.
 pub(super) fn invite(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     event: &Event,
     names: &[String],
 ) -> Result<Vec<Outgoing>, Failure> {

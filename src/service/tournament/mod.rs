@@ -1,30 +1,31 @@
 //! Tournament commands by mail (thin: the pairing and the scoring are in
 //! `crate::tournament`, the rows in `store::tournaments`): creating an
 //! event, entering and leaving it, the director's start, invitations,
-//! withdrawals, rulings and broadcasts, and anybody's views of it. And
-//! [`game_ended`], which `ending::end_game` calls for every game that
-//! ends, in the same transaction: it scores the game for its event, tells
-//! the director, and ends the event (the final crosstable to every entrant
-//! and the director) when its last game ends.
+//! withdrawals, rulings and broadcasts, and anybody's views of it. What
+//! happens as an event's games end (scoring, the next round, the final
+//! crosstable) is in `service::event_rounds`, below `ending`, which these
+//! commands use in turn.
 
 use time::OffsetDateTime;
 
 use super::board_mail::{self, Occasion};
 use super::ending::{Ending, end_game};
-use super::{Ctx, Failure, ServiceError, refuse};
+use super::event_rounds::{
+    crosstable_text, finish_if_done, notice_to, notice_with_block, pair_next_round, results,
+    send_board_mails, start_game, subject, with_token,
+};
+use super::{Ctx, Failure, MailCtx, ServiceError, refuse};
 use crate::command::{
     CreateTournament, EventFilter, Ruling, Speaker, Tournament, View, Withdrawal,
 };
+use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::outgoing::Outgoing;
-use crate::mail::token::NOT_A_BOARD;
 use crate::render::templates::{MAX_LINE, wrap_long_lines};
 use crate::rules::Variant;
-use crate::store::boards::{self, BoardOptions};
-use crate::store::deadlines;
-use crate::store::players::{self, Player, PlayerId};
+use crate::store::players::{self, Player};
 use crate::store::tournaments::{self as store, Event, Settings, Status};
 use crate::tournament::{
-    ByeKind, Crosstable, EventResults, Format, MAX_ROUND_ROBIN, MAX_SWISS, Tiebreak, berger, text,
+    ByeKind, Crosstable, Format, MAX_ROUND_ROBIN, MAX_SWISS, Tiebreak, berger, text,
 };
 
 mod create;
@@ -36,10 +37,9 @@ mod views;
 use create::{create, details};
 use director::{adjudicate, broadcast, start, withdraw};
 use entries::{enter, invite, leave, rating_of};
-use rounds::{finish_if_done, send_board_mails, start_game, start_swiss};
-pub(super) use rounds::{game_ended, round_deadlines};
-pub(super) use views::results;
-use views::{crosstable_text, list, notice_with_block, show};
+pub(super) use rounds::round_deadlines;
+use rounds::start_swiss;
+use views::{list, show};
 
 /// Reminder and loss-on-time days of tournament boards unless the event
 /// says otherwise (docs/directors.md, "Commands").
@@ -72,9 +72,9 @@ pub(in crate::service) struct MailEvents {
 }
 
 pub(super) fn run(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     command: &Tournament,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     match command {
         Tournament::Create(c) => create(ctx, c, token),
@@ -131,7 +131,7 @@ pub(super) fn run(
         } => {
             let director = ctx.speaker(director, token, None)?;
             let event = directed(ctx, name, &director)?;
-            adjudicate(ctx, &event, *board, *ruling, reason)
+            adjudicate(ctx, &event, BoardNumber(*board), *ruling, reason)
         }
         Tournament::Broadcast {
             name,
@@ -172,8 +172,8 @@ pub(super) fn run(
 /// The player the mail's reply token speaks for, when it comes from one
 /// of that player's addresses.
 fn replying_player(
-    ctx: &Ctx<'_>,
-    token: Option<(u32, PlayerId)>,
+    ctx: &MailCtx<'_>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Option<Player>, ServiceError> {
     let Some((_, id)) = token else {
         return Ok(None);
@@ -186,8 +186,8 @@ fn replying_player(
 /// first two words as the director's userid and password; in a reply of a
 /// player of another userid they are players or text like the rest.
 fn reread(
-    ctx: &Ctx<'_>,
-    token: Option<(u32, PlayerId)>,
+    ctx: &MailCtx<'_>,
+    token: Option<(BoardNumber, PlayerId)>,
     director: &Speaker,
     rest: Vec<String>,
 ) -> Result<(Speaker, Vec<String>), ServiceError> {
@@ -203,13 +203,13 @@ fn reread(
 }
 
 /// The event called `name`, or a refusal naming it.
-fn named(ctx: &Ctx<'_>, name: &str) -> Result<Event, Failure> {
+fn named(ctx: &MailCtx<'_>, name: &str) -> Result<Event, Failure> {
     store::by_name(ctx.conn, name)?
         .ok_or_else(|| refuse(format!("there is no event \"{name}\""), None))
 }
 
 /// The event called `name`, when `director` directs it.
-fn directed(ctx: &Ctx<'_>, name: &str, director: &Player) -> Result<Event, Failure> {
+fn directed(ctx: &MailCtx<'_>, name: &str, director: &Player) -> Result<Event, Failure> {
     let event = named(ctx, name)?;
     if event.settings.director != director.id {
         return Err(refuse(
@@ -223,45 +223,10 @@ fn directed(ctx: &Ctx<'_>, name: &str, director: &Player) -> Result<Event, Failu
     Ok(event)
 }
 
-fn subject(event: &Event, what: &str) -> String {
-    format!("pbem tournament {}: {what}", event.settings.name)
-}
-
-/// A notice to a player at the player's own address: it answers no mail
-/// of theirs unless they sent the mail, and carries the player's reply
-/// token, so that a reply to it speaks for the player in any command.
-fn notice_to(
-    ctx: &Ctx<'_>,
-    player: &Player,
-    subject: &str,
-    text: &str,
-) -> Result<Outgoing, ServiceError> {
-    let mut mail = ctx.notice(vec![player.mail_address().to_string()], subject, text)?;
-    if !player.owns_address(ctx.sender) {
-        mail.in_reply_to = None;
-        mail.references.clear();
-    }
-    with_token(ctx, &mut mail, player);
-    Ok(mail)
-}
-
-/// Gives a mail to `player`'s own address the player's reply token.
-fn with_token(ctx: &Ctx<'_>, mail: &mut Outgoing, player: &Player) {
-    let own = !mail.to.is_empty()
-        && mail
-            .to
-            .iter()
-            .all(|to| !to.is_empty() && player.owns_address(to));
-    if own {
-        let token = ctx.key.token(NOT_A_BOARD, player.id);
-        mail.reply_to = Some(ctx.config.address.with_token(&token));
-    }
-}
-
 /// The answer to the sender of a command that `player` gave: with the
 /// player's reply token when the sender is one of the player's addresses.
 fn answer(
-    ctx: &Ctx<'_>,
+    ctx: &MailCtx<'_>,
     player: PlayerId,
     subject: &str,
     text: &str,

@@ -2,59 +2,7 @@
 //! crosstables, and the list of events.
 
 use super::*;
-
-/// The event's results, for the crosstable.
-pub(in crate::service) fn results(
-    ctx: &Ctx<'_>,
-    event: &Event,
-) -> Result<EventResults, ServiceError> {
-    Ok(store::results(ctx.conn, event)?)
-}
-
-/// The crosstable's heading (wrapped like any text) and the table with its
-/// key (sent as it is: wide tables keep their columns).
-pub(super) fn crosstable_text(
-    ctx: &Ctx<'_>,
-    event: &Event,
-    title: &str,
-) -> Result<(String, String), ServiceError> {
-    let table = Crosstable::compute(&results(ctx, event)?);
-    Ok((
-        format!(
-            "{title}: {} ({}), {} of {} games finished.",
-            event.settings.name,
-            event.settings.format.describe(),
-            table.finished_games,
-            table.games,
-        ),
-        format!(
-            "{}\n{}",
-            text::crosstable(&table),
-            wrap_long_lines(&text::legend(&table), MAX_LINE)
-        ),
-    ))
-}
-
-/// A notice whose `block` (a table, a TRF, a PGN) follows the text
-/// unwrapped, so that its lines keep their columns however long.
-pub(super) fn notice_with_block(
-    ctx: &Ctx<'_>,
-    to: Vec<String>,
-    subject: &str,
-    text: &str,
-    block: &str,
-) -> Result<Outgoing, ServiceError> {
-    let mut mail = ctx.notice(to, subject, text)?;
-    if !mail.body.ends_with('\n') {
-        mail.body.push('\n');
-    }
-    mail.body.push('\n');
-    mail.body.push_str(block);
-    if !mail.body.ends_with('\n') {
-        mail.body.push('\n');
-    }
-    Ok(mail)
-}
+use crate::domain::BoardNumber;
 
 /// A view of an event for the sender. One larger than
 /// [`VIEW_TO_ANYONE_BYTES`] goes only to a proven player's own address (the
@@ -62,11 +10,11 @@ pub(super) fn notice_with_block(
 /// forgeable From is small. Without a proven player the sender learns how
 /// to get it.
 pub(super) fn show(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut MailCtx<'_>,
     event: &Event,
     view: View,
     speaker: &Speaker,
-    token: Option<(u32, PlayerId)>,
+    token: Option<(BoardNumber, PlayerId)>,
 ) -> Result<Vec<Outgoing>, Failure> {
     let reader = match speaker {
         Speaker::Password { .. } => Some(ctx.speaker(speaker, token, None)?),
@@ -118,7 +66,7 @@ fn view_word(view: View) -> &'static str {
 }
 
 /// The mail of a view, to the sender.
-fn view_mail(ctx: &Ctx<'_>, event: &Event, view: View) -> Result<Outgoing, Failure> {
+fn view_mail(ctx: &MailCtx<'_>, event: &Event, view: View) -> Result<Outgoing, Failure> {
     let name = &event.settings.name;
     let (what, body, block) = match view {
         View::Crosstable => {
@@ -183,7 +131,7 @@ fn view_mail(ctx: &Ctx<'_>, event: &Event, view: View) -> Result<Outgoing, Failu
         View::Pgn => {
             let mut pgn = String::new();
             for game in store::games(ctx.conn, event.id)? {
-                pgn.push_str(&crate::service::play::board_pgn(
+                pgn.push_str(&board_mail::board_pgn(
                     ctx,
                     game.board,
                     Some((name, game.round)),
@@ -228,7 +176,7 @@ pub const FINISHED_LISTED: u32 = 200;
 /// `tournaments`: every open and running event (a director has at most
 /// [`LIVE_EVENTS_PER_DIRECTOR`] of them), then the newest finished ones,
 /// and how many more finished ones there are.
-pub(super) fn list(ctx: &mut Ctx<'_>, filter: EventFilter) -> Result<Vec<Outgoing>, Failure> {
+pub(super) fn list(ctx: &mut MailCtx<'_>, filter: EventFilter) -> Result<Vec<Outgoing>, Failure> {
     let live = u32::MAX;
     let statuses: &[(Status, u32)] = match filter {
         EventFilter::All => &[

@@ -1,0 +1,373 @@
+//! A test harness for the mail service: a real data directory with the real
+//! Maildir inbox, SQLite file and `.eml` outbox, driven through the same
+//! `Server` the `pbem serve` command runs. Mails go in as files; replies are
+//! read back from the outbox files with mail-parser, as a mail client would.
+//!
+//! pbem's integration tests share it (a dev-dependency of the root package,
+//! compiled once rather than into each test binary).
+
+use std::fs;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+use mail_parser::MessageParser;
+use pbem::config::Config;
+use pbem::server::{Clock, Pass, Server};
+use time::OffsetDateTime;
+use time::macros::datetime;
+
+/// The addresses of the two players most tests set up.
+pub const ALICE: &str = "alice@example.org";
+pub const BOB: &str = "bob@example.org";
+
+/// The address of player `userid` in tests with many players.
+pub fn address(userid: &str) -> String {
+    format!("{userid}@example.org")
+}
+
+/// A mail the server sent, as read from the outbox.
+#[derive(Clone, Debug)]
+pub struct Sent {
+    pub file: PathBuf,
+    pub to: String,
+    pub subject: String,
+    pub body: String,
+    pub reply_to: Option<String>,
+    pub message_id: String,
+    pub in_reply_to: Option<String>,
+    pub references: Vec<String>,
+    pub auto_submitted: Option<String>,
+}
+
+/// A data directory and a server on it.
+pub struct Harness {
+    pub dir: tempfile::TempDir,
+    pub config: Config,
+    pub server: Server,
+    pub now: OffsetDateTime,
+    seen: usize,
+    sequence: u32,
+}
+
+impl Default for Harness {
+    fn default() -> Harness {
+        Harness::new()
+    }
+}
+
+impl Harness {
+    pub fn new() -> Harness {
+        Harness::with_config(|_| {})
+    }
+
+    /// A harness whose configuration `adjust` may change first.
+    pub fn with_config(adjust: impl FnOnce(&mut Config)) -> Harness {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let mut config = Config::defaults(dir.path());
+        // The tests' passwords are short (`bob-pw`); the tests of the
+        // minimum length set the default back.
+        config.service.min_password_length = 4;
+        adjust(&mut config);
+        let server = Server::open(&config).expect("the server opens on a fresh data directory");
+        Harness {
+            dir,
+            config,
+            server,
+            now: datetime!(2026-03-01 12:00 UTC),
+            seen: 0,
+            sequence: 0,
+        }
+    }
+
+    /// Delivers a raw mail, runs a server pass, returns the new outbox mails.
+    pub fn deliver_raw(&mut self, raw: &[u8]) -> Vec<Sent> {
+        self.server
+            .inbox()
+            .deliver(raw)
+            .expect("the inbox takes the mail");
+        self.pass();
+        self.new_mails()
+    }
+
+    /// Runs one server pass over the inbox.
+    pub fn pass(&mut self) -> Pass {
+        self.now += time::Duration::minutes(1);
+        let stop = AtomicBool::new(false);
+        self.server
+            .process_waiting(Clock::Fixed(self.now), &stop)
+            .expect("the server pass succeeds")
+    }
+
+    /// Runs the deadline sweep as if at `at`; returns the new outbox mails.
+    pub fn sweep(&mut self, at: OffsetDateTime) -> Vec<Sent> {
+        self.server
+            .sweep(Clock::Fixed(at))
+            .expect("the sweep succeeds");
+        self.new_mails()
+    }
+
+    /// Sends the daily digest as if at `at`; returns the new outbox mails.
+    pub fn digest(&mut self, at: OffsetDateTime) -> Vec<Sent> {
+        self.server
+            .digest(Clock::Fixed(at))
+            .expect("the digest succeeds");
+        self.new_mails()
+    }
+
+    /// Stops the server and starts a new one on the same data directory.
+    pub fn restart(&mut self) {
+        self.server = Server::open(&self.config).expect("the server opens again");
+    }
+
+    /// A fresh Message-ID.
+    pub fn message_id(&mut self) -> String {
+        self.sequence += 1;
+        format!("<test-{}@players.example>", self.sequence)
+    }
+
+    /// Sends a plain mail; returns the replies.
+    pub fn send(&mut self, from: &str, subject: &str, body: &str) -> Vec<Sent> {
+        let id = self.message_id();
+        self.send_with_id(from, "pbem@localhost", subject, body, &id)
+    }
+
+    pub fn send_with_id(
+        &mut self,
+        from: &str,
+        to: &str,
+        subject: &str,
+        body: &str,
+        id: &str,
+    ) -> Vec<Sent> {
+        let raw = format!(
+            "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: {id}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+        );
+        self.deliver_raw(raw.as_bytes())
+    }
+
+    /// Replies to a board mail the way a mail client does: to its Reply-To,
+    /// with `Re:` and the original quoted below the text.
+    pub fn reply(&mut self, to: &Sent, from: &str, text: &str) -> Vec<Sent> {
+        let id = self.message_id();
+        let reply_to = to.reply_to.clone().expect("board mails carry a Reply-To");
+        let quoted: String = to
+            .body
+            .lines()
+            .map(|line| format!("> {line}\r\n"))
+            .collect();
+        let raw = format!(
+            "From: {from}\r\nTo: {reply_to}\r\nSubject: Re: {}\r\nMessage-ID: {id}\r\nIn-Reply-To: {}\r\n\r\n{text}\r\n\r\nOn Sun, 1 Mar 2026, pbem wrote:\r\n{quoted}",
+            to.subject, to.message_id
+        );
+        self.deliver_raw(raw.as_bytes())
+    }
+
+    /// Every mail in the outbox, oldest first.
+    pub fn all_mails(&self) -> Vec<Sent> {
+        let outbox = self.dir.path().join("outbox");
+        let mut files: Vec<PathBuf> = fs::read_dir(&outbox)
+            .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        files.retain(|f| f.extension().is_some_and(|e| e == "eml"));
+        files.sort();
+        files.into_iter().map(|file| read_sent(&file)).collect()
+    }
+
+    /// Outbox mails written since the last call.
+    pub fn new_mails(&mut self) -> Vec<Sent> {
+        let all = self.all_mails();
+        let new = all[self.seen.min(all.len())..].to_vec();
+        self.seen = all.len();
+        new
+    }
+
+    /// Everything the store holds about games and players, to compare
+    /// before and after a refused command (the processed-mail record and the
+    /// outbox are left out: they change with every mail).
+    pub fn game_state(&self) -> String {
+        self.rows(&[
+            "players",
+            "addresses",
+            "boards",
+            "turns",
+            "comments",
+            "offers",
+            "queued_turns",
+            "observers",
+        ])
+    }
+
+    /// Every row of `tables`, one line each (`table: value | value`),
+    /// ordered by the first two columns.
+    pub fn rows(&self, tables: &[&str]) -> String {
+        let conn =
+            rusqlite::Connection::open(self.dir.path().join("pbem.sqlite3")).expect("database");
+        let mut dump = String::new();
+        for table in tables {
+            let mut statement = conn
+                .prepare(&format!("SELECT * FROM {table} ORDER BY 1, 2"))
+                .expect("query");
+            let columns = statement.column_count();
+            let rows = statement
+                .query_map([], |row| {
+                    (0..columns)
+                        .map(|i| row.get_ref(i).map(|v| format!("{v:?}")))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .expect("rows");
+            for row in rows {
+                dump.push_str(&format!("{table}: {}\n", row.expect("row").join(" | ")));
+            }
+        }
+        dump
+    }
+
+    /// Runs `pbem ratings --rebuild` on this data directory (the real
+    /// binary) and returns what it printed; it must succeed.
+    pub fn rebuild_ratings(&self) -> String {
+        let output = std::process::Command::new(pbem_binary())
+            .arg("--data-dir")
+            .arg(self.dir.path())
+            .args(["ratings", "--rebuild"])
+            .output()
+            .expect("pbem runs");
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).expect("UTF-8 output")
+    }
+
+    /// Alice (`alice@example.org`) and Bob (`bob@example.org`) signed up,
+    /// and board 101 of `variant` between them, Alice White: the new-board
+    /// mails to Alice and to Bob.
+    pub fn alice_and_bob_on(&mut self, variant: &str) -> (Sent, Sent) {
+        self.signup("alice", ALICE);
+        self.signup("bob", BOB);
+        let mails = self.send(
+            ALICE,
+            "new game",
+            &format!("{variant} challenge alice alice-pw bob --white"),
+        );
+        assert_eq!(mails.len(), 2, "{mails:#?}");
+        (to(&mails, ALICE).clone(), to(&mails, BOB).clone())
+    }
+
+    /// Signs up a player from `address`, and confirms the address by
+    /// replying to the confirmation mail.
+    pub fn signup(&mut self, userid: &str, address: &str) {
+        let replies = self.send(address, "hello", &format!("signup {userid} {userid}-pw"));
+        assert_eq!(replies.len(), 1, "one confirmation mail: {replies:#?}");
+        let replies = self.confirm(&replies[0], address);
+        assert_eq!(replies.len(), 1, "one welcome mail: {replies:#?}");
+        assert_eq!(
+            replies[0].subject,
+            format!("pbem signup {userid}"),
+            "{}",
+            replies[0].body
+        );
+    }
+
+    /// Replies from `address` to a confirmation mail, as a mail client
+    /// does (Subject `Re: confirm <code>`, the mail quoted); returns the
+    /// replies.
+    pub fn confirm(&mut self, confirmation: &Sent, address: &str) -> Vec<Sent> {
+        assert!(
+            confirmation.subject.starts_with("confirm "),
+            "a confirmation mail: {confirmation:#?}"
+        );
+        let id = self.message_id();
+        let quoted: String = confirmation
+            .body
+            .lines()
+            .map(|line| format!("> {line}\r\n"))
+            .collect();
+        let raw = format!(
+            "From: {address}\r\nTo: pbem@localhost\r\nSubject: Re: {}\r\nMessage-ID: {id}\r\nIn-Reply-To: {}\r\n\r\nOn Sun, 1 Mar 2026, pbem wrote:\r\n{quoted}",
+            confirmation.subject, confirmation.message_id
+        );
+        self.deliver_raw(raw.as_bytes())
+    }
+}
+
+fn read_sent(file: &PathBuf) -> Sent {
+    let raw = fs::read(file).expect("outbox file");
+    let message = MessageParser::default()
+        .parse(&raw)
+        .expect("the server writes parseable mail");
+    let address = |a: Option<&mail_parser::Address<'_>>| {
+        a.and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .map(str::to_string)
+    };
+    let ids = |value: &mail_parser::HeaderValue<'_>| -> Vec<String> {
+        match value {
+            mail_parser::HeaderValue::Text(text) => vec![text.to_string()],
+            mail_parser::HeaderValue::TextList(list) => {
+                list.iter().map(|t| t.to_string()).collect()
+            }
+            _ => Vec::new(),
+        }
+    };
+    Sent {
+        file: file.clone(),
+        to: address(message.to()).unwrap_or_default(),
+        subject: message.subject().unwrap_or_default().to_string(),
+        body: message
+            .body_text(0)
+            .map(|b| b.replace("\r\n", "\n"))
+            .unwrap_or_default(),
+        reply_to: address(message.reply_to()),
+        message_id: message.message_id().unwrap_or_default().to_string(),
+        in_reply_to: ids(message.in_reply_to()).into_iter().next(),
+        references: ids(message.references()),
+        auto_submitted: message
+            .header_raw("Auto-Submitted")
+            .map(|v| v.trim().to_string()),
+    }
+}
+
+/// The `pbem` binary, as Cargo names it to the integration test it runs
+/// (`CARGO_BIN_EXE_pbem` is set when the test is built and when it runs;
+/// this crate is built before the binary exists, so it reads it at run time).
+pub fn pbem_binary() -> PathBuf {
+    std::env::var_os("CARGO_BIN_EXE_pbem")
+        .map(PathBuf::from)
+        .expect("CARGO_BIN_EXE_pbem is set: run the integration tests with `cargo test`")
+}
+
+/// The mail among `mails` addressed to `address`.
+pub fn to<'a>(mails: &'a [Sent], address: &str) -> &'a Sent {
+    mails
+        .iter()
+        .find(|m| m.to.eq_ignore_ascii_case(address))
+        .unwrap_or_else(|| panic!("no mail to {address} among {mails:#?}"))
+}
+
+/// SplitMix64: a small deterministic PRNG for the load tests (their seed
+/// is printed, so a failing run can be repeated).
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// The load tests' seed: `PBEM_LOAD_SEED`, or the time.
+pub fn load_seed() -> u64 {
+    match std::env::var("PBEM_LOAD_SEED") {
+        Ok(text) => text.parse().expect("PBEM_LOAD_SEED is a number"),
+        Err(_) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1),
+    }
+}

@@ -1,0 +1,48 @@
+//! Board mails and error mails: loading a board's game from its stored
+//! turns ([`load`]), rendering what each recipient reads ([`views`], and a
+//! finished game's PGN, [`pgn`]), sending a board's mails to its players
+//! and observers ([`fanout`]), and the error mail of a refused command
+//! ([`errors`]). Players who chose the digest get no board mail per turn.
+
+mod errors;
+mod fanout;
+mod load;
+mod pgn;
+mod views;
+
+pub use errors::*;
+pub use fanout::*;
+pub use load::*;
+pub use pgn::*;
+pub use views::*;
+
+/// Why a board mail goes out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Occasion {
+    /// A new board (`New ...` subject).
+    New,
+    /// A turn, an offer, a result: to both players and observers.
+    Update,
+    /// A comment without a move: to everyone but its author.
+    Comment,
+    /// A reminder to the player to move (`Nag: ...` subject), with its text.
+    Nag(String),
+}
+
+/// Which occasion wins when a mail touches a board several times.
+pub(super) fn rank(occasion: &Occasion) -> u8 {
+    match occasion {
+        Occasion::Comment => 0,
+        Occasion::Nag(_) => 1,
+        Occasion::Update => 2,
+        Occasion::New => 3,
+    }
+}
+
+/// How a board mail's subject begins, and any reminder it carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Heading {
+    Plain,
+    New,
+    Nag(String),
+}

@@ -1,0 +1,60 @@
+//! A board's PGN: what `pgn` shows and a finished game's mail attaches.
+
+use super::load::{Loaded, load};
+use super::views::BoardFacts;
+use crate::domain::BoardNumber;
+use crate::mail::outgoing;
+use crate::render::pgn::{self, PgnHeader};
+use crate::service::{Ctx, Failure};
+use crate::store::players;
+
+/// The PGN of board `number`; a tournament game names its event and
+/// round (`event`), and carries the board number in a `Board` tag.
+pub fn board_pgn(
+    ctx: &Ctx<'_>,
+    number: BoardNumber,
+    event: Option<(&str, u32)>,
+) -> Result<String, Failure> {
+    let loaded = load(ctx, number)?;
+    let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
+    let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
+    Ok(pgn_text(ctx, &loaded, white, black, event))
+}
+
+/// The PGN of a loaded board (with the Variant tag); also what a finished
+/// game's board mail attaches.
+pub fn pgn_text(
+    ctx: &Ctx<'_>,
+    loaded: &Loaded,
+    white: String,
+    black: String,
+    event: Option<(&str, u32)>,
+) -> String {
+    let header = PgnHeader {
+        site: ctx.config.address.to_string(),
+        board: loaded.board.number.0,
+        event,
+        date: loaded.board.created_at.date(),
+        white,
+        black,
+        result: loaded.board.result.as_deref(),
+        variant: loaded.board.variant,
+    };
+    pgn::pgn_text(header, &loaded.game.record())
+}
+
+/// What a finished game's mail attaches: its PGN as `board-<n>.pgn`.
+pub(super) fn pgn_attachment(ctx: &Ctx<'_>, loaded: &Loaded, facts: &BoardFacts) -> outgoing::File {
+    let text = pgn_text(
+        ctx,
+        loaded,
+        facts.white.userid.clone(),
+        facts.black.userid.clone(),
+        None,
+    );
+    outgoing::File {
+        name: format!("board-{}.pgn", loaded.board.number),
+        mime: "application/vnd.chess-pgn".to_string(),
+        bytes: text.into_bytes(),
+    }
+}

@@ -1,0 +1,154 @@
+//! The inbound loop's exactly-once promise, for each source: a batch whose
+//! results were committed but which was never acknowledged to its source
+//! (as after a crash between the commit and the acknowledgement) comes
+//! again, and every mail of it is a duplicate: no second effect, no second
+//! answer, and the mail then leaves the source.
+//!
+//! * the Maildir: the mails stay in `new/`, are read again, and move to
+//!   `cur/`;
+//! * IMAP against a real Dovecot (see `servers/mod.rs`): the mail stays in
+//!   the INBOX, is fetched again, and moves to the processed folder.
+
+use std::io;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::servers::{MailServers, Options};
+use pbem::config::{Config, Inbound};
+use pbem::mail::imap::ImapSource;
+use pbem::mail::maildir::MaildirSource;
+use pbem::mail::source::{Fetched, InboundSource, SourceError};
+use pbem::mail::stop::Stop;
+use pbem::server::{Clock, Pass, Server, ServerError};
+use pbem::store::Store;
+use pbem_testkit::{ALICE, BOB, Harness};
+
+/// A source whose acknowledgement never happens, as if pbem died right
+/// after the commit: everything else is the wrapped source's.
+struct CutBeforeAcknowledgement<S>(S);
+
+impl<S: InboundSource> InboundSource for CutBeforeAcknowledgement<S> {
+    fn open(&mut self, stop: &Stop) -> Result<(), SourceError> {
+        self.0.open(stop)
+    }
+
+    fn fetch(&mut self, max: usize, limit: usize) -> Result<Vec<Fetched>, SourceError> {
+        self.0.fetch(max, limit)
+    }
+
+    fn acknowledge(&mut self) -> Result<(), SourceError> {
+        Err(SourceError::Maildir {
+            path: "cut".into(),
+            error: io::Error::other("cut off before the acknowledgement"),
+        })
+    }
+
+    fn wait(&mut self, stop: &Stop) -> Result<(), SourceError> {
+        self.0.wait(stop)
+    }
+
+    fn close(&mut self) {
+        self.0.close()
+    }
+}
+
+fn files_in(dir: &Path) -> usize {
+    std::fs::read_dir(dir).expect("folder").count()
+}
+
+fn cut_pass(server: &mut Server, source: &mut dyn InboundSource, clock: Clock) {
+    let result = server.process_source(source, clock, &AtomicBool::new(false));
+    assert!(
+        matches!(result, Err(ServerError::Inbound(_))),
+        "the pass fails at the acknowledgement: {result:?}"
+    );
+}
+
+#[test]
+fn a_maildir_batch_committed_and_never_acknowledged_comes_again_as_duplicates() {
+    let mut h = Harness::new();
+    let inbox = h.server.inbox().clone();
+    let mails = [
+        format!(
+            "From: {ALICE}\r\nTo: pbem@localhost\r\nSubject: help\r\nMessage-ID: <one@example.org>\r\n\r\nhelp\r\n"
+        ),
+        format!(
+            "From: {BOB}\r\nTo: pbem@localhost\r\nSubject: help\r\nMessage-ID: <two@example.org>\r\n\r\nhelp\r\n"
+        ),
+        // Without a Message-ID: known by the digest of its bytes.
+        format!("From: {BOB}\r\nTo: pbem@localhost\r\nSubject: help\r\n\r\nhelp\r\n"),
+    ];
+    for mail in &mails {
+        inbox.deliver(mail.as_bytes()).expect("delivered");
+    }
+    let mut cut = CutBeforeAcknowledgement(MaildirSource::new(inbox.clone(), Duration::ZERO));
+    cut_pass(&mut h.server, &mut cut, Clock::Fixed(h.now));
+    // Committed (each mail answered) and still in new/.
+    let answers = h.new_mails();
+    assert_eq!(answers.len(), 3, "{answers:#?}");
+    assert_eq!(files_in(&inbox.root().join("new")), 3);
+    assert_eq!(files_in(&inbox.root().join("cur")), 0);
+
+    let pass = h.pass();
+    assert_eq!(
+        pass,
+        Pass {
+            mails: 3,
+            duplicates: 3,
+            ..Pass::default()
+        }
+    );
+    assert!(h.new_mails().is_empty(), "no mail is answered twice");
+    assert_eq!(files_in(&inbox.root().join("new")), 0);
+    assert_eq!(files_in(&inbox.root().join("cur")), 3);
+}
+
+#[test]
+fn an_imap_batch_committed_and_never_acknowledged_comes_again_as_a_duplicate() {
+    let servers = MailServers::start(&["alice"], Options::default());
+    let data = servers.dir.path().join("pbem-data");
+    std::fs::create_dir_all(&data).expect("data dir");
+    let file = servers.dir.path().join("pbem.toml");
+    std::fs::write(&file, servers.pbem_config("", "")).expect("config");
+    let config = Config::load(&file, &data).expect("config loads");
+    let Inbound::Imap(settings) = &config.inbound else {
+        panic!("an IMAP configuration: {:?}", config.inbound);
+    };
+    let mut server = Server::open(&config).expect("server");
+    let clock = Clock::Fixed(time::macros::datetime!(2026-03-01 12:00 UTC));
+
+    let mut alice = servers.client("alice");
+    alice.send("pbem@example.org", "help", "", None);
+    let pbem_mailbox = servers.client("pbem");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while pbem_mailbox.folder("INBOX").is_empty() {
+        assert!(Instant::now() < deadline, "the mail never reached pbem");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    let store = || Store::open(&config.database).expect("store");
+    let mut cut = CutBeforeAcknowledgement(ImapSource::new(settings, store()));
+    cut_pass(&mut server, &mut cut, clock);
+    let answer = alice.wait_for(1, Duration::from_secs(60));
+    assert_eq!(answer[0].subject, "pbem help", "{}", answer[0].body);
+    assert_eq!(pbem_mailbox.folder("INBOX").len(), 1, "still in the INBOX");
+
+    let mut source = ImapSource::new(settings, store());
+    let pass = server
+        .process_source(&mut source, clock, &AtomicBool::new(false))
+        .expect("the pass succeeds");
+    assert_eq!(
+        pass,
+        Pass {
+            mails: 1,
+            duplicates: 1,
+            ..Pass::default()
+        }
+    );
+    assert!(pbem_mailbox.folder("INBOX").is_empty());
+    assert_eq!(pbem_mailbox.folder("processed").len(), 1);
+    std::thread::sleep(Duration::from_millis(500));
+    let more = alice.fetch_new().expect("alice's mailbox");
+    assert!(more.is_empty(), "no second answer: {more:#?}");
+}

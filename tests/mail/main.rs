@@ -1,0 +1,17 @@
+//! Mail in and out: the service end to end through the real Maildir, SQLite
+//! file and outbox, the dialogue, replies in the layouts mail clients write,
+//! board pictures (and Chromium's view of them), and pbem against real IMAP
+//! and SMTP servers.
+//!
+//! One test binary, each file a module (`cargo test --test mail network::`).
+
+mod chromium;
+mod dialogue;
+mod e2e;
+mod inbound;
+mod mailhtml;
+mod network;
+mod pictures;
+mod reply_fixtures;
+mod reply_layouts;
+mod servers;

@@ -1,0 +1,6 @@
+//! The spectators' web site: every route of a server that played a game
+//! and an event by mail, what no page may show, and Chromium's view.
+//!
+//! One test binary, each file a module (`cargo test --test web site::`).
+
+mod site;
