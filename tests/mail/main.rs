@@ -12,6 +12,7 @@ mod inbound;
 mod mailhtml;
 mod network;
 mod pictures;
+mod postfix;
 mod reply_fixtures;
 mod reply_layouts;
 mod servers;
