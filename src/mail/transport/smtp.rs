@@ -312,9 +312,9 @@ mod tests {
             let heard = heard.lock().expect("heard");
             heard.iter().filter(|w| *w == word).count()
         };
-        sender.send(1, &to, mail).expect("sent");
+        sender.send(1, "pbem@localhost", &to, mail).expect("sent");
         sender
-            .send(2, &to, mail)
+            .send(2, "pbem@localhost", &to, mail)
             .expect("sent on the same connection");
         assert_eq!((count("connect"), count("QUIT")), (1, 0));
 
@@ -328,7 +328,9 @@ mod tests {
             std::thread::sleep(Duration::from_millis(20));
         }
         assert!(lock(&sender.kept).connection.is_none());
-        sender.send(3, &to, mail).expect("sent on a new connection");
+        sender
+            .send(3, "pbem@localhost", &to, mail)
+            .expect("sent on a new connection");
         assert_eq!(count("connect"), 2);
     }
 }
