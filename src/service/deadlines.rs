@@ -28,7 +28,7 @@ use super::ending::{Ending, end_game};
 use super::queue::{Replies, queue_all};
 use super::{Ctx, Service, ServiceError};
 use crate::caught::panic_text;
-use crate::domain::{BoardNumber, Clock, PlayerId, Vacation};
+use crate::domain::{BoardNumber, PlayerId, Vacation};
 use crate::render::readable_time;
 use crate::schedule::{self, Due};
 use crate::store::deadlines;
@@ -267,26 +267,6 @@ fn due_boards(conn: &Connection, now: OffsetDateTime) -> Result<Vec<BoardNumber>
     Ok(due)
 }
 
-/// The vacations of `player` that stop the clock of `board`: since its
-/// last turn, or, on a board of an event with a vacation allowance, that
-/// many days of them since the start of the event.
-fn honoured_vacations(
-    conn: &Connection,
-    clock: &Clock,
-    player: PlayerId,
-) -> Result<Vec<Vacation>, ServiceError> {
-    Ok(
-        match tournaments::vacation_allowance_of(conn, clock.board)? {
-            Some((days, since)) => schedule::within_allowance(
-                &deadlines::vacations_of(conn, player, since)?,
-                since,
-                days,
-            ),
-            None => deadlines::vacations_of(conn, player, clock.last_turn_at)?,
-        },
-    )
-}
-
 /// What the deadlines of `board` call for, as the database stands in this
 /// transaction (a turn or another sweep may have come since the read):
 /// done, with its mails in `ctx.out`.
@@ -298,7 +278,7 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: BoardNumber) -> Result<Acted, Servic
         return Ok(Acted::Nothing);
     };
     let now = ctx.now;
-    let away = honoured_vacations(ctx.conn, &clock, to_move)?;
+    let away = deadlines::honoured_vacations(ctx.conn, clock.board, clock.last_turn_at, to_move)?;
     let (acted, mails) = match schedule::due(&clock, now, &away) {
         Due::Nothing => return Ok(Acted::Nothing),
         Due::Nag(reminders) => {

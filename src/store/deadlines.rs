@@ -133,6 +133,27 @@ pub fn vacations_ending_after(
     .collect()
 }
 
+/// The vacations of `player` that stop the clock of `board` (its last turn
+/// at `last_turn_at`): those since its last turn, or, on a board of an
+/// event with a vacation allowance, that many days of them since the start
+/// of the event. The sweep, the board mails and the web site all reckon
+/// with this.
+pub fn honoured_vacations(
+    conn: &Connection,
+    board: BoardNumber,
+    last_turn_at: OffsetDateTime,
+    player: PlayerId,
+) -> Result<Vec<Vacation>, StoreError> {
+    Ok(
+        match super::tournaments::vacation_allowance_of(conn, board)? {
+            Some((days, since)) => {
+                crate::schedule::within_allowance(&vacations_of(conn, player, since)?, since, days)
+            }
+            None => vacations_of(conn, player, last_turn_at)?,
+        },
+    )
+}
+
 /// The vacations of `player` that end after `after`.
 pub fn vacations_of(
     conn: &Connection,

@@ -155,13 +155,8 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
     let (mut reminder_at, mut forfeit_at) = (None, None);
     if !finished && let Some(clock) = clocks::clock_of(conn, BoardNumber(number))? {
         let mover = board.player(state.turn());
-        // What stops the clock, as the board mails and the sweep reckon it.
-        let away = match events::vacation_allowance_of(conn, BoardNumber(number))? {
-            Some((days, since)) => {
-                schedule::within_allowance(&clocks::vacations_of(conn, mover, since)?, since, days)
-            }
-            None => clocks::vacations_of(conn, mover, board.last_turn_at)?,
-        };
+        let away =
+            clocks::honoured_vacations(conn, BoardNumber(number), board.last_turn_at, mover)?;
         let now = site.clock.now().max(board.last_turn_at);
         reminder_at = schedule::next_nag_at(&clock, &away, now).map(readable_time);
         forfeit_at = Some(readable_time(schedule::forfeit_at(&clock, &away, now)));

@@ -24,7 +24,6 @@ use crate::service::{Ctx, ServiceError};
 use crate::store::boards::{self, OfferKind};
 use crate::store::deadlines as clocks;
 use crate::store::players::{self, Player};
-use crate::store::tournaments;
 
 #[derive(Serialize)]
 struct CommentView {
@@ -197,17 +196,8 @@ impl BoardFacts {
         // A challenge that waits has no clock yet.
         if !finished && waiting.is_none() {
             let mover = board.player(state.turn());
-            // An event's vacation allowance caps what stops this board's
-            // clock, as in the sweep: vacations since the event's start
-            // count against it.
-            let away = match tournaments::vacation_allowance_of(ctx.conn, board.number)? {
-                Some((days, since)) => schedule::within_allowance(
-                    &clocks::vacations_of(ctx.conn, mover, since)?,
-                    since,
-                    days,
-                ),
-                None => clocks::vacations_of(ctx.conn, mover, board.last_turn_at)?,
-            };
+            let away =
+                clocks::honoured_vacations(ctx.conn, board.number, board.last_turn_at, mover)?;
             let clock = Clock {
                 board: board.number,
                 to_move: Some(mover),
