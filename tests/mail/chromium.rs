@@ -9,13 +9,10 @@
 //! Without /usr/bin/chromium the test fails and says why (it never skips).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use mail_parser::{MessageParser, MimeHeaders};
 use pbem::render::picture::{DARK, LIGHT, SIZE};
 use pbem_testkit::Harness;
-
-const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// One variant of each family.
 const FAMILIES: &[&str] = &[
@@ -56,55 +53,21 @@ fn screenshot(html: &str, cid: &str, picture: &[u8], keep: &Path) -> (u32, u32, 
     assert_ne!(page, html, "the HTML shows the picture by its Content-ID");
     let page_path = work.path().join("mail.html");
     std::fs::write(&page_path, page).expect("write html");
-    let profile = tempfile::tempdir().expect("profile dir");
-    let output = Command::new(CHROMIUM)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(format!("--screenshot={}", keep.display()))
-        .arg("--window-size=800,1000")
-        .arg(format!("file://{}", page_path.display()))
-        .output()
-        .expect("chromium runs");
-    assert!(
-        keep.is_file(),
-        "chromium made no screenshot: {}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let bytes = std::fs::read(keep).expect("screenshot");
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = decoder.read_info().expect("a PNG screenshot");
-    let mut buffer = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buffer).expect("a frame");
-    let channels = info.color_type.samples();
-    buffer.truncate(info.buffer_size());
-    (info.width, info.height, buffer, channels)
+    pbem_testkit::screenshot(
+        &format!("file://{}", page_path.display()),
+        "800,1000",
+        keep,
+        &[],
+    )
 }
 
 #[test]
 fn board_mails_show_their_board_and_text_in_chromium() {
-    if !Path::new(CHROMIUM).is_file() {
-        panic!(
-            "{CHROMIUM} is missing: the picture test needs Debian's chromium package (scripts/test installs it; as root: apt-get install -y chromium)"
-        );
-    }
     let out: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-output/pictures");
     std::fs::create_dir_all(&out).expect("output dir");
     for variant in FAMILIES {
         let (html, cid, picture) = board_mail(variant);
         let keep = out.join(format!("{}.png", variant.to_ascii_lowercase()));
-        let _ = std::fs::remove_file(&keep);
         let (width, height, rgb, channels) = screenshot(&html, &cid, &picture, &keep);
         let at = |x: u32, y: u32| {
             let i = ((y * width + x) as usize) * channels;

@@ -11,13 +11,10 @@
 //! never skips).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use mail_parser::{MessageParser, MimeHeaders};
 use pbem::render::picture::{DARK, LIGHT};
 use pbem_testkit::{ALICE, BOB, Harness, Sent, to};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// Bob's side of the board after 1.e4 (he plays Black: rank 1 on top).
 const BOB_SEES_RANK_ONE: &str = "  1 | R |:N:| B |:K:| Q |:B:| N |:R:|  1";
@@ -219,30 +216,9 @@ fn set_board_with_a_value_it_does_not_know_names_list_among_the_values() {
 
 /// Runs headless Chromium on `page` with `arguments`.
 fn chromium(page: &Path, arguments: &[String]) -> std::process::Output {
-    if !Path::new(CHROMIUM).is_file() {
-        panic!(
-            "{CHROMIUM} is missing: this test needs Debian's chromium package (scripts/test installs it; as root: apt-get install -y chromium)"
-        );
-    }
-    let profile = tempfile::tempdir().expect("profile dir");
-    Command::new(CHROMIUM)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--window-size=800,1000",
-        ])
-        .args(arguments)
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .expect("chromium runs")
+    let mut all = vec!["--window-size=800,1000".to_string()];
+    all.extend_from_slice(arguments);
+    pbem_testkit::chromium(&format!("file://{}", page.display()), &all)
 }
 
 const IMAGES_OFF: &str = "--blink-settings=imagesEnabled=false";

@@ -660,48 +660,10 @@ fn a_port_taken_stops_the_site_but_not_the_mail() {
     drop(taken);
 }
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-
 /// A screenshot of `url` in headless Chromium, kept at `keep`: width,
 /// height and RGB(A) pixels.
 fn screenshot(url: &str, keep: &std::path::Path) -> (u32, u32, Vec<u8>, usize) {
-    assert!(
-        std::path::Path::new(CHROMIUM).is_file(),
-        "{CHROMIUM} is missing: the page test needs Debian's chromium package (scripts/test installs it; as root: apt-get install -y chromium)"
-    );
-    let _ = std::fs::remove_file(keep);
-    let profile = tempfile::tempdir().expect("profile dir");
-    let output = Command::new(CHROMIUM)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--window-size=1000,1000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(format!("--screenshot={}", keep.display()))
-        .arg(url)
-        .output()
-        .expect("chromium runs");
-    assert!(
-        keep.is_file(),
-        "chromium made no screenshot: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let bytes = std::fs::read(keep).expect("screenshot");
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = decoder.read_info().expect("a PNG screenshot");
-    let mut buffer = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buffer).expect("a frame");
-    buffer.truncate(info.buffer_size());
-    (info.width, info.height, buffer, info.color_type.samples())
+    pbem_testkit::screenshot(url, "1000,1000", keep, &[])
 }
 
 #[test]

@@ -371,3 +371,66 @@ pub fn load_seed() -> u64 {
             .unwrap_or(1),
     }
 }
+
+/// Debian's headless Chromium, which the picture, mail-HTML and web-page
+/// tests open their pages in (`scripts/test` installs it).
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Runs headless Chromium on `url` with `arguments` (a window size, a
+/// screenshot, settings) in a profile of its own; fails the test, never
+/// skips it, when Chromium is missing.
+pub fn chromium(url: &str, arguments: &[String]) -> std::process::Output {
+    assert!(
+        std::path::Path::new(CHROMIUM).is_file(),
+        "{CHROMIUM} is missing: this test needs Debian's chromium package (scripts/test installs it; as root: apt-get install -y chromium)"
+    );
+    let profile = tempfile::tempdir().expect("profile dir");
+    std::process::Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .args(arguments)
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(url)
+        .output()
+        .expect("chromium runs")
+}
+
+/// A screenshot of `url` in a window of `size` (`"800,1000"`), kept at
+/// `keep`: its width, height, pixels and channels per pixel.
+pub fn screenshot(
+    url: &str,
+    size: &str,
+    keep: &std::path::Path,
+    arguments: &[String],
+) -> (u32, u32, Vec<u8>, usize) {
+    let _ = fs::remove_file(keep);
+    let mut all = vec![
+        format!("--window-size={size}"),
+        format!("--screenshot={}", keep.display()),
+    ];
+    all.extend_from_slice(arguments);
+    let output = chromium(url, &all);
+    assert!(
+        keep.is_file(),
+        "chromium made no screenshot: {}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let bytes = fs::read(keep).expect("screenshot");
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().expect("a PNG screenshot");
+    let mut buffer = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buffer).expect("a frame");
+    buffer.truncate(info.buffer_size());
+    (info.width, info.height, buffer, info.color_type.samples())
+}
