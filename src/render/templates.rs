@@ -18,6 +18,7 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("help.txt", include_str!("../../templates/help.txt")),
     ("ratings.txt", include_str!("../../templates/ratings.txt")),
     ("rating.txt", include_str!("../../templates/rating.txt")),
+    ("start.txt", include_str!("../../templates/start.txt")),
     ("board.html", include_str!("../../templates/board.html")),
     ("answer.html", include_str!("../../templates/answer.html")),
 ];

@@ -7,13 +7,12 @@
 //! the same steps to start and finish events.
 
 use super::board_mail::{self, Occasion};
+use super::event_start::{NewGame, start_games};
 use super::{Ctx, ServiceError};
 use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::outgoing::Outgoing;
 use crate::mail::token::NOT_A_BOARD;
 use crate::render::templates::{MAX_LINE, wrap_long_lines};
-use crate::store::boards::{self, BoardOptions};
-use crate::store::deadlines;
 use crate::store::players::{self, Player};
 use crate::store::tournaments::{self as store, Event, Status};
 use crate::tournament::{ByeKind, Crosstable, EventResults, Format, text};
@@ -123,52 +122,6 @@ fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
     Ok(())
 }
 
-/// Starts the event's game of `round` between `white` and `black`: its
-/// board with the event's deadlines and rating, its clock and its place
-/// in the event, and the board mails; returns its line for the pairing
-/// notice.
-pub(super) fn start_game(
-    ctx: &Ctx<'_>,
-    event: &Event,
-    round: u32,
-    white: PlayerId,
-    black: PlayerId,
-) -> Result<String, ServiceError> {
-    let options = BoardOptions {
-        rated: event.settings.rated,
-        days_per_turn: event.settings.days_per_turn,
-        nag_days: event.settings.nag_days,
-        forfeit_days: event.settings.forfeit_days,
-    };
-    let board = boards::insert(
-        ctx.conn,
-        event.settings.variant,
-        white,
-        black,
-        options,
-        ctx.now,
-    )?;
-    deadlines::set_to_move(ctx.conn, board, white)?;
-    store::add_game(
-        ctx.conn,
-        event.id,
-        &store::Game {
-            round,
-            white,
-            black,
-            board,
-            result: None,
-            forfeit: false,
-        },
-    )?;
-    send_board_mails(ctx, board, Occasion::New)?;
-    Ok(format!(
-        "  Round {round:>2}  board {board}  {} - {}",
-        players::by_id(ctx.conn, white)?.userid,
-        players::by_id(ctx.conn, black)?.userid
-    ))
-}
-
 /// Sends a board's mails: at the end of the mail when a mail is being
 /// answered, or with the sweep's mails.
 pub(super) fn send_board_mails(
@@ -224,14 +177,26 @@ pub(super) fn pair_next_round(ctx: &Ctx<'_>, event: &Event) -> Result<(), Servic
                 .map(|e| e.player)
         };
         store::set_round(ctx.conn, event.id, round, ctx.now)?;
-        let mut lines = Vec::new();
-        for (white_start, black_start) in &pairing.pairs {
-            let (Some(white), Some(black)) = (by_start(*white_start), by_start(*black_start))
-            else {
-                continue;
-            };
-            lines.push(start_game(ctx, event, round, white, black)?);
-        }
+        let games: Vec<NewGame> = pairing
+            .pairs
+            .iter()
+            .filter_map(|(white, black)| {
+                Some(NewGame {
+                    round,
+                    white: by_start(*white)?,
+                    black: by_start(*black)?,
+                })
+            })
+            .collect();
+        let heading = if round == 1 {
+            format!("\"{name}\" has started: a Swiss of {rounds} rounds. Round 1 is paired.")
+        } else {
+            format!("Round {round} of {rounds} of \"{name}\" is paired.")
+        };
+        let mut lines: Vec<String> = start_games(ctx, event, &games, &heading)?
+            .into_iter()
+            .map(|started| started.line)
+            .collect();
         if let Some(player) = pairing.bye.and_then(by_start) {
             store::add_bye(ctx.conn, event.id, round, player, ByeKind::Full)?;
             let player = players::by_id(ctx.conn, player)?;

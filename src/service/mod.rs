@@ -45,6 +45,7 @@ mod deadlines;
 mod dialogue;
 mod ending;
 mod event_rounds;
+mod event_start;
 mod limits;
 mod passwords;
 mod play;

@@ -7,3 +7,4 @@ mod berger;
 mod ratings_by_mail;
 mod round_robin;
 mod swiss;
+mod startmail;

@@ -28,7 +28,7 @@ pub fn board_mails(
         Err(Failure::Refused(_)) => return Ok(Vec::new()),
     };
     let heading = match &occasion {
-        Occasion::New => Heading::New,
+        Occasion::New | Occasion::Started => Heading::New,
         Occasion::Nag(text) => Heading::Nag(text.clone()),
         Occasion::Update | Occasion::Comment => Heading::Plain,
     };
@@ -53,6 +53,7 @@ pub fn board_mails(
         let skip = match occasion {
             Occasion::Comment => is_sender,
             Occasion::Nag(_) => player.id != to_move,
+            Occasion::Started => player.id != to_move || chosen.mail == MailChoice::Digest,
             Occasion::New | Occasion::Update => false,
         };
         if skip
@@ -109,7 +110,7 @@ pub fn board_mails(
                 .answered_sender()
                 .is_some_and(|sender| address.eq_ignore_ascii_case(sender)),
             Occasion::Nag(_) => true,
-            Occasion::New | Occasion::Update => false,
+            Occasion::New | Occasion::Started | Occasion::Update => false,
         };
         if skip {
             continue;
@@ -168,7 +169,7 @@ pub(super) fn mails_player(
         return Ok(*occasion == Occasion::Update);
     }
     let new_position = match occasion {
-        Occasion::New => true,
+        Occasion::New | Occasion::Started => true,
         Occasion::Update => turns > challenge.shown,
         Occasion::Comment | Occasion::Nag(_) => false,
     };

@@ -21,6 +21,10 @@ pub use views::*;
 pub enum Occasion {
     /// A new board (`New ...` subject).
     New,
+    /// A new board of an event (`New ...` subject): to the player to move
+    /// only, and not to one who chose the digest, since every entrant had
+    /// a list of their new boards (`event_start`).
+    Started,
     /// A turn, an offer, a result: to both players and observers.
     Update,
     /// A comment without a move: to everyone but its author.
@@ -34,8 +38,10 @@ pub(super) fn rank(occasion: &Occasion) -> u8 {
     match occasion {
         Occasion::Comment => 0,
         Occasion::Nag(_) => 1,
-        Occasion::Update => 2,
-        Occasion::New => 3,
+        // A turn on an event's new board in the same mail: both hear of it.
+        Occasion::Started => 2,
+        Occasion::Update => 3,
+        Occasion::New => 4,
     }
 }
 

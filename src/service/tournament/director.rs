@@ -52,15 +52,24 @@ pub(super) fn start(ctx: &mut MailCtx<'_>, event: &Event) -> Result<Vec<Outgoing
     } else {
         berger::single(count)
     };
-    let mut lines = Vec::new();
+    let mut games = Vec::new();
     for (round, pairs) in rounds.iter().enumerate() {
-        let round = round as u32 + 1;
         for pair in pairs {
-            let white = seats[pair.white as usize - 1];
-            let black = seats[pair.black as usize - 1];
-            lines.push(start_game(ctx, event, round, white, black)?);
+            games.push(NewGame {
+                round: round as u32 + 1,
+                white: seats[pair.white as usize - 1],
+                black: seats[pair.black as usize - 1],
+            });
         }
     }
+    let heading = format!(
+        "\"{name}\" has started: a {}, all its games at once.",
+        event.settings.format.describe()
+    );
+    let lines: Vec<String> = start_games(ctx, event, &games, &heading)?
+        .into_iter()
+        .map(|started| started.line)
+        .collect();
     store::set_status(ctx.conn, event.id, Status::Running, ctx.now)?;
     let mut starting = String::new();
     for (number, player) in seats.iter().enumerate() {
@@ -71,7 +80,7 @@ pub(super) fn start(ctx: &mut MailCtx<'_>, event: &Event) -> Result<Vec<Outgoing
         ));
     }
     let text = format!(
-        "\"{name}\" has started: {} games, all at once. Each player has a board mail for each game.\n\nStart numbers (drawn by lot):\n{starting}\nPairings (Berger tables):\n{}\n",
+        "\"{name}\" has started: {} games, all at once. Each player has one mail listing their boards, and the board mail of each board where they move first.\n\nStart numbers (drawn by lot):\n{starting}\nPairings (Berger tables):\n{}\n",
         lines.len(),
         lines.join("\n")
     );

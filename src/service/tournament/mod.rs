@@ -12,8 +12,9 @@ use super::board_mail::{self, Occasion};
 use super::ending::{Ending, end_game};
 use super::event_rounds::{
     crosstable_text, finish_if_done, notice_to, notice_with_block, pair_next_round, results,
-    send_board_mails, start_game, subject, with_token,
+    send_board_mails, subject, with_token,
 };
+use super::event_start::{NewGame, start_games};
 use super::{Ctx, Failure, MailCtx, ServiceError, refuse};
 use crate::command::{
     CreateTournament, EventFilter, Ruling, Speaker, Tournament, View, Withdrawal,

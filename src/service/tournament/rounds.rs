@@ -47,7 +47,7 @@ pub(super) fn start_swiss(
     let event = store::by_id(ctx.conn, event.id)?;
     pair_next_round(ctx, &event)?;
     let text = format!(
-        "\"{name}\" has started: a Swiss of {rounds} rounds. Start numbers by rating:\n{list}\nThe pairings of round 1 follow in a notice of their own; each player has a board mail for the game."
+        "\"{name}\" has started: a Swiss of {rounds} rounds. Start numbers by rating:\n{list}\nThe pairings of round 1 follow in a notice of their own; each player has a mail naming their board, and White its board mail."
     );
     Ok(vec![
         ctx.notice_to_sender(&subject(&event, "started"), &text)?,
