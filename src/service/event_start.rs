@@ -14,6 +14,7 @@
 //! transaction, and are charged as every answer is (`charge`).
 
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 
 use serde::Serialize;
 
@@ -86,8 +87,8 @@ pub(super) fn start_games(
     for game in games {
         let board = start_board(ctx, event, game)?;
         for id in [game.white, game.black] {
-            if !known.contains_key(&id) {
-                known.insert(id, players::by_id(ctx.conn, id)?);
+            if let Entry::Vacant(entry) = known.entry(id) {
+                entry.insert(players::by_id(ctx.conn, id)?);
             }
         }
         let userid = |id: PlayerId| known.get(&id).map_or("", |p| p.userid.as_str());

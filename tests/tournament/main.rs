@@ -6,5 +6,5 @@
 mod berger;
 mod ratings_by_mail;
 mod round_robin;
-mod swiss;
 mod startmail;
+mod swiss;

@@ -114,16 +114,31 @@ fn start_event(
         }
     }
     let n = players.len();
-    // Every game has its board mails, one to each player.
+    // Each player's list of new boards names every game of theirs; White,
+    // who moves first, has the board mail too, Black none yet (a director
+    // who plays finds all of it in the one answer).
     for game in &games {
         for player in [&game.white, &game.black] {
-            let mail = started
-                .iter()
-                .filter(|m| {
-                    m.to == address(player) || (player == director && m.to == address(director))
-                })
-                .find(|m| m.body.contains(&format!("Board {}", game.board)));
-            assert!(mail.is_some(), "board mail of {} to {player}", game.board);
+            let mails: Vec<&Sent> = started.iter().filter(|m| m.to == address(player)).collect();
+            assert!(
+                mails
+                    .iter()
+                    .any(|m| m.body.contains(&format!("  Board {}, round", game.board))),
+                "board {} in {player}'s list",
+                game.board
+            );
+            let board_mail = mails.iter().any(|m| {
+                m.subject
+                    .starts_with(&format!("New Chess Board {} ", game.board))
+            });
+            if player != director {
+                assert_eq!(
+                    board_mail,
+                    player == &game.white,
+                    "board mail of {} to {player}",
+                    game.board
+                );
+            }
         }
     }
     Event {

@@ -235,7 +235,11 @@ fn each_list_names_every_board_of_its_entrant_with_colour_opponent_and_move_line
         "{}",
         list.body
     );
-    assert!(body.contains("to pbem@localhost at any time"), "{}", list.body);
+    assert!(
+        body.contains("to pbem@localhost at any time"),
+        "{}",
+        list.body
+    );
     // A reply to the list speaks for its entrant (the player's token).
     assert!(
         list.reply_to
@@ -346,7 +350,13 @@ fn a_digest_player_gets_the_list_in_digest_form_then_the_digest_and_no_board_mai
     let digest = to(&digests, &address("p01"));
     for game in &games {
         let named = digest.body.contains(&format!("Board {} (", game.board));
-        assert_eq!(named, game.white == "p01", "board {}: {}", game.board, digest.body);
+        assert_eq!(
+            named,
+            game.white == "p01",
+            "board {}: {}",
+            game.board,
+            digest.body
+        );
     }
 }
 
