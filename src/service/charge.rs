@@ -51,7 +51,9 @@ pub struct SentCeilings {
 impl Default for SentCeilings {
     fn default() -> SentCeilings {
         SentCeilings {
-            // A director starting a 200-player Swiss mails about 400.
+            // A director starting a 200-player Swiss mails about 300 (a
+            // list to each player, a board mail to each White), a
+            // 30-player double round robin 901.
             player: Ceiling {
                 hour: 1_000,
                 day: 5_000,
