@@ -38,6 +38,7 @@ mod account;
 mod answer;
 mod board_mail;
 mod challenges;
+mod clocks;
 pub mod charge;
 mod confirm;
 mod context;
