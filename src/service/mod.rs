@@ -46,6 +46,7 @@ mod deadlines;
 mod dialogue;
 mod ending;
 mod event_rounds;
+mod extend;
 mod limits;
 mod passwords;
 mod play;
