@@ -4,75 +4,16 @@
 //! place that says what stops a clock). The sweep, the board mails, the
 //! web page and `extend` all read a board's clock here.
 
-use pbem_clock::{Clock, History, Interval, Reminders, Side, TimeControl};
-use rusqlite::Connection;
+use pbem_clock::{Clock, Reminders, Side, TimeControl};
 use shakmaty::Color;
-use time::OffsetDateTime;
 
-use super::ServiceError;
-use crate::store::boards::Board;
-use crate::store::clocks::{self, StoredClock};
-use crate::store::deadlines;
-
-/// A board's clock now, with what it was replayed from.
-pub struct BoardClock {
-    pub clock: Clock,
-    pub stored: StoredClock,
-}
+pub use crate::store::clocks::{BoardClock, board_clock};
 
 pub fn side_of(color: Color) -> Side {
     match color {
         Color::White => Side::White,
         Color::Black => Side::Black,
     }
-}
-
-/// The clock of `board` at `now`, `to_move` being the side to move; `None`
-/// for a board without a time control.
-pub fn board_clock(
-    conn: &Connection,
-    board: &Board,
-    to_move: Color,
-    now: OffsetDateTime,
-) -> Result<Option<BoardClock>, ServiceError> {
-    let Some(stored) = clocks::stored_clock(conn, board.number)? else {
-        return Ok(None);
-    };
-    let away = |player| -> Result<Vec<Interval>, ServiceError> {
-        Ok(
-            deadlines::honoured_vacations(conn, board.number, stored.started_at, player)?
-                .into_iter()
-                .map(|v| Interval {
-                    starts_at: v.starts_at,
-                    ends_at: v.ends_at,
-                })
-                .collect(),
-        )
-    };
-    let (white_away, black_away) = (away(board.white)?, away(board.black)?);
-    // Each turn and take-back hands the move over: the side that moved
-    // first is found back from the side to move now.
-    let to_move = side_of(to_move);
-    let first = if stored.turns_and_takebacks() % 2 == 0 {
-        to_move
-    } else {
-        to_move.opponent()
-    };
-    let history = History {
-        control: stored.control,
-        started_at: stored.started_at,
-        first,
-        events: &stored.events,
-        white_away: &white_away,
-        black_away: &black_away,
-    };
-    let clock = history
-        .clock_at(now)
-        .map_err(|error| ServiceError::CorruptGame {
-            board: board.number,
-            reason: error.to_string(),
-        })?;
-    Ok(Some(BoardClock { clock, stored }))
 }
 
 /// Both players' clocks for the board mail, by name: `alice (White): 12

@@ -8,10 +8,12 @@
 //! that record them (`boards::append_turn`, `boards::remove_last_turn`,
 //! `boards::accept_challenge`), so every way of playing a turn is counted.
 
-use pbem_clock::{Days, Event, Reminded, Reminders, Side, TimeControl};
+use pbem_clock::{Clock, Days, Event, History, Interval, Reminded, Reminders, Side, TimeControl};
 use rusqlite::{Connection, OptionalExtension, params};
+use shakmaty::Color;
 use time::OffsetDateTime;
 
+use super::boards::Board;
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time, time_text};
 use crate::domain::BoardNumber;
@@ -244,4 +246,61 @@ pub fn has_control(conn: &Connection, board: BoardNumber) -> Result<bool, StoreE
         [board],
         |row| row.get::<_, i64>(0),
     )? > 0)
+}
+
+/// A board's clock now, with what it was replayed from.
+pub struct BoardClock {
+    pub clock: Clock,
+    pub stored: StoredClock,
+}
+
+
+/// The clock of `board` at `now`, replayed by pbem-clock with the
+/// vacations of [`honoured_vacations`](super::deadlines::honoured_vacations)
+/// (the one place that says what stops a clock), `to_move` being the side
+/// to move; `None` for a board without a time control.
+pub fn board_clock(
+    conn: &Connection,
+    board: &Board,
+    to_move: Color,
+    now: OffsetDateTime,
+) -> Result<Option<BoardClock>, StoreError> {
+    let Some(stored) = stored_clock(conn, board.number)? else {
+        return Ok(None);
+    };
+    let away = |player| -> Result<Vec<Interval>, StoreError> {
+        Ok(
+            super::deadlines::honoured_vacations(conn, board.number, stored.started_at, player)?
+                .into_iter()
+                .map(|v| Interval {
+                    starts_at: v.starts_at,
+                    ends_at: v.ends_at,
+                })
+                .collect(),
+        )
+    };
+    let (white_away, black_away) = (away(board.white)?, away(board.black)?);
+    // Each turn and take-back hands the move over: the side that moved
+    // first is found back from the side to move now.
+    let to_move = match to_move {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    };
+    let first = if stored.turns_and_takebacks() % 2 == 0 {
+        to_move
+    } else {
+        to_move.opponent()
+    };
+    let history = History {
+        control: stored.control,
+        started_at: stored.started_at,
+        first,
+        events: &stored.events,
+        white_away: &white_away,
+        black_away: &black_away,
+    };
+    let clock = history
+        .clock_at(now)
+        .map_err(|error| StoreError::Corrupt(format!("the clock of board {}: {error}", board.number)))?;
+    Ok(Some(BoardClock { clock, stored }))
 }
