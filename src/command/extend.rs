@@ -29,7 +29,13 @@ pub(super) fn extend(args: &[&str]) -> Result<Command, CommandError> {
             };
             (board, Speaker::Password { userid, password }, days)
         }
-        [] => return Err(error(keyword, "give the board and the number of days", EXTEND)),
+        [] => {
+            return Err(error(
+                keyword,
+                "give the board and the number of days",
+                EXTEND,
+            ));
+        }
     };
     let days = Days::parse(days).map_err(|problem| {
         let problem = match problem {

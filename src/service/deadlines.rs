@@ -24,8 +24,8 @@ use time::OffsetDateTime;
 
 use super::board_mail::{self, Occasion};
 use super::challenges;
-use super::clocks::{self, BoardClock};
 use super::charge::{self, Payer};
+use super::clocks::{self, BoardClock};
 use super::ending::{Ending, end_game};
 use super::queue::{Replies, queue_all};
 use super::{Ctx, Service, ServiceError};
@@ -438,7 +438,10 @@ fn controlled_call(
     let Some(color) = board.color_of(to_move) else {
         return Ok(None);
     };
-    let Some(BoardClock { clock: timed, stored }) = clocks::board_clock(conn, &board, color, now)?
+    let Some(BoardClock {
+        clock: timed,
+        stored,
+    }) = clocks::board_clock(conn, &board, color, now)?
     else {
         return Ok(None);
     };

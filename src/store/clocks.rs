@@ -125,7 +125,15 @@ pub fn stored_clock(
             "SELECT time_control, reminders, created_at, nags_sent, reminded_at
              FROM boards WHERE number = ?1",
             [board],
-            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?)),
+            |row| {
+                Ok((
+                    row.get(0)?,
+                    row.get(1)?,
+                    row.get(2)?,
+                    row.get(3)?,
+                    row.get(4)?,
+                ))
+            },
         )
         .optional()?;
     let Some((Some(control), reminders, created_at, this_turn, reminded_at)) = row else {
@@ -254,7 +262,6 @@ pub struct BoardClock {
     pub stored: StoredClock,
 }
 
-
 /// The clock of `board` at `now`, replayed by pbem-clock with the
 /// vacations of [`honoured_vacations`](super::deadlines::honoured_vacations)
 /// (the one place that says what stops a clock), `to_move` being the side
@@ -299,8 +306,8 @@ pub fn board_clock(
         white_away: &white_away,
         black_away: &black_away,
     };
-    let clock = history
-        .clock_at(now)
-        .map_err(|error| StoreError::Corrupt(format!("the clock of board {}: {error}", board.number)))?;
+    let clock = history.clock_at(now).map_err(|error| {
+        StoreError::Corrupt(format!("the clock of board {}: {error}", board.number))
+    })?;
     Ok(Some(BoardClock { clock, stored }))
 }

@@ -161,12 +161,9 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         .map(|stored| format!("{} ({})", stored.control, stored.control.describe()));
     let mut player_clocks = Vec::new();
     let timed = match clocks::clock_of(conn, BoardNumber(number))? {
-        Some(_) if !finished => crate::store::clocks::board_clock(
-            conn,
-            board,
-            state.turn(),
-            site.clock.now(),
-        )?,
+        Some(_) if !finished => {
+            crate::store::clocks::board_clock(conn, board, state.turn(), site.clock.now())?
+        }
         _ => None,
     };
     if let Some(timed) = timed {

@@ -301,7 +301,11 @@ impl BoardFacts {
         if let Some(last) = &view.last_turn {
             lines.push(format!("Last turn: {last}."));
         }
-        lines.extend(view.clock_lines.iter().map(|line| format!("Clock: {line}.")));
+        lines.extend(
+            view.clock_lines
+                .iter()
+                .map(|line| format!("Clock: {line}.")),
+        );
         match (&view.reminder_at, &view.forfeit_at) {
             (Some(reminder), Some(forfeit)) => lines.push(format!(
                 "Move by {reminder} to avoid a reminder, and by {forfeit} not to lose on time."
