@@ -390,3 +390,28 @@ fn odd_controls_and_clashing_options_are_refused_with_what_to_write() {
         refused[0].body
     );
 }
+
+#[test]
+fn a_take_back_keeps_the_time_used_and_takes_back_the_increment() {
+    let mut h = Harness::new();
+    let start = game(&mut h, "--time=3+1 --remind=none");
+    // Alice uses a day of her 3 and gains 1 (3 left); the turn is taken
+    // back: the day stays used, the increment goes (2 left).
+    play_at(&mut h, start + days(1), ALICE, "e4");
+    h.send(ALICE, "oops", "undo 101 alice alice-pw");
+    let taken_back = h.send(BOB, "fine", "accept 101 bob bob-pw");
+    let back_at = start + days(1) + Duration::minutes(2);
+    assert_eq!(h.now, back_at);
+    let body = flat(to(&taken_back, ALICE));
+    assert!(
+        body.contains(&format!(
+            "Clock: alice (White): 2 days left, until {}",
+            readable(back_at + days(2))
+        )),
+        "{body}"
+    );
+    let (report, _) = tick(&mut h, back_at + days(2) - Duration::seconds(1));
+    assert_eq!(losses(&report), "0 losses on time", "{report}");
+    let (report, _) = tick(&mut h, back_at + days(2));
+    assert_eq!(losses(&report), "1 losses on time", "{report}");
+}
