@@ -415,3 +415,60 @@ fn a_take_back_keeps_the_time_used_and_takes_back_the_increment() {
     let (report, _) = tick(&mut h, back_at + days(2));
     assert_eq!(losses(&report), "1 losses on time", "{report}");
 }
+
+/// `GET /boards/<board>` from the web site run in this process, at the
+/// harness clock.
+fn board_page(h: &Harness, board: u32) -> String {
+    use std::io::{Read, Write};
+    let site = pbem::web::Site::new(&h.config, pbem::server::Clock::Fixed(h.now));
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("a free port");
+            sender
+                .send(listener.local_addr().expect("its address"))
+                .expect("the test waits");
+            pbem::web::serve_on(listener, site).await.expect("serves");
+        });
+    });
+    let address = receiver.recv().expect("the site's address");
+    let mut stream = std::net::TcpStream::connect(address).expect("the site answers");
+    write!(
+        stream,
+        "GET /boards/{board} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .expect("request written");
+    let mut page = String::new();
+    stream.read_to_string(&mut page).expect("a page");
+    page
+}
+
+#[test]
+fn the_web_board_page_shows_the_control_and_both_clocks() {
+    let mut h = Harness::new();
+    let start = game(&mut h, "--time=2/10");
+    play_at(&mut h, start + days(9), ALICE, "e4");
+    play_at(&mut h, start + days(9) + Duration::minutes(1), BOB, "e5");
+    let page = board_page(&h, 101);
+    for shown in [
+        "<tr><th>Time control</th><td>2&#x2f;10 (2 turns in 10 days, unused time carried over)</td></tr>".to_string(),
+        format!(
+            "<tr><th>alice's clock</th><td>1 turn by {} (1 day left)</td></tr>",
+            readable(start + days(10) + Duration::minutes(1))
+        ),
+        "<tr><th>bob's clock</th><td>1 turn in 9 days 23 hours</td></tr>".to_string(),
+        format!(
+            "<tr><th>Loses on time</th><td>{}</td></tr>",
+            readable(start + days(10) + Duration::minutes(1))
+        ),
+    ] {
+        assert!(page.contains(&shown), "{shown}\n{page}");
+    }
+    assert!(!page.contains("Reminder after"), "{page}");
+}
