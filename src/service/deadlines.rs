@@ -1,6 +1,9 @@
 //! Applying deadlines: the sweep that reminds slow players, scores games
 //! lost on time and accepts draw offers left unanswered, and the daily
-//! digest.
+//! digest. A board with a time control (issue 27) follows its clock
+//! (`controlled_call`: the loss at the instant the time ran out, the
+//! reminders of `--remind`, one a day at most); a board without one keeps
+//! the per-turn deadlines of `schedule` (`legacy_call`).
 //!
 //! The sweep is a sequence of steps. Each finds what is due in a read,
 //! which takes no lock from the mail, and then acts on it in short
