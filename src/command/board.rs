@@ -2,7 +2,45 @@
 //! `draw`, `accept`, `reject`, `undo`, `decline`, `subscribe`,
 //! `unsubscribe`, `chat`.
 
+use pbem_clock::{Reminders, TimeControl};
+
 use super::{Command, CommandError, Speaker, board_number, credentials, error};
+
+/// Reads `--time=<control>` (also for `tournament create`).
+pub(super) fn time_control(
+    keyword: &str,
+    value: Option<&str>,
+    usage: &'static str,
+) -> Result<TimeControl, CommandError> {
+    let value = value.ok_or_else(|| {
+        error(
+            keyword,
+            &format!("--time needs a control: {}", pbem_clock::FORMS),
+            usage,
+        )
+    })?;
+    value
+        .parse()
+        .map_err(|problem| error(keyword, &format!("--time={value}: {problem}"), usage))
+}
+
+/// Reads `--remind=<when>` (also for `tournament create`).
+pub(super) fn reminders(
+    keyword: &str,
+    value: Option<&str>,
+    usage: &'static str,
+) -> Result<Reminders, CommandError> {
+    let value = value.ok_or_else(|| {
+        error(
+            keyword,
+            &format!("--remind needs a value: {}", pbem_clock::REMINDER_FORMS),
+            usage,
+        )
+    })?;
+    value
+        .parse()
+        .map_err(|problem| error(keyword, &format!("--remind={value}: {problem}"), usage))
+}
 
 /// Which colour the challenger takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,12 +51,17 @@ pub enum ColorChoice {
 }
 
 /// `challenge <userid> <password> <opponent> [--white|--black|--random]
-/// [--days=N] [--nag=N] [--forfeit=N] [--unrated]`
+/// [--time=CONTROL] [--remind=WHEN] [--days=N] [--nag=N] [--forfeit=N]
+/// [--unrated]`
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Challenge {
     pub speaker: Speaker,
     pub opponent: String,
     pub color: ColorChoice,
+    /// `--time=`: the game's time control (`3`, `10/50`, `30+1/45`).
+    pub time: Option<TimeControl>,
+    /// `--remind=`: when the player to move is reminded (`25%,1`).
+    pub remind: Option<Reminders>,
     pub days_per_turn: Option<u32>,
     pub nag_days: Option<u32>,
     pub forfeit_days: Option<u32>,
@@ -109,7 +152,7 @@ pub struct Chat {
     pub text: String,
 }
 
-pub(super) const CHALLENGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--days=N] [--nag=N] [--forfeit=N] [--unrated] (in a reply to a mail of pbem's, without userid and password: challenge <opponent> [options])";
+pub(super) const CHALLENGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--unrated] (in a reply to a mail of pbem's, without userid and password: challenge <opponent> [options])";
 pub(super) const MOVE: &str = "move <board> <userid> <password> <turn>[#<turn number>]";
 pub(super) const QUEUE: &str = "queue <board> <userid> <password> <turn>";
 pub(super) const ACTION: &str =
@@ -269,6 +312,8 @@ pub(super) fn challenge(args: &[&str]) -> Result<Command, CommandError> {
         speaker,
         opponent: opponent.to_string(),
         color: ColorChoice::Random,
+        time: None,
+        remind: None,
         days_per_turn: None,
         nag_days: None,
         forfeit_days: None,
@@ -308,6 +353,8 @@ pub(super) fn challenge(args: &[&str]) -> Result<Command, CommandError> {
             "--days" => challenge.days_per_turn = Some(days()?),
             "--nag" => challenge.nag_days = Some(days()?),
             "--forfeit" => challenge.forfeit_days = Some(days()?),
+            "--time" => challenge.time = Some(time_control(keyword, value, CHALLENGE)?),
+            "--remind" => challenge.remind = Some(reminders(keyword, value, CHALLENGE)?),
             _ => {
                 return Err(error(
                     keyword,

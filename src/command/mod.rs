@@ -9,6 +9,7 @@
 mod account;
 pub mod blank;
 mod board;
+mod extend;
 mod info;
 mod preferences;
 mod ratings;
@@ -24,6 +25,7 @@ pub use board::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Subscriber, Subscription,
     split_guard,
 };
+pub use extend::Extend;
 pub use info::{Games, GamesFilter, HelpTopic, Show};
 pub use preferences::{Change, SetPreference};
 pub use table::{Definition, Form, InReply, Word};
@@ -84,6 +86,8 @@ pub enum Command {
     Queue(Queue),
     Subscription(Subscription),
     Chat(Chat),
+    /// `extend ...`: extra days on the opponent's clock.
+    Extend(Extend),
     Vacation(Vacation),
     /// `confirm <code>`: the sender's address confirms a claim on it.
     Confirm {
@@ -118,6 +122,7 @@ impl Command {
             Command::Queue(q) => Some(q.board),
             Command::Subscription(s) => Some(s.board),
             Command::Chat(c) => Some(c.board),
+            Command::Extend(c) => Some(c.board),
             Command::Signup(_)
             | Command::Password(_)
             | Command::Address(_)
@@ -145,6 +150,7 @@ impl Command {
             Command::Action(a) => a.speaker.credentials(),
             Command::Queue(q) => q.speaker.credentials(),
             Command::Chat(c) => c.speaker.credentials(),
+            Command::Extend(c) => c.speaker.credentials(),
             Command::Set(c) => c.speaker.credentials(),
             Command::Settings { speaker } => speaker.credentials(),
             Command::Subscription(Subscription {
@@ -179,6 +185,7 @@ impl Command {
             | Command::Action(_)
             | Command::Queue(_)
             | Command::Chat(_)
+            | Command::Extend(_)
             | Command::Set(_)
             | Command::Settings { .. }
             | Command::Tournament(_)
@@ -224,6 +231,7 @@ impl Command {
             Command::Subscription(s) if s.subscribe => Word::Subscribe,
             Command::Subscription(_) => Word::Unsubscribe,
             Command::Chat(_) => Word::Chat,
+            Command::Extend(_) => Word::Extend,
             Command::Vacation(_) => Word::Vacation,
             Command::Confirm { .. } => Word::Confirm,
             Command::Tournament(Tournament::List(_)) => Word::Tournaments,
@@ -306,6 +314,7 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
         Word::Subscribe => board::subscription(true, args),
         Word::Unsubscribe => board::subscription(false, args),
         Word::Chat => board::chat(args),
+        Word::Extend => extend::extend(args),
         Word::Tournament | Word::Tournaments => tournament::parse(&keyword, args),
         // `standings` is told as the sender wrote it.
         Word::Ratings => ratings::ratings(&keyword, args),

@@ -9,7 +9,7 @@
 //! exhaustive, so the compiler asks for its definition, its parser and
 //! its place in the reply reader.
 
-use super::{account, board, info, preferences, ratings, tournament};
+use super::{account, board, extend, info, preferences, ratings, tournament};
 
 /// Every command word (aliases are spellings of one word).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,6 +34,7 @@ pub enum Word {
     Subscribe,
     Unsubscribe,
     Chat,
+    Extend,
     Vacation,
     Confirm,
     Tournament,
@@ -157,6 +158,8 @@ const TOURNAMENT_FIXED: &[&str] = &[
     "--double",
     "--swiss=",
     "--round-days=",
+    "--time=",
+    "--remind=",
     "--days=",
     "--nag=",
     "--forfeit=",
@@ -180,7 +183,7 @@ const TOURNAMENT_FIXED: &[&str] = &[
 
 impl Word {
     /// Every word, in the order `help` lists them.
-    pub const ALL: [Word; 28] = [
+    pub const ALL: [Word; 29] = [
         Word::Signup,
         Word::Confirm,
         Word::Password,
@@ -202,6 +205,7 @@ impl Word {
         Word::Subscribe,
         Word::Unsubscribe,
         Word::Chat,
+        Word::Extend,
         Word::Vacation,
         Word::Ratings,
         Word::Rating,
@@ -321,6 +325,8 @@ impl Word {
                     "--days=",
                     "--nag=",
                     "--forfeit=",
+                    "--time=",
+                    "--remind=",
                 ],
             ),
             Word::Move => definition(
@@ -404,6 +410,16 @@ impl Word {
                     "chat 101 alice alice-pw good luck"
                 )],
                 InReply::Comment,
+                true,
+                &[],
+            ),
+            Word::Extend => definition(
+                &["extend"],
+                &[
+                    form!(extend::EXTEND, &[3], "extend 101 alice alice-pw 2"),
+                    form!(extend::EXTEND, &[], "extend 2"),
+                ],
+                InReply::WithoutLogin,
                 true,
                 &[],
             ),

@@ -27,6 +27,10 @@ pub struct Create {
     pub days_per_turn: Option<u32>,
     pub nag_days: Option<u32>,
     pub forfeit_days: Option<u32>,
+    /// `--time=`: the control of the event's games.
+    pub time: Option<pbem_clock::TimeControl>,
+    /// `--remind=`: their reminders.
+    pub remind: Option<pbem_clock::Reminders>,
     pub vacation_days: Option<u32>,
     pub max_entrants: Option<u32>,
     pub rated: bool,
@@ -152,7 +156,7 @@ impl Tournament {
     }
 }
 
-pub(super) const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS] [--round-days=N] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] (in a reply to a mail of pbem's, without userid and password)";
+pub(super) const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS] [--round-days=N] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] (in a reply to a mail of pbem's, without userid and password)";
 pub(super) const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
 pub(super) const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
 pub(super) const START: &str = "tournament start <name> <td> <password>";
@@ -464,6 +468,8 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
         days_per_turn: None,
         nag_days: None,
         forfeit_days: None,
+        time: None,
+        remind: None,
         vacation_days: None,
         max_entrants: None,
         rated: true,
@@ -508,6 +514,12 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
             "--days" => create.days_per_turn = Some(number(1, 365, "a number of days")?),
             "--nag" => create.nag_days = Some(number(1, 365, "a number of days")?),
             "--forfeit" => create.forfeit_days = Some(number(1, 365, "a number of days")?),
+            "--time" => {
+                create.time = Some(super::board::time_control("tournament", value, CREATE)?)
+            }
+            "--remind" => {
+                create.remind = Some(super::board::reminders("tournament", value, CREATE)?)
+            }
             "--vacation" => create.vacation_days = Some(number(0, 365, "a number of days")?),
             "--max" => create.max_entrants = Some(number(3, 1000, "a number of players")?),
             "--rated" => create.rated = true,

@@ -53,11 +53,17 @@ pub fn running_time(
     (now - since) - paused
 }
 
+/// Whether a standing draw offer went unanswered for the board's forfeit
+/// days, so that it counts as accepted (with any time control).
+pub fn draw_timed_out(clock: &Clock, now: OffsetDateTime) -> bool {
+    clock
+        .draw_offered_at
+        .is_some_and(|offered| now - offered >= days(clock.forfeit_days))
+}
+
 /// What the deadlines of `clock` call for at `now`.
 pub fn due(clock: &Clock, now: OffsetDateTime, vacations: &[Vacation]) -> Due {
-    if let Some(offered) = clock.draw_offered_at
-        && now - offered >= days(clock.forfeit_days)
-    {
+    if draw_timed_out(clock, now) {
         return Due::DrawByTimeout;
     }
     let running = running_time(clock.last_turn_at, now, vacations);

@@ -288,6 +288,7 @@ impl MailCtx<'_> {
             Command::Pgn { board } => play::pgn(self, BoardNumber(*board)),
             Command::Subscription(c) => play::subscription(self, c),
             Command::Chat(c) => play::chat(self, c, token),
+            Command::Extend(c) => extend::extend(self, c, token),
             Command::Set(c) => preferences::set(self, c, token),
             Command::Settings { speaker } => preferences::settings(self, speaker, token),
             Command::Tournament(c) => tournament::run(self, c, token),

@@ -1,6 +1,9 @@
 //! Applying deadlines: the sweep that reminds slow players, scores games
 //! lost on time and accepts draw offers left unanswered, and the daily
-//! digest.
+//! digest. A board with a time control (issue 27) follows its clock
+//! (`controlled_call`: the loss at the instant the time ran out, the
+//! reminders of `--remind`, one a day at most); a board without one keeps
+//! the per-turn deadlines of `schedule` (`legacy_call`).
 //!
 //! The sweep is a sequence of steps. Each finds what is due in a read,
 //! which takes no lock from the mail, and then acts on it in short
@@ -17,6 +20,7 @@ use std::fmt::Debug;
 use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
+use pbem_clock::{Due as ClockDue, Side};
 use rusqlite::Connection;
 use shakmaty::Color;
 use time::OffsetDateTime;
@@ -24,6 +28,7 @@ use time::OffsetDateTime;
 use super::board_mail::{self, Occasion};
 use super::challenges;
 use super::charge::{self, Payer};
+use super::clocks::{self, BoardClock};
 use super::ending::{Ending, end_game};
 use super::queue::{Replies, queue_all};
 use super::{Ctx, Service, ServiceError};
@@ -250,11 +255,20 @@ fn due_boards(conn: &Connection, now: OffsetDateTime) -> Result<Vec<BoardNumber>
     for (player, vacation) in deadlines::vacations_ending_after(conn, from)? {
         vacations.entry(player).or_default().push(vacation);
     }
+    let controlled = crate::store::clocks::controlled_boards(conn)?;
     let mut due = Vec::new();
     for clock in clocks {
         let Some(to_move) = clock.to_move else {
             continue;
         };
+        if controlled.contains(&clock.board) {
+            if schedule::draw_timed_out(&clock, now)
+                || controlled_call(conn, &clock, to_move, now)?.is_some()
+            {
+                due.push(clock.board);
+            }
+            continue;
+        }
         let all_away = vacations.get(&to_move).map_or(&[][..], Vec::as_slice);
         let honoured = match allowances.get(&clock.board) {
             Some(&(days, since)) => schedule::within_allowance(all_away, since, days),
@@ -278,41 +292,46 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: BoardNumber) -> Result<Acted, Servic
         return Ok(Acted::Nothing);
     };
     let now = ctx.now;
-    let away = deadlines::honoured_vacations(ctx.conn, clock.board, clock.last_turn_at, to_move)?;
-    let (acted, mails) = match schedule::due(&clock, now, &away) {
-        Due::Nothing => return Ok(Acted::Nothing),
-        Due::Nag(reminders) => {
-            deadlines::set_nags_sent(ctx.conn, clock.board, reminders)?;
-            let player = players::by_id(ctx.conn, to_move)?;
-            let text = format!(
-                "Reminder: {} has not moved on board {} for {} days. The game is lost on time on {} unless {} moves.",
-                player.userid,
-                clock.board,
-                schedule::running_time(clock.last_turn_at, now, &away).whole_days(),
-                readable_time(schedule::forfeit_at(&clock, &away, now)),
-                player.userid
-            );
+    let call = if schedule::draw_timed_out(&clock, now) {
+        Call::DrawByTimeout
+    } else if crate::store::clocks::has_control(ctx.conn, clock.board)? {
+        match controlled_call(ctx.conn, &clock, to_move, now)? {
+            Some(call) => call,
+            None => return Ok(Acted::Nothing),
+        }
+    } else {
+        match legacy_call(ctx.conn, &clock, to_move, now)? {
+            Some(call) => call,
+            None => return Ok(Acted::Nothing),
+        }
+    };
+    let (acted, mails) = match call {
+        Call::Remind {
+            this_turn,
+            text,
+            daily,
+        } => {
+            if daily {
+                crate::store::clocks::set_reminded(ctx.conn, clock.board, this_turn, now)?;
+            } else {
+                deadlines::set_nags_sent(ctx.conn, clock.board, this_turn)?;
+            }
             (
                 Acted::Reminded,
                 board_mail::board_mails(ctx, clock.board, Occasion::Nag(text))?,
             )
         }
-        Due::LossOnTime => {
+        Call::LossOnTime { loser, reason } => {
             let board =
                 boards::get(ctx.conn, clock.board)?.ok_or_else(|| ServiceError::CorruptGame {
                     board: clock.board,
                     reason: "the board vanished during the sweep".into(),
                 })?;
-            let loser = players::by_id(ctx.conn, to_move)?;
-            let score = if board.color_of(to_move) == Some(Color::White) {
+            let score = if board.color_of(loser) == Some(Color::White) {
                 "0-1"
             } else {
                 "1-0"
             };
-            let reason = format!(
-                "lost on time: {} did not move within {} days",
-                loser.userid, clock.forfeit_days
-            );
             end_game(
                 ctx,
                 clock.board,
@@ -326,7 +345,7 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: BoardNumber) -> Result<Acted, Servic
                 board_mail::board_mails(ctx, clock.board, Occasion::Update)?,
             )
         }
-        Due::DrawByTimeout => {
+        Call::DrawByTimeout => {
             let reason = format!(
                 "draw: the offer was not answered within {} days",
                 clock.forfeit_days
@@ -347,6 +366,135 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: BoardNumber) -> Result<Acted, Servic
     };
     ctx.out.extend(mails);
     Ok(acted)
+}
+
+/// What the sweep does on one board.
+enum Call {
+    /// Remind the player to move with `text`; `this_turn` reminders are
+    /// counted for the turn, and with a time control (`daily`) the time
+    /// is kept for the rule of one reminder a day.
+    Remind {
+        this_turn: u32,
+        text: String,
+        daily: bool,
+    },
+    LossOnTime {
+        loser: PlayerId,
+        reason: String,
+    },
+    DrawByTimeout,
+}
+
+/// What a board without a time control calls for: a reminder every
+/// `nag_days`, the loss after `forfeit_days` of its turn, as always.
+fn legacy_call(
+    conn: &Connection,
+    clock: &crate::domain::Clock,
+    to_move: PlayerId,
+    now: OffsetDateTime,
+) -> Result<Option<Call>, ServiceError> {
+    let away = deadlines::honoured_vacations(conn, clock.board, clock.last_turn_at, to_move)?;
+    Ok(match schedule::due(clock, now, &away) {
+        Due::Nothing => None,
+        Due::Nag(reminders) => {
+            let player = players::by_id(conn, to_move)?;
+            let text = format!(
+                "Reminder: {} has not moved on board {} for {} days. The game is lost on time on {} unless {} moves.",
+                player.userid,
+                clock.board,
+                schedule::running_time(clock.last_turn_at, now, &away).whole_days(),
+                readable_time(schedule::forfeit_at(clock, &away, now)),
+                player.userid
+            );
+            Some(Call::Remind {
+                this_turn: reminders,
+                text,
+                daily: false,
+            })
+        }
+        Due::LossOnTime => {
+            let loser = players::by_id(conn, to_move)?;
+            Some(Call::LossOnTime {
+                loser: to_move,
+                reason: format!(
+                    "lost on time: {} did not move within {} days",
+                    loser.userid, clock.forfeit_days
+                ),
+            })
+        }
+        Due::DrawByTimeout => Some(Call::DrawByTimeout),
+    })
+}
+
+/// What a board with a time control calls for (see `clocks`): the loss on
+/// time of the first player whose time ran out, at the instant it ran out
+/// (even if a late turn came before the sweep), or the reminder due.
+fn controlled_call(
+    conn: &Connection,
+    clock: &crate::domain::Clock,
+    to_move: PlayerId,
+    now: OffsetDateTime,
+) -> Result<Option<Call>, ServiceError> {
+    let Some(board) = boards::get(conn, clock.board)? else {
+        return Ok(None);
+    };
+    let Some(color) = board.color_of(to_move) else {
+        return Ok(None);
+    };
+    let Some(BoardClock {
+        clock: timed,
+        stored,
+    }) = clocks::board_clock(conn, &board, color, now)?
+    else {
+        return Ok(None);
+    };
+    let name = |side: Side| -> Result<(PlayerId, String), ServiceError> {
+        let id = board.player(match side {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        });
+        Ok((id, players::by_id(conn, id)?.userid))
+    };
+    if let Some(out) = timed.ran_out() {
+        let (loser, userid) = name(out.side)?;
+        return Ok(Some(Call::LossOnTime {
+            loser,
+            reason: format!(
+                "lost on time: {userid}'s time ran out at {} ({})",
+                pbem_clock::readable(out.at),
+                stored.control.describe()
+            ),
+        }));
+    }
+    Ok(match timed.due(&stored.reminders, &stored.reminded) {
+        ClockDue::Nothing => None,
+        ClockDue::LossOnTime { side, at } => {
+            let (loser, userid) = name(side)?;
+            Some(Call::LossOnTime {
+                loser,
+                reason: format!(
+                    "lost on time: {userid}'s time ran out at {} ({})",
+                    pbem_clock::readable(at),
+                    stored.control.describe()
+                ),
+            })
+        }
+        ClockDue::Remind { this_turn, .. } => {
+            let (_, userid) = name(timed.to_move())?;
+            let text = format!(
+                "Reminder: {userid} has {} left on board {} ({}). The game is lost on time at {} unless {userid} moves.",
+                pbem_clock::describe(timed.left(timed.to_move())),
+                clock.board,
+                stored.control.describe(),
+                pbem_clock::readable(timed.loses_at()),
+            );
+            Some(Call::Remind {
+                this_turn,
+                text,
+                daily: true,
+            })
+        }
+    })
 }
 
 /// Ends every challenge unanswered for its board's forfeit days, with no

@@ -61,6 +61,14 @@ pub(super) fn challenge(
         |_| ctx.config.default_nag_days,
     )
     .map_err(|problem| refuse(problem, None))?;
+    let control = super::clocks::chosen_control(
+        command.time,
+        command.remind,
+        command.days_per_turn.is_some() || command.forfeit_days.is_some(),
+        command.nag_days.is_some(),
+        forfeit_days,
+    )
+    .map_err(|problem| refuse(problem, None))?;
     let options = BoardOptions {
         rated: command.rated,
         days_per_turn: command.days_per_turn,
@@ -77,6 +85,9 @@ pub(super) fn challenge(
     }
     challenges::check_bounds(ctx, &challenger, &opponent)?;
     let number = boards::insert(ctx.conn, variant, white, black, options, ctx.now)?;
+    if let Some((control, reminders)) = control {
+        crate::store::clocks::set_control(ctx.conn, number, control, reminders)?;
+    }
     boards::set_challenge(ctx.conn, number, opponent.id, &ctx.mail.message_id)?;
     deadlines::set_to_move(ctx.conn, number, white)?;
     Ok(board_mail::board_mails(ctx, number, Occasion::New)?)

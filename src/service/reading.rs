@@ -280,6 +280,7 @@ fn bare_command(line: &str, board: u32) -> Option<Line> {
         | Word::Subscribe
         | Word::Unsubscribe
         | Word::Chat
+        | Word::Extend
         | Word::Vacation
         | Word::Confirm
         | Word::Tournament

@@ -231,6 +231,7 @@ pub fn append_turn(
     message_id: Option<&str>,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
+    let at = now;
     let now = time_text(now);
     conn.execute_cached(
         "INSERT INTO turns (board, seq, text, player_id, played_at, message_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -240,6 +241,7 @@ pub fn append_turn(
         "UPDATE boards SET last_turn_at = ?2 WHERE number = ?1",
         params![board, now],
     )?;
+    super::clocks::log(conn, board, "turn", at)?;
     Ok(())
 }
 
@@ -257,6 +259,7 @@ pub fn remove_last_turn(
         "UPDATE boards SET last_turn_at = ?2 WHERE number = ?1",
         params![board, time_text(now)],
     )?;
+    super::clocks::log(conn, board, "takeback", now)?;
     Ok(())
 }
 
@@ -512,6 +515,7 @@ pub fn accept_challenge(
         "UPDATE boards SET challenged_id = NULL, last_turn_at = ?2, nags_sent = 0 WHERE number = ?1",
         params![board, time_text(now)],
     )?;
+    super::clocks::log(conn, board, "start", now)?;
     Ok(())
 }
 

@@ -121,6 +121,10 @@ struct BoardView {
     forfeit_days: u32,
     reminder_at: Option<String>,
     forfeit_at: Option<String>,
+    /// With a time control: `10/50 (10 turns in 50 days, ...)`, and each
+    /// player's clock (userid, clock).
+    control: Option<String>,
+    clocks: Vec<(String, String)>,
     event: Option<EventRef>,
 }
 
@@ -153,7 +157,24 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         game.fen()
     );
     let (mut reminder_at, mut forfeit_at) = (None, None);
-    if !finished && let Some(clock) = clocks::clock_of(conn, BoardNumber(number))? {
+    let control = crate::store::clocks::stored_clock(conn, BoardNumber(number))?
+        .map(|stored| format!("{} ({})", stored.control, stored.control.describe()));
+    let mut player_clocks = Vec::new();
+    let timed = match clocks::clock_of(conn, BoardNumber(number))? {
+        Some(_) if !finished => {
+            crate::store::clocks::board_clock(conn, board, state.turn(), site.clock.now())?
+        }
+        _ => None,
+    };
+    if let Some(timed) = timed {
+        for (userid, side) in [
+            (white, pbem_clock::Side::White),
+            (black, pbem_clock::Side::Black),
+        ] {
+            player_clocks.push((userid.clone(), timed.clock.line(side)));
+        }
+        forfeit_at = Some(pbem_clock::readable(timed.clock.loses_at()));
+    } else if !finished && let Some(clock) = clocks::clock_of(conn, BoardNumber(number))? {
         let mover = board.player(state.turn());
         let away =
             clocks::honoured_vacations(conn, BoardNumber(number), board.last_turn_at, mover)?;
@@ -213,6 +234,8 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         forfeit_days: board.options.forfeit_days,
         reminder_at,
         forfeit_at,
+        control,
+        clocks: player_clocks,
         event,
     };
     html(site, "board.html", view)

@@ -5,6 +5,7 @@
 
 mod backup;
 mod cli;
+mod clocks;
 mod deadlines;
 mod newcomer;
 mod operator;

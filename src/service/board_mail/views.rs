@@ -57,6 +57,10 @@ struct SharedView {
     forfeit_at: Option<String>,
     /// `alice is on vacation until 2026-12-01 12:00 UTC.`
     away: Vec<String>,
+    /// With a time control: `10/50 (10 turns in 50 days, unused time
+    /// carried over)`, and both players' clocks.
+    control: Option<String>,
+    clock_lines: Vec<String>,
 }
 
 /// What is one reader's own in a board mail; its templates see it over
@@ -193,8 +197,20 @@ impl BoardFacts {
         if let Some(line) = &waiting {
             status.push(line.clone());
         }
+        let mut clock_lines = Vec::new();
+        let control = crate::store::clocks::stored_clock(ctx.conn, board.number)?
+            .map(|stored| format!("{} ({})", stored.control, stored.control.describe()));
+        let timed = if finished {
+            None
+        } else {
+            crate::service::clocks::board_clock(ctx.conn, board, state.turn(), ctx.now)?
+        };
         // A challenge that waits has no clock yet.
-        if !finished && waiting.is_none() {
+        if let Some(timed) = timed.filter(|_| waiting.is_none()) {
+            clock_lines =
+                crate::service::clocks::clock_lines(&timed.clock, &white.userid, &black.userid);
+            forfeit_at = Some(pbem_clock::readable(timed.clock.loses_at()));
+        } else if !finished && waiting.is_none() {
             let mover = board.player(state.turn());
             let away =
                 clocks::honoured_vacations(ctx.conn, board.number, board.last_turn_at, mover)?;
@@ -262,6 +278,8 @@ impl BoardFacts {
             reminder_at,
             forfeit_at,
             away,
+            control,
+            clock_lines,
         };
         Ok(BoardFacts {
             white,
@@ -283,6 +301,11 @@ impl BoardFacts {
         if let Some(last) = &view.last_turn {
             lines.push(format!("Last turn: {last}."));
         }
+        lines.extend(
+            view.clock_lines
+                .iter()
+                .map(|line| format!("Clock: {line}.")),
+        );
         match (&view.reminder_at, &view.forfeit_at) {
             (Some(reminder), Some(forfeit)) => lines.push(format!(
                 "Move by {reminder} to avoid a reminder, and by {forfeit} not to lose on time."

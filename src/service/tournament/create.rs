@@ -67,6 +67,14 @@ pub(super) fn create(
         |forfeit| DEFAULT_NAG_DAYS.min(forfeit),
     )
     .map_err(|problem| refuse(problem, None))?;
+    let control = crate::service::clocks::chosen_control(
+        command.time,
+        command.remind,
+        command.days_per_turn.is_some() || command.forfeit_days.is_some(),
+        command.nag_days.is_some(),
+        forfeit_days,
+    )
+    .map_err(|problem| refuse(problem, None))?;
     let closes_at = match command.closes {
         Some(date) => {
             let at = end_of_day(date, ctx.now);
@@ -106,6 +114,9 @@ pub(super) fn create(
         max_rating: command.max_rating,
     };
     let id = store::insert(ctx.conn, &settings, ctx.now)?;
+    if let Some((control, reminders)) = control {
+        crate::store::clocks::set_event_control(ctx.conn, id, control, reminders)?;
+    }
     let event = store::by_id(ctx.conn, id)?;
     let text = format!(
         "You created the event \"{name}\" and direct it.\n\n{details}\nPlayers enter with:\n  tournament enter {name} <userid> <password>\nWhen enough have entered (at least 3), start it with:\n  tournament start {name} {td} <password>\n(or reply to this mail with \"tournament start {name}\": a reply to a mail pbem sent you needs no userid and password).",
@@ -132,15 +143,23 @@ fn end_of_day(date: time::Date, now: OffsetDateTime) -> OffsetDateTime {
 pub(super) fn details(ctx: &MailCtx<'_>, event: &Event) -> Result<String, ServiceError> {
     let s = &event.settings;
     let director = players::by_id(ctx.conn, s.director)?;
+    let deadlines = match crate::store::clocks::event_control(ctx.conn, event.id)? {
+        Some((control, reminders)) => format!(
+            "Time control: {control} ({}), reminders {reminders}",
+            control.describe()
+        ),
+        None => format!(
+            "Deadlines: reminder after {} days, loss on time after {} days without a move",
+            s.nag_days, s.forfeit_days
+        ),
+    };
     let mut out = format!(
-        "Event: {}\nDirector: {}\nFormat: {}, {}, {}\nDeadlines: reminder after {} days, loss on time after {} days without a move\n",
+        "Event: {}\nDirector: {}\nFormat: {}, {}, {}\n{deadlines}\n",
         s.name,
         director.userid,
         s.format.describe(),
         s.variant.display_name(),
         if s.rated { "rated" } else { "unrated" },
-        s.nag_days,
-        s.forfeit_days
     );
     if let Some(days) = s.round_days {
         out.push_str(&format!(

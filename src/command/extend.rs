@@ -1,0 +1,98 @@
+//! `extend`: extra days on the clock of the opponent (issue 27).
+
+use pbem_clock::{Days, DaysError};
+
+use super::{Command, CommandError, Speaker, board_number, credentials, error};
+
+/// `extend <board> <userid> <password> <days>`, or `extend <days>` in a
+/// reply to a board mail (the reply's board, player and token): gives
+/// the speaker's opponent `days` more on their clock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Extend {
+    /// 0 in a reply: the reply's board.
+    pub board: u32,
+    pub speaker: Speaker,
+    pub days: Days,
+}
+
+pub(super) const EXTEND: &str = "extend <board> <userid> <password> <days> (gives your opponent extra days, at most 30 per game; in a reply to a board mail: extend <days>)";
+
+pub(super) fn extend(args: &[&str]) -> Result<Command, CommandError> {
+    let keyword = "extend";
+    let (board, speaker, days) = match args {
+        [days] => (0, Speaker::Token, days),
+        [board, rest @ ..] => {
+            let board = board_number(Some(board), keyword, EXTEND)?;
+            let (userid, password, rest) = credentials(rest, keyword, EXTEND)?;
+            let [days] = rest else {
+                return Err(error(keyword, "give the number of days", EXTEND));
+            };
+            (board, Speaker::Password { userid, password }, days)
+        }
+        [] => {
+            return Err(error(
+                keyword,
+                "give the board and the number of days",
+                EXTEND,
+            ));
+        }
+    };
+    let days = Days::parse(days).map_err(|problem| {
+        let problem = match problem {
+            DaysError::TooPrecise { rounded } => format!("write {rounded} days, not {days}"),
+            DaysError::NotANumber | DaysError::TooLarge => {
+                format!("\"{days}\" is not a number of days (e.g. 2 or 0.5)")
+            }
+        };
+        error(keyword, &problem, EXTEND)
+    })?;
+    Ok(Command::Extend(Extend {
+        board,
+        speaker,
+        days,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::parse_line;
+
+    fn parse(line: &str) -> Result<Command, CommandError> {
+        parse_line(line).expect("a command").map(|l| l.command)
+    }
+
+    #[test]
+    fn extend_reads_in_full_and_in_a_reply() {
+        assert_eq!(
+            parse("extend 101 alice alice-pw 2.5"),
+            Ok(Command::Extend(Extend {
+                board: 101,
+                speaker: Speaker::Password {
+                    userid: "alice".into(),
+                    password: "alice-pw".into()
+                },
+                days: Days::from_hundredths(250),
+            }))
+        );
+        assert_eq!(
+            parse("Extend 3"),
+            Ok(Command::Extend(Extend {
+                board: 0,
+                speaker: Speaker::Token,
+                days: Days::from_hundredths(300),
+            }))
+        );
+        for (line, says) in [
+            ("extend", "give the board"),
+            ("extend 101 alice alice-pw", "give the number of days"),
+            ("extend 101 alice", "password is missing"),
+            ("extend 101 alice alice-pw soon", "not a number of days"),
+            ("extend 101 alice alice-pw 0.125", "write 0.13"),
+            ("extend 101 alice alice-pw 1 2", "give the number of days"),
+        ] {
+            let problem = parse(line).expect_err(line).to_string();
+            assert!(problem.contains(says), "{line}: {problem}");
+        }
+    }
+}
