@@ -9,6 +9,7 @@
 mod account;
 pub mod blank;
 mod board;
+mod conditional;
 mod info;
 mod preferences;
 mod ratings;
@@ -24,6 +25,7 @@ pub use board::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Subscriber, Subscription,
     split_guard,
 };
+pub use conditional::{If, IfWhat};
 pub use info::{Games, GamesFilter, HelpTopic, Show};
 pub use preferences::{Change, SetPreference};
 pub use table::{Definition, Form, InReply, Word};
@@ -82,6 +84,8 @@ pub enum Command {
     },
     Action(BoardAction),
     Queue(Queue),
+    /// `if ...`: a conditional line, or `clear`.
+    If(If),
     Subscription(Subscription),
     Chat(Chat),
     Vacation(Vacation),
@@ -116,6 +120,7 @@ impl Command {
             Command::History { board } | Command::Pgn { board } => Some(*board),
             Command::Action(a) => Some(a.board),
             Command::Queue(q) => Some(q.board),
+            Command::If(c) => Some(c.board),
             Command::Subscription(s) => Some(s.board),
             Command::Chat(c) => Some(c.board),
             Command::Signup(_)
@@ -144,6 +149,7 @@ impl Command {
             Command::Move(m) => m.speaker.credentials(),
             Command::Action(a) => a.speaker.credentials(),
             Command::Queue(q) => q.speaker.credentials(),
+            Command::If(c) => c.speaker.credentials(),
             Command::Chat(c) => c.speaker.credentials(),
             Command::Set(c) => c.speaker.credentials(),
             Command::Settings { speaker } => speaker.credentials(),
@@ -178,6 +184,7 @@ impl Command {
             | Command::Move(_)
             | Command::Action(_)
             | Command::Queue(_)
+            | Command::If(_)
             | Command::Chat(_)
             | Command::Set(_)
             | Command::Settings { .. }
@@ -221,6 +228,7 @@ impl Command {
                 Action::Decline => Word::Decline,
             },
             Command::Queue(_) => Word::Queue,
+            Command::If(_) => Word::If,
             Command::Subscription(s) if s.subscribe => Word::Subscribe,
             Command::Subscription(_) => Word::Unsubscribe,
             Command::Chat(_) => Word::Chat,
@@ -297,6 +305,8 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
         Word::Challenge => board::challenge(args),
         Word::Move => board::move_turn(args),
         Word::Queue => board::queue(args),
+        // `If you agree, ...` is prose, not a command.
+        Word::If => conditional::parse(args)?,
         Word::Resign => board::action(Action::Resign, args),
         Word::Draw => board::action(Action::Draw, args),
         Word::Accept => board::action(Action::Accept, args),

@@ -39,6 +39,7 @@ mod answer;
 mod board_mail;
 mod challenges;
 pub mod charge;
+mod conditional;
 mod confirm;
 mod context;
 mod deadlines;

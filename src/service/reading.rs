@@ -19,8 +19,8 @@
 
 use crate::command::blank::Blanking;
 use crate::command::{
-    self, Action, BoardAction, Command, CommandError, InReply, Line, Queue, Show, Speaker, Word,
-    split_guard,
+    self, Action, BoardAction, Command, CommandError, If, InReply, Line, Queue, Show, Speaker,
+    Word, split_guard,
 };
 use crate::rules::Variant;
 use crate::rules::notation::parse_turn;
@@ -260,6 +260,13 @@ fn bare_command(line: &str, board: u32) -> Option<Line> {
             speaker: Speaker::Token,
             turn: turn_text(rest),
         })),
+        Word::If => command::IfWhat::of(rest).map(|what| {
+            Command::If(If {
+                board,
+                speaker: Speaker::Token,
+                what,
+            })
+        }),
         Word::Resign => action(Action::Resign),
         Word::Draw => action(Action::Draw),
         Word::Accept => action(Action::Accept),
@@ -359,6 +366,15 @@ fn looks_like_command(words: &[&str]) -> bool {
     };
     if Word::near(first).is_none() {
         return false;
+    }
+    // `If you agree, ...` is prose; `if e5 Nf3`, `if 101 ...` and `if
+    // clear` are not.
+    if Word::from_text(first.trim_end_matches(['.', '!', ',', ';', ':'])) == Some(Word::If) {
+        return words.get(1).is_some_and(|second| {
+            second.trim_start_matches('#').parse::<u32>().is_ok()
+                || second.eq_ignore_ascii_case("clear")
+                || looks_like_move(second)
+        });
     }
     Word::from_text(first.trim_end_matches(['.', '!', ',', ';', ':'])).is_some()
         || words.get(1).is_none_or(|second| {

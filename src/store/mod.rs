@@ -9,6 +9,7 @@
 
 pub mod boards;
 pub mod claims;
+pub mod conditional;
 pub mod deadlines;
 pub mod limits;
 pub mod mailbox;
@@ -57,6 +58,7 @@ migrations!(
     "0017_challenges",
     "0018_events",
     "0019_board_list",
+    "0021_conditional",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest

@@ -70,6 +70,10 @@ struct BoardView {
     board_legend: &'static str,
     your_turn: bool,
     recipient: String,
+    /// What happened to the reader's own conditional moves, and the lines
+    /// they still have: the reader's alone (issue 26).
+    private_news: Vec<String>,
+    own_lines: Vec<String>,
     /// The picture of the HTML part.
     picture: Option<PictureView>,
 }
@@ -354,6 +358,16 @@ pub fn render_shown(
         recipient: match reader {
             Reader::Player(player) => player.userid.clone(),
             Reader::Observer => String::new(),
+        },
+        private_news: match reader {
+            Reader::Player(player) => ctx.private_news_of(board.number, player.id),
+            Reader::Observer => Vec::new(),
+        },
+        own_lines: match reader {
+            Reader::Player(player) => {
+                crate::service::conditional::shown_to(ctx, loaded, player.id)?
+            }
+            Reader::Observer => Vec::new(),
         },
         picture: None,
     };
