@@ -1,7 +1,8 @@
 //! Conditional moves (issue 26), wired into the mail transaction: the
 //! `if` command ([`give`]), answering the opponent's turns from a
 //! player's lines at the end of each mail ([`answer_turns`]), dropping
-//! lines ([`drop_all`]), and the owner's own view of them ([`shown_to`]).
+//! lines (`play::drop_conditional_lines`, on a draw offer); the owner's own view of them is the board
+//! mails' (`board_mail::views`).
 //! The lines themselves (checking, the tree, chains, the stored text) are
 //! `pbem-conditional`'s.
 //!
@@ -123,58 +124,6 @@ fn current_tree(
         .filter(|row| row.at_turn == turn_count(loaded) && loaded.game.state().turn() != color)
         .and_then(|row| Tree::from_stored(&row.stored, &loaded.game, color).ok())
         .unwrap_or_else(|| Tree::new(color)))
-}
-
-/// The owner's lines on a board as a record writes them, for the owner's
-/// board mails and `show` only; none when the board shows another
-/// position than the lines are for.
-pub(super) fn shown_to(
-    ctx: &super::Ctx<'_>,
-    loaded: &Loaded,
-    player: PlayerId,
-) -> Result<Vec<String>, ServiceError> {
-    let Some(color) = loaded.board.color_of(player) else {
-        return Ok(Vec::new());
-    };
-    if loaded.board.result.is_some() || loaded.game.state().turn() == color {
-        return Ok(Vec::new());
-    }
-    let Some(row) = stored::of_player(ctx.conn, loaded.board.number, player)? else {
-        return Ok(Vec::new());
-    };
-    if row.at_turn != turn_count(loaded) {
-        return Ok(Vec::new());
-    }
-    Ok(Tree::from_stored(&row.stored, &loaded.game, color)
-        .map(|tree| tree.numbered_lines(&loaded.game))
-        .unwrap_or_default())
-}
-
-/// Drops every line on board `number` (a draw offer), telling each owner.
-pub(super) fn drop_all(
-    ctx: &super::Ctx<'_>,
-    number: BoardNumber,
-    why: &str,
-) -> Result<(), ServiceError> {
-    for row in stored::of_board(ctx.conn, number)? {
-        stored::clear(ctx.conn, number, row.player)?;
-        ctx.tell_player(
-            number,
-            row.player,
-            format!("Your conditional moves on board {number} were dropped: {why}."),
-        );
-    }
-    Ok(())
-}
-
-/// Drops `player`'s lines on board `number` (a queued turn takes their
-/// place); whether there were any.
-pub(super) fn drop_for_queue(
-    ctx: &super::Ctx<'_>,
-    number: BoardNumber,
-    player: PlayerId,
-) -> Result<bool, ServiceError> {
-    Ok(stored::clear(ctx.conn, number, player)?)
 }
 
 /// After all the commands of a mail: on every board it touched, the lines

@@ -269,7 +269,7 @@ pub(super) fn queue(
         command.turn
     );
     // A queued turn answers whatever is played: it replaces conditional moves.
-    if super::conditional::drop_for_queue(ctx, number, player.id)? {
+    if crate::store::conditional::clear(ctx.conn, number, player.id)? {
         text.push_str(" Your conditional moves on this board were dropped: the queued turn takes their place.");
     }
     let subject = format!(
@@ -361,7 +361,7 @@ pub(super) fn action(
                     },
                 )?;
             } else {
-                super::conditional::drop_all(ctx, number, "a draw was offered")?;
+                drop_conditional_lines(ctx, number, "a draw was offered")?;
                 boards::set_offer(
                     ctx.conn,
                     number,
@@ -649,6 +649,24 @@ pub(super) fn chat(
         ctx.now,
     )?;
     Ok(board_mail::board_mails(ctx, number, Occasion::Comment)?)
+}
+
+/// Drops every conditional line on board `number` (issue 26), telling
+/// each owner alone.
+fn drop_conditional_lines(
+    ctx: &MailCtx<'_>,
+    number: BoardNumber,
+    why: &str,
+) -> Result<(), Failure> {
+    for row in crate::store::conditional::of_board(ctx.conn, number)? {
+        crate::store::conditional::clear(ctx.conn, number, row.player)?;
+        ctx.tell_player(
+            number,
+            row.player,
+            format!("Your conditional moves on board {number} were dropped: {why}."),
+        );
+    }
+    Ok(())
 }
 
 /// The end of a game drawn by accepting an offer.
