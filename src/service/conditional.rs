@@ -18,7 +18,7 @@
 //! (`play::play_turn`), so the game's end, ratings and events follow.
 //!
 //! Nothing here tells the opponent of an unplayed line: what is said of
-//! the lines goes to their owner alone ([`Ctx::tell_player`]).
+//! the lines goes to their owner alone (`Ctx::tell_player`).
 
 use pbem_conditional::{Stop, Tree, chain};
 use shakmaty::Color;
