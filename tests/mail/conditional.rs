@@ -248,8 +248,7 @@ fn a_line_in_a_reply_and_clear() {
     let board_mail = h
         .all_mails()
         .into_iter()
-        .filter(|m| m.to == ALICE && m.reply_to.is_some())
-        .last()
+        .rfind(|m| m.to == ALICE && m.reply_to.is_some())
         .expect("a board mail to Alice");
     let mails = h.reply(&board_mail, ALICE, "if clear");
     assert!(
