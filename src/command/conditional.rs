@@ -33,10 +33,7 @@ pub(super) const IF: &str = "if <board> <userid> <password> <their turn> <my tur
 pub(super) fn parse(args: &[&str]) -> Option<Result<Command, CommandError>> {
     let first = args.first()?;
     if first.trim_start_matches('#').parse::<u32>().is_err() {
-        let turn_like = first.eq_ignore_ascii_case("clear")
-            || parse_turn(first.trim_end_matches(['.', ',', ';'])).is_ok_and(|m| !m.is_empty())
-            || first.ends_with('.');
-        return turn_like.then(|| {
+        return begins_like_a_line(first).then(|| {
             Err(error(
                 "if",
                 "the board number is missing (only a reply to a board mail may leave out board, userid and password)",
@@ -45,6 +42,17 @@ pub(super) fn parse(args: &[&str]) -> Option<Result<Command, CommandError>> {
         });
     }
     Some(full(args))
+}
+
+/// Whether the first word after `if` begins a line or `clear`: a turn
+/// (`e5`, `e5,d5`) or a move number (`12.`, `12...Nf6`, `...`). Prose
+/// (`If you agree`) does not.
+pub fn begins_like_a_line(first: &str) -> bool {
+    let first = first.trim();
+    first.eq_ignore_ascii_case("clear")
+        || parse_turn(first.trim_end_matches([',', ';'])).is_ok_and(|moves| !moves.is_empty())
+        || (first.starts_with(|c: char| c.is_ascii_digit()) && first.contains('.'))
+        || first.starts_with("...")
 }
 
 fn full(args: &[&str]) -> Result<Command, CommandError> {

@@ -25,7 +25,7 @@ pub use board::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Subscriber, Subscription,
     split_guard,
 };
-pub use conditional::{If, IfWhat};
+pub use conditional::{If, IfWhat, begins_like_a_line};
 pub use info::{Games, GamesFilter, HelpTopic, Show};
 pub use preferences::{Change, SetPreference};
 pub use table::{Definition, Form, InReply, Word};

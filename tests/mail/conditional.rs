@@ -243,7 +243,9 @@ fn a_line_in_a_reply_and_clear() {
     assert!(!lines_stored(&h).is_empty(), "the lines are stored");
     // Prose beginning with "if" is a comment, not a command.
     let mails = h.send(ALICE, "hi", "show 101\nIf you agree, we play on.");
-    assert!(!mails[0].body.contains("if: "), "{}", mails[0].body);
+    let body = body_to(&mails, ALICE);
+    assert!(!body.contains("if: "), "{body}");
+    assert!(!body.contains("looks like a command"), "{body}");
     // A reply to the board mail of the current position clears them.
     let board_mail = h
         .all_mails()
