@@ -9,6 +9,7 @@
 mod account;
 pub mod blank;
 mod board;
+mod conditional;
 mod extend;
 mod info;
 mod preferences;
@@ -25,6 +26,7 @@ pub use board::{
     Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Subscriber, Subscription,
     split_guard,
 };
+pub use conditional::{If, IfWhat, begins_like_a_line};
 pub use extend::Extend;
 pub use info::{Games, GamesFilter, HelpTopic, Show};
 pub use preferences::{Change, SetPreference};
@@ -84,6 +86,8 @@ pub enum Command {
     },
     Action(BoardAction),
     Queue(Queue),
+    /// `if ...`: a conditional line, or `clear`.
+    If(If),
     Subscription(Subscription),
     Chat(Chat),
     /// `extend ...`: extra days on the opponent's clock.
@@ -120,6 +124,7 @@ impl Command {
             Command::History { board } | Command::Pgn { board } => Some(*board),
             Command::Action(a) => Some(a.board),
             Command::Queue(q) => Some(q.board),
+            Command::If(c) => Some(c.board),
             Command::Subscription(s) => Some(s.board),
             Command::Chat(c) => Some(c.board),
             Command::Extend(c) => Some(c.board),
@@ -149,6 +154,7 @@ impl Command {
             Command::Move(m) => m.speaker.credentials(),
             Command::Action(a) => a.speaker.credentials(),
             Command::Queue(q) => q.speaker.credentials(),
+            Command::If(c) => c.speaker.credentials(),
             Command::Chat(c) => c.speaker.credentials(),
             Command::Extend(c) => c.speaker.credentials(),
             Command::Set(c) => c.speaker.credentials(),
@@ -184,6 +190,7 @@ impl Command {
             | Command::Move(_)
             | Command::Action(_)
             | Command::Queue(_)
+            | Command::If(_)
             | Command::Chat(_)
             | Command::Extend(_)
             | Command::Set(_)
@@ -228,6 +235,7 @@ impl Command {
                 Action::Decline => Word::Decline,
             },
             Command::Queue(_) => Word::Queue,
+            Command::If(_) => Word::If,
             Command::Subscription(s) if s.subscribe => Word::Subscribe,
             Command::Subscription(_) => Word::Unsubscribe,
             Command::Chat(_) => Word::Chat,
@@ -305,6 +313,8 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
         Word::Challenge => board::challenge(args),
         Word::Move => board::move_turn(args),
         Word::Queue => board::queue(args),
+        // `If you agree, ...` is prose, not a command.
+        Word::If => conditional::parse(args)?,
         Word::Resign => board::action(Action::Resign, args),
         Word::Draw => board::action(Action::Draw, args),
         Word::Accept => board::action(Action::Accept, args),

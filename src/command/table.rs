@@ -9,7 +9,7 @@
 //! exhaustive, so the compiler asks for its definition, its parser and
 //! its place in the reply reader.
 
-use super::{account, board, extend, info, preferences, ratings, tournament};
+use super::{account, board, conditional, extend, info, preferences, ratings, tournament};
 
 /// Every command word (aliases are spellings of one word).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,6 +31,7 @@ pub enum Word {
     Undo,
     Decline,
     Queue,
+    If,
     Subscribe,
     Unsubscribe,
     Chat,
@@ -183,7 +184,7 @@ const TOURNAMENT_FIXED: &[&str] = &[
 
 impl Word {
     /// Every word, in the order `help` lists them.
-    pub const ALL: [Word; 29] = [
+    pub const ALL: [Word; 30] = [
         Word::Signup,
         Word::Confirm,
         Word::Password,
@@ -202,6 +203,7 @@ impl Word {
         Word::Undo,
         Word::Decline,
         Word::Queue,
+        Word::If,
         Word::Subscribe,
         Word::Unsubscribe,
         Word::Chat,
@@ -342,6 +344,16 @@ impl Word {
                 InReply::Bare,
                 true,
                 &[],
+            ),
+            Word::If => definition(
+                &["if"],
+                &[
+                    form!(conditional::IF, &[3], "if 101 alice alice-pw e5 Nf3"),
+                    form!(conditional::IF, &[3], "if 101 alice alice-pw clear"),
+                ],
+                InReply::Bare,
+                true,
+                &["clear"],
             ),
             Word::Resign => definition(
                 &["resign"],

@@ -53,6 +53,9 @@ pub(super) fn finish(
     mut outcomes: Vec<Outcome>,
     notes: Vec<String>,
 ) -> Result<(), ServiceError> {
+    // The opponents' conditional moves answer the turns of the mail, after
+    // all its commands (so a line may start after the sender's own turn).
+    super::conditional::answer_turns(ctx)?;
     let touched = ctx.take_touched();
     // Mails the end of a game made (a tournament's notices) go with the
     // command that ended it: those to the sender are part of the answer.

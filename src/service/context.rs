@@ -59,6 +59,9 @@ pub(super) struct Later {
     /// What happened on a board, said in its next board mail ("bob
     /// rejected the draw offer.").
     pub(super) news: Vec<(BoardNumber, String)>,
+    /// What happened on a board that only one of its players may read
+    /// (their conditional moves), said in that player's next board mail.
+    pub(super) private_news: Vec<(BoardNumber, PlayerId, String)>,
     /// Mails that the end of a game made (a tournament's notices and final
     /// crosstables): sent with the mail's answer (those to the sender
     /// folded into it), or by the sweep.
@@ -139,6 +142,37 @@ impl<'a> Ctx<'a> {
             .iter()
             .filter(|(b, _)| *b == board)
             .map(|(_, news)| news.clone())
+            .collect()
+    }
+
+    /// Says what happened on `board` to `player` alone, in their next
+    /// board mail (never to the opponent or an observer).
+    pub(super) fn tell_player(&self, board: BoardNumber, player: PlayerId, news: String) {
+        self.later
+            .borrow_mut()
+            .private_news
+            .push((board, player, news));
+    }
+
+    /// What happened on `board` that `player` alone reads.
+    pub(super) fn private_news_of(&self, board: BoardNumber, player: PlayerId) -> Vec<String> {
+        self.later
+            .borrow()
+            .private_news
+            .iter()
+            .filter(|(b, p, _)| *b == board && *p == player)
+            .map(|(_, _, news)| news.clone())
+            .collect()
+    }
+
+    /// The boards touched so far, left in place.
+    pub(super) fn touched_boards(&self) -> Vec<BoardNumber> {
+        self.later
+            .borrow()
+            .boards
+            .iter()
+            .flatten()
+            .map(|(board, _)| *board)
             .collect()
     }
 
@@ -282,6 +316,7 @@ impl MailCtx<'_> {
             Command::Challenge(c) => play::challenge(self, c, line.variant, token),
             Command::Move(c) => play::make_move(self, c, token),
             Command::Queue(c) => play::queue(self, c, token),
+            Command::If(c) => conditional::give(self, c, token),
             Command::Action(c) => play::action(self, c, token),
             Command::Show(c) => play::show(self, c),
             Command::History { board } => play::history(self, BoardNumber(*board)),

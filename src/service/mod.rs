@@ -40,6 +40,7 @@ mod board_mail;
 mod challenges;
 pub mod charge;
 mod clocks;
+mod conditional;
 mod confirm;
 mod context;
 mod deadlines;

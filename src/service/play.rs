@@ -94,7 +94,7 @@ pub(super) fn challenge(
 }
 
 /// Loads a board the speaker plays on, refusing finished boards.
-fn my_active_board(
+pub(super) fn my_active_board(
     ctx: &mut MailCtx<'_>,
     number: BoardNumber,
     player: &Player,
@@ -162,7 +162,7 @@ pub(super) fn make_move(
 }
 
 /// Judges and stores one turn; records the result if the game ended.
-fn play_turn(
+pub(super) fn play_turn(
     ctx: &MailCtx<'_>,
     loaded: &mut Loaded,
     player: PlayerId,
@@ -222,7 +222,7 @@ fn play_turn(
 
 /// Plays the queued turn of the player now to move, if there is one and
 /// it is legal; a queued turn that is not is dropped with a comment.
-fn play_queued(ctx: &MailCtx<'_>, loaded: &mut Loaded) -> Result<(), Failure> {
+pub(super) fn play_queued(ctx: &MailCtx<'_>, loaded: &mut Loaded) -> Result<(), Failure> {
     if loaded.board.result.is_some() {
         return Ok(());
     }
@@ -275,10 +275,14 @@ pub(super) fn queue(
     // A turn queued by the challenged player accepts the challenge too.
     challenges::accept_if_waiting(ctx, &loaded.board, &player)?;
     boards::set_queued_turn(ctx.conn, number, player.id, &command.turn, ctx.now)?;
-    let text = format!(
+    let mut text = format!(
         "Queued on board {number}: {} will be played after your opponent's next turn, if it is legal then.",
         command.turn
     );
+    // A queued turn answers whatever is played: it replaces conditional moves.
+    if crate::store::conditional::clear(ctx.conn, number, player.id)? {
+        text.push_str(" Your conditional moves on this board were dropped: the queued turn takes their place.");
+    }
     let subject = format!(
         "{} Board {number} queued",
         loaded.board.variant.display_name()
@@ -368,6 +372,7 @@ pub(super) fn action(
                     },
                 )?;
             } else {
+                drop_conditional_lines(ctx, number, "a draw was offered")?;
                 boards::set_offer(
                     ctx.conn,
                     number,
@@ -655,6 +660,24 @@ pub(super) fn chat(
         ctx.now,
     )?;
     Ok(board_mail::board_mails(ctx, number, Occasion::Comment)?)
+}
+
+/// Drops every conditional line on board `number` (issue 26), telling
+/// each owner alone.
+fn drop_conditional_lines(
+    ctx: &MailCtx<'_>,
+    number: BoardNumber,
+    why: &str,
+) -> Result<(), Failure> {
+    for row in crate::store::conditional::of_board(ctx.conn, number)? {
+        crate::store::conditional::clear(ctx.conn, number, row.player)?;
+        ctx.tell_player(
+            number,
+            row.player,
+            format!("Your conditional moves on board {number} were dropped: {why}."),
+        );
+    }
+    Ok(())
 }
 
 /// The end of a game drawn by accepting an offer.

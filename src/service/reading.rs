@@ -19,8 +19,8 @@
 
 use crate::command::blank::Blanking;
 use crate::command::{
-    self, Action, BoardAction, Command, CommandError, InReply, Line, Queue, Show, Speaker, Word,
-    split_guard,
+    self, Action, BoardAction, Command, CommandError, If, InReply, Line, Queue, Show, Speaker,
+    Word, split_guard,
 };
 use crate::rules::Variant;
 use crate::rules::notation::parse_turn;
@@ -260,6 +260,17 @@ fn bare_command(line: &str, board: u32) -> Option<Line> {
             speaker: Speaker::Token,
             turn: turn_text(rest),
         })),
+        // `If you agree, ...` is prose, not a line.
+        Word::If if !command::begins_like_a_line(rest.split_whitespace().next().unwrap_or("")) => {
+            None
+        }
+        Word::If => command::IfWhat::of(rest).map(|what| {
+            Command::If(If {
+                board,
+                speaker: Speaker::Token,
+                what,
+            })
+        }),
         Word::Resign => action(Action::Resign),
         Word::Draw => action(Action::Draw),
         Word::Accept => action(Action::Accept),
@@ -360,6 +371,15 @@ fn looks_like_command(words: &[&str]) -> bool {
     };
     if Word::near(first).is_none() {
         return false;
+    }
+    // `If you agree, ...` is prose; `if e5 Nf3`, `if 101 ...` and `if
+    // clear` are not.
+    if Word::from_text(first.trim_end_matches(['.', '!', ',', ';', ':'])) == Some(Word::If) {
+        return words.get(1).is_some_and(|second| {
+            second.trim_start_matches('#').parse::<u32>().is_ok()
+                || second.eq_ignore_ascii_case("clear")
+                || looks_like_move(second)
+        });
     }
     Word::from_text(first.trim_end_matches(['.', '!', ',', ';', ':'])).is_some()
         || words.get(1).is_none_or(|second| {
@@ -466,6 +486,36 @@ mod tests {
                 if a.action == Action::Draw && a.board == 101
         ));
         assert_eq!(reading.comment, ["Well played", "really"]);
+    }
+
+    #[test]
+    fn if_lines_in_a_reply_are_commands_and_if_in_prose_is_a_comment() {
+        let reading = read(
+            "Re: x",
+            &lines("e4\nif e5 Nf3\nif clear\nIf you agree, fine."),
+            Some(101),
+        );
+        assert!(
+            matches!(
+                &reading.items[..],
+                [
+                    (_, Item::Command(Line { command: Command::Move(_), .. })),
+                    (_, Item::Command(Line { command: Command::If(If { what: command::IfWhat::Line(line), board: 101, .. }), .. })),
+                    (_, Item::Command(Line { command: Command::If(If { what: command::IfWhat::Clear, .. }), .. })),
+                ] if line == "e5 Nf3"
+            ),
+            "{reading:?}"
+        );
+        assert_eq!(reading.comment, ["If you agree, fine."]);
+        assert_eq!(reading.withheld, None);
+        // In other mail the prose is a comment too, and a line without its
+        // board is refused, never passed on.
+        let reading = read("x", &lines("If you agree, fine.\nif e5 Nf3"), None);
+        assert!(
+            matches!(&reading.items[..], [(_, Item::Malformed(_))]),
+            "{reading:?}"
+        );
+        assert_eq!(reading.comment, ["If you agree, fine."]);
     }
 
     #[test]

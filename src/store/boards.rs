@@ -276,6 +276,8 @@ pub fn set_result(
     )?;
     conn.execute_cached("DELETE FROM offers WHERE board = ?1", [board])?;
     conn.execute_cached("DELETE FROM queued_turns WHERE board = ?1", [board])?;
+    // A game's end drops every conditional line on it.
+    conn.execute_cached("DELETE FROM conditional_lines WHERE board = ?1", [board])?;
     Ok(())
 }
 

@@ -10,6 +10,7 @@
 pub mod boards;
 pub mod claims;
 pub mod clocks;
+pub mod conditional;
 pub mod deadlines;
 pub mod limits;
 pub mod mailbox;
@@ -59,6 +60,7 @@ migrations!(
     "0018_events",
     "0019_board_list",
     "0020_clocks",
+    "0021_conditional",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest

@@ -6,6 +6,7 @@
 //! One test binary, each file a module (`cargo test --test mail network::`).
 
 mod chromium;
+mod conditional;
 mod dialogue;
 mod e2e;
 mod inbound;

@@ -12,7 +12,7 @@ use shakmaty::{Color, Position, Square};
 
 use super::Heading;
 use super::load::Loaded;
-use crate::domain::{BoardChoice, Clock};
+use crate::domain::{BoardChoice, Clock, PlayerId};
 use crate::mail::outgoing::{Html, Inline};
 use crate::render::board::{BoardStyle, draw, legend, spoken_position};
 use crate::render::pgn;
@@ -74,6 +74,10 @@ struct BoardView {
     board_legend: &'static str,
     your_turn: bool,
     recipient: String,
+    /// What happened to the reader's own conditional moves, and the lines
+    /// they still have: the reader's alone (issue 26).
+    private_news: Vec<String>,
+    own_lines: Vec<String>,
     /// The picture of the HTML part.
     picture: Option<PictureView>,
 }
@@ -378,6 +382,14 @@ pub fn render_shown(
             Reader::Player(player) => player.userid.clone(),
             Reader::Observer => String::new(),
         },
+        private_news: match reader {
+            Reader::Player(player) => ctx.private_news_of(board.number, player.id),
+            Reader::Observer => Vec::new(),
+        },
+        own_lines: match reader {
+            Reader::Player(player) => own_conditional_lines(ctx, loaded, player.id)?,
+            Reader::Observer => Vec::new(),
+        },
         picture: None,
     };
     // The reader's own part first, then the shared part.
@@ -467,4 +479,32 @@ fn last_turn_squares(moves: &[shakmaty::Move]) -> Vec<Square> {
         }
     }
     squares
+}
+
+/// The reader's own conditional lines on a board as a record writes them
+/// (issue 26), for the reader's board mails and `show` only; none when
+/// the board shows another position than the lines are for.
+fn own_conditional_lines(
+    ctx: &Ctx<'_>,
+    loaded: &Loaded,
+    player: PlayerId,
+) -> Result<Vec<String>, ServiceError> {
+    let Some(color) = loaded.board.color_of(player) else {
+        return Ok(Vec::new());
+    };
+    if loaded.board.result.is_some() || loaded.game.state().turn() == color {
+        return Ok(Vec::new());
+    }
+    let Some(row) = crate::store::conditional::of_player(ctx.conn, loaded.board.number, player)?
+    else {
+        return Ok(Vec::new());
+    };
+    if usize::try_from(row.at_turn).ok() != Some(loaded.turns.len()) {
+        return Ok(Vec::new());
+    }
+    Ok(
+        pbem_conditional::Tree::from_stored(&row.stored, &loaded.game, color)
+            .map(|tree| tree.numbered_lines(&loaded.game))
+            .unwrap_or_default(),
+    )
 }
