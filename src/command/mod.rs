@@ -10,6 +10,7 @@ mod account;
 pub mod blank;
 mod board;
 mod info;
+mod ladder;
 mod preferences;
 mod ratings;
 mod table;
@@ -25,6 +26,7 @@ pub use board::{
     split_guard,
 };
 pub use info::{Games, GamesFilter, HelpTopic, Show};
+pub use ladder::{CreateLadder, Ladder, MAX_LADDER_NAME};
 pub use preferences::{Change, SetPreference};
 pub use table::{Definition, Form, InReply, Word};
 pub use tournament::{
@@ -91,6 +93,8 @@ pub enum Command {
     },
     /// `tournament ...` and `tournaments`.
     Tournament(Tournament),
+    /// `ladder ...` and `ladders`.
+    Ladder(Ladder),
     /// `ratings [<variant>]` (alias `standings`): the standings.
     Ratings {
         variant: Option<Variant>,
@@ -127,6 +131,7 @@ impl Command {
             | Command::Vacation(_)
             | Command::Confirm { .. }
             | Command::Tournament(_)
+            | Command::Ladder(_)
             | Command::Ratings { .. }
             | Command::Rating { .. }
             | Command::Set(_)
@@ -152,6 +157,7 @@ impl Command {
                 ..
             }) => speaker.credentials(),
             Command::Tournament(t) => t.speaker().and_then(Speaker::credentials),
+            Command::Ladder(l) => l.speaker().and_then(Speaker::credentials),
             Command::Signup(_)
             | Command::Confirm { .. }
             | Command::Help(_)
@@ -182,6 +188,7 @@ impl Command {
             | Command::Set(_)
             | Command::Settings { .. }
             | Command::Tournament(_)
+            | Command::Ladder(_)
             | Command::Subscription(_)
             | Command::Confirm { .. }
             | Command::Help(_)
@@ -228,6 +235,8 @@ impl Command {
             Command::Confirm { .. } => Word::Confirm,
             Command::Tournament(Tournament::List(_)) => Word::Tournaments,
             Command::Tournament(_) => Word::Tournament,
+            Command::Ladder(Ladder::List) => Word::Ladders,
+            Command::Ladder(_) => Word::Ladder,
             Command::Ratings { .. } => Word::Ratings,
             Command::Rating { .. } => Word::Rating,
             Command::Set(_) => Word::Set,
@@ -307,6 +316,7 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
         Word::Unsubscribe => board::subscription(false, args),
         Word::Chat => board::chat(args),
         Word::Tournament | Word::Tournaments => tournament::parse(&keyword, args),
+        Word::Ladder | Word::Ladders => ladder::parse(&keyword, args),
         // `standings` is told as the sender wrote it.
         Word::Ratings => ratings::ratings(&keyword, args),
         Word::Rating => ratings::rating(args),

@@ -45,6 +45,7 @@ mod deadlines;
 mod dialogue;
 mod ending;
 mod event_rounds;
+mod ladder;
 mod limits;
 mod passwords;
 mod play;
