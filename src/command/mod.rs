@@ -12,6 +12,7 @@ mod board;
 mod conditional;
 mod extend;
 mod info;
+mod ladder;
 mod preferences;
 mod ratings;
 mod table;
@@ -29,6 +30,7 @@ pub use board::{
 pub use conditional::{If, IfWhat, begins_like_a_line};
 pub use extend::Extend;
 pub use info::{Games, GamesFilter, HelpTopic, Show};
+pub use ladder::{CreateLadder, Ladder, MAX_LADDER_NAME};
 pub use preferences::{Change, SetPreference};
 pub use table::{Definition, Form, InReply, Word};
 pub use tournament::{
@@ -99,6 +101,8 @@ pub enum Command {
     },
     /// `tournament ...` and `tournaments`.
     Tournament(Tournament),
+    /// `ladder ...` and `ladders`.
+    Ladder(Ladder),
     /// `ratings [<variant>]` (alias `standings`): the standings.
     Ratings {
         variant: Option<Variant>,
@@ -137,6 +141,7 @@ impl Command {
             | Command::Vacation(_)
             | Command::Confirm { .. }
             | Command::Tournament(_)
+            | Command::Ladder(_)
             | Command::Ratings { .. }
             | Command::Rating { .. }
             | Command::Set(_)
@@ -164,6 +169,7 @@ impl Command {
                 ..
             }) => speaker.credentials(),
             Command::Tournament(t) => t.speaker().and_then(Speaker::credentials),
+            Command::Ladder(l) => l.speaker().and_then(Speaker::credentials),
             Command::Signup(_)
             | Command::Confirm { .. }
             | Command::Help(_)
@@ -196,6 +202,7 @@ impl Command {
             | Command::Set(_)
             | Command::Settings { .. }
             | Command::Tournament(_)
+            | Command::Ladder(_)
             | Command::Subscription(_)
             | Command::Confirm { .. }
             | Command::Help(_)
@@ -244,6 +251,8 @@ impl Command {
             Command::Confirm { .. } => Word::Confirm,
             Command::Tournament(Tournament::List(_)) => Word::Tournaments,
             Command::Tournament(_) => Word::Tournament,
+            Command::Ladder(Ladder::List) => Word::Ladders,
+            Command::Ladder(_) => Word::Ladder,
             Command::Ratings { .. } => Word::Ratings,
             Command::Rating { .. } => Word::Rating,
             Command::Set(_) => Word::Set,
@@ -326,6 +335,7 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
         Word::Chat => board::chat(args),
         Word::Extend => extend::extend(args),
         Word::Tournament | Word::Tournaments => tournament::parse(&keyword, args),
+        Word::Ladder | Word::Ladders => ladder::parse(&keyword, args),
         // `standings` is told as the sender wrote it.
         Word::Ratings => ratings::ratings(&keyword, args),
         Word::Rating => ratings::rating(args),

@@ -9,7 +9,7 @@
 //! exhaustive, so the compiler asks for its definition, its parser and
 //! its place in the reply reader.
 
-use super::{account, board, conditional, extend, info, preferences, ratings, tournament};
+use super::{account, board, conditional, extend, info, ladder, preferences, ratings, tournament};
 
 /// Every command word (aliases are spellings of one word).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,6 +40,8 @@ pub enum Word {
     Confirm,
     Tournament,
     Tournaments,
+    Ladder,
+    Ladders,
     Ratings,
     Rating,
     Set,
@@ -182,9 +184,21 @@ const TOURNAMENT_FIXED: &[&str] = &[
     "cancel",
 ];
 
+const LADDER_FIXED: &[&str] = &[
+    "create",
+    "join",
+    "leave",
+    "challenge",
+    "show",
+    "--reach=",
+    "--open=",
+    "--time=",
+    "--days=",
+];
+
 impl Word {
     /// Every word, in the order `help` lists them.
-    pub const ALL: [Word; 30] = [
+    pub const ALL: [Word; 32] = [
         Word::Signup,
         Word::Confirm,
         Word::Password,
@@ -215,6 +229,8 @@ impl Word {
         Word::Settings,
         Word::Tournament,
         Word::Tournaments,
+        Word::Ladder,
+        Word::Ladders,
     ];
 
     /// The command's definition.
@@ -531,6 +547,40 @@ impl Word {
                 InReply::Full,
                 false,
                 &["open", "running", "finished", "all"],
+            ),
+            Word::Ladder => definition(
+                &["ladder"],
+                &[
+                    sub_form!(
+                        ladder::CREATE,
+                        &["create"],
+                        &[3],
+                        "ladder create owner owner-pw top chess --reach=3 --open=2 --days=3",
+                    ),
+                    sub_form!(
+                        ladder::JOIN,
+                        &["join", "leave"],
+                        &[4],
+                        "ladder join top alice alice-pw",
+                    ),
+                    sub_form!(
+                        ladder::CHALLENGE,
+                        &["challenge"],
+                        &[4],
+                        "ladder challenge top alice alice-pw bob",
+                    ),
+                    sub_form!(ladder::SHOW, &["show"], &[], "ladder show top"),
+                ],
+                InReply::WithoutLogin,
+                false,
+                LADDER_FIXED,
+            ),
+            Word::Ladders => definition(
+                &["ladders"],
+                &[form!(ladder::LIST, &[], "ladders")],
+                InReply::Full,
+                false,
+                &[],
             ),
         }
     }

@@ -327,6 +327,7 @@ impl MailCtx<'_> {
             Command::Set(c) => preferences::set(self, c, token),
             Command::Settings { speaker } => preferences::settings(self, speaker, token),
             Command::Tournament(c) => tournament::run(self, c, token),
+            Command::Ladder(c) => ladder::run(self, c, token),
         }
     }
 

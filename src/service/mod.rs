@@ -49,6 +49,7 @@ mod ending;
 mod event_rounds;
 mod event_start;
 mod extend;
+mod ladder;
 mod limits;
 mod passwords;
 mod play;

@@ -19,6 +19,7 @@ use crate::rules::notation::parse_turn;
 use crate::rules::{PlayError, Variant};
 use crate::schedule;
 use crate::store::boards::{self, BoardOptions, OfferKind, StoredTurn};
+use crate::store::ladders;
 use crate::store::players::{self, Player};
 use crate::store::preferences;
 use crate::store::{CachedStatements, deadlines, parse_time, time_text, tournaments};
@@ -444,6 +445,14 @@ pub(super) fn action(
                     format!(
                         "board {number} is a game of the event \"{}\" and cannot be declined; resign it, or ask the director",
                         event.settings.name
+                    ),
+                    Some(number),
+                ));
+            }
+            if let Some(ladder) = ladders::ladder_name_of_board(ctx.conn, number)? {
+                return Err(refuse(
+                    format!(
+                        "board {number} is a game of the ladder \"{ladder}\" and cannot be declined: joining the ladder was consent; resign it instead"
                     ),
                     Some(number),
                 ));

@@ -296,6 +296,8 @@ fn bare_command(line: &str, board: u32) -> Option<Line> {
         | Word::Confirm
         | Word::Tournament
         | Word::Tournaments
+        | Word::Ladder
+        | Word::Ladders
         | Word::Ratings
         | Word::Rating
         | Word::Set

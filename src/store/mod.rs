@@ -12,6 +12,7 @@ pub mod claims;
 pub mod clocks;
 pub mod conditional;
 pub mod deadlines;
+pub mod ladders;
 pub mod limits;
 pub mod mailbox;
 pub mod players;
@@ -61,6 +62,7 @@ migrations!(
     "0019_board_list",
     "0020_clocks",
     "0021_conditional",
+    "0023_ladders",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest

@@ -5,8 +5,8 @@
 //!
 //! * **Joining and leaving.** A newcomer joins at the bottom. A player who
 //!   leaves is taken out, those below move up one, and their open ladder
-//!   games are handed back to the caller to end (pbem scores them as
-//!   forfeits; the ladder is no longer concerned).
+//!   games are handed back to the caller (pbem lets them play on as
+//!   ordinary games; the ladder is no longer concerned).
 //! * **Challenges.** A player may challenge anyone at most `reach` places
 //!   above (default [`DEFAULT_REACH`]); never oneself, nobody below (a win
 //!   there could only move the challenger down), and never a player they
