@@ -169,6 +169,7 @@ const TOURNAMENT_FIXED: &[&str] = &[
     "--tiebreaks=",
     "--min-rating=",
     "--max-rating=",
+    "--public-delay=",
     "--forfeit-all",
     "--keep-played",
     "1-0",
@@ -321,6 +322,7 @@ impl Word {
                     "--days=",
                     "--nag=",
                     "--forfeit=",
+                    "--private",
                 ],
             ),
             Word::Move => definition(

@@ -53,6 +53,7 @@ pub(super) fn finish(
     mut outcomes: Vec<Outcome>,
     notes: Vec<String>,
 ) -> Result<(), ServiceError> {
+    ctx.refused |= outcomes.iter().any(|o| o.refusal.is_some());
     let touched = ctx.take_touched();
     // Mails the end of a game made (a tournament's notices) go with the
     // command that ended it: those to the sender are part of the answer.

@@ -78,6 +78,9 @@ pub(super) fn challenge(
     challenges::check_bounds(ctx, &challenger, &opponent)?;
     let number = boards::insert(ctx.conn, variant, white, black, options, ctx.now)?;
     boards::set_challenge(ctx.conn, number, opponent.id, &ctx.mail.message_id)?;
+    if command.private {
+        crate::store::web::set_private(ctx.conn, number.0)?;
+    }
     deadlines::set_to_move(ctx.conn, number, white)?;
     Ok(board_mail::board_mails(ctx, number, Occasion::New)?)
 }
