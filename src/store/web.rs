@@ -36,6 +36,18 @@ pub fn set_private(conn: &Connection, number: u32) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Whether board `number` is a `--private` game.
+pub fn is_private(conn: &Connection, number: u32) -> Result<bool, StoreError> {
+    Ok(conn
+        .query_row_cached(
+            "SELECT private FROM boards WHERE number = ?1",
+            [number],
+            |row| row.get(0),
+        )
+        .optional()?
+        .unwrap_or(false))
+}
+
 /// Sets how many turns behind the web site shows event `event`'s running
 /// games (`tournament create --public-delay=N`).
 pub fn set_public_delay(conn: &Connection, event: i64, turns: u32) -> Result<(), StoreError> {

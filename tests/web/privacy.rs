@@ -89,6 +89,32 @@ fn a_private_game_is_on_no_page_or_feed() {
     h.send(BOB, "ok", &format!("accept {running} bob bob-pw"));
     play(&mut h, running, &[("bob", "h4")]);
 
+    // By mail too, a private game reads only for its players.
+    h.signup("mallory", &address("mallory"));
+    for command in ["pgn", "show", "history"] {
+        let asked = h.send(&address("mallory"), "peek", &format!("{command} {finished}"));
+        assert!(
+            asked.iter().all(|m| !m.body.contains("Qh4"))
+                && asked
+                    .iter()
+                    .any(|m| m.body.contains(&format!("there is no board {finished}"))),
+            "{command}: {asked:#?}"
+        );
+    }
+    let subscribed = h.send(
+        &address("mallory"),
+        "follow",
+        &format!("subscribe {running} mallory mallory-pw"),
+    );
+    assert!(
+        subscribed
+            .iter()
+            .any(|m| m.body.contains(&format!("there is no board {running}"))),
+        "{subscribed:#?}"
+    );
+    let own = h.send(ALICE, "pgn", &format!("pgn {finished}"));
+    assert!(own.iter().any(|m| m.body.contains("Qh4")), "{own:#?}");
+
     let site = start_in_process(&h);
     for private in [finished, running] {
         for path in [
