@@ -5,12 +5,12 @@
 //! event's running games are loaded `--public-delay` turns behind
 //! ([`load`]), so every page and feed of them lags alike.
 
+use std::fmt::Display;
+
 use rusqlite::Connection;
 use serde::Serialize;
 use shakmaty::{Color, Position};
 use time::OffsetDateTime;
-
-use std::fmt::Display;
 
 use super::{Page, Site, WebError, svg};
 use crate::domain::BoardNumber;
