@@ -68,8 +68,7 @@ impl Metrics {
     pub fn sweep_took(&self, took: Duration) {
         let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
         self.sweeps.fetch_add(1, Ordering::Relaxed);
-        self.sweep_micros_total
-            .fetch_add(micros, Ordering::Relaxed);
+        self.sweep_micros_total.fetch_add(micros, Ordering::Relaxed);
         self.last_sweep_micros.store(micros, Ordering::Relaxed);
     }
 

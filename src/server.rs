@@ -521,7 +521,13 @@ fn run(
         let _stop_on_panic = stop.stop_on_panic();
         scope.spawn(move || {
             let _stop_on_panic = stop.stop_on_panic();
-            run_deadlines(&mut deadline_service, clock, stop, &deadline_events, metrics)
+            run_deadlines(
+                &mut deadline_service,
+                clock,
+                stop,
+                &deadline_events,
+                metrics,
+            )
         });
         let sender = scope.spawn(move || {
             let _stop_on_panic = stop.stop_on_panic();

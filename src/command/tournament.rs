@@ -712,7 +712,10 @@ mod tests {
             Err(error) => Err(error.problem),
         };
         assert_eq!(delay("tournament create td pw e chess"), Ok(0));
-        assert_eq!(delay("tournament create td pw e chess --public-delay=2"), Ok(2));
+        assert_eq!(
+            delay("tournament create td pw e chess --public-delay=2"),
+            Ok(2)
+        );
         assert!(
             delay("tournament create td pw e chess --public-delay=-1")
                 .unwrap_err()

@@ -175,7 +175,8 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
     // A delayed game's deadlines would tell when its hidden turns were played.
     if !finished
         && *delay == 0
-        && let Some(clock) = clocks::clock_of(conn, BoardNumber(number))? {
+        && let Some(clock) = clocks::clock_of(conn, BoardNumber(number))?
+    {
         let mover = board.player(state.turn());
         let away =
             clocks::honoured_vacations(conn, BoardNumber(number), board.last_turn_at, mover)?;

@@ -66,17 +66,9 @@ fn a_private_game_is_on_no_page_or_feed() {
     play(
         &mut h,
         finished,
-        &[
-            ("alice", "f3"),
-            ("bob", "e5"),
-            ("alice", "g4"),
-        ],
+        &[("alice", "f3"), ("bob", "e5"), ("alice", "g4")],
     );
-    let mated = h.send(
-        BOB,
-        "turn",
-        &format!("move {finished} bob bob-pw Qh4"),
-    );
+    let mated = h.send(BOB, "turn", &format!("move {finished} bob bob-pw Qh4"));
     assert!(
         mated.iter().any(|m| m.body.contains("0-1")),
         "the private game ended: {mated:#?}"
@@ -92,7 +84,11 @@ fn a_private_game_is_on_no_page_or_feed() {
     // By mail too, a private game reads only for its players.
     h.signup("mallory", &address("mallory"));
     for command in ["pgn", "show", "history"] {
-        let asked = h.send(&address("mallory"), "peek", &format!("{command} {finished}"));
+        let asked = h.send(
+            &address("mallory"),
+            "peek",
+            &format!("{command} {finished}"),
+        );
         assert!(
             asked.iter().all(|m| !m.body.contains("Qh4"))
                 && asked
@@ -249,10 +245,7 @@ fn an_event_with_a_public_delay_shows_running_games_two_turns_behind() {
         assert!(!page.body.contains(hidden), "{hidden:?} in {}", page.body);
     }
     let pgn = get(site, &format!("/boards/{board}.pgn")).body;
-    assert!(
-        pgn.contains("1.d4 d5 *") && !pgn.contains("c4"),
-        "{pgn}"
-    );
+    assert!(pgn.contains("1.d4 d5 *") && !pgn.contains("c4"), "{pgn}");
     let event_pgn = get(site, "/events/spring.pgn").body;
     assert!(
         event_pgn.contains("1.d4 d5 *") && !event_pgn.contains("c4"),
@@ -274,7 +267,10 @@ fn an_event_with_a_public_delay_shows_running_games_two_turns_behind() {
     );
     assert!(!resigned.is_empty());
     let page = get(site, &format!("/boards/{board}")).body;
-    assert!(page.contains("2PP4") && !page.contains("turns behind"), "{page}");
+    assert!(
+        page.contains("2PP4") && !page.contains("turns behind"),
+        "{page}"
+    );
     let pgn = get(site, &format!("/boards/{board}.pgn")).body;
     assert!(pgn.contains("1.d4 d5 2.c4 e6 1-0"), "{pgn}");
     check_feed_parses(&get(site, &format!("/boards/{board}.atom")).body, 5);
