@@ -1,10 +1,13 @@
 //! Web site benchmark: building a board page (goal: under 10 ms and
-//! 20 KB) and the front page, from a store on disk as `pbem serve` reads
-//! it, without the HTTP around them (a page's time is the store's reads,
-//! the game's replay, the SVG and the template).
+//! 20 KB), an event page (goal: under 10 ms) and the front page, from a
+//! store on disk as `pbem serve` reads it, without the HTTP around them (a
+//! page's time is the store's reads, the game's replay, the SVG, the
+//! tables and the template).
 //!
 //! Setup (not timed): two players, and board 101 with the 46 turns of a
-//! Ruy Lopez played into the middlegame, written straight into the store.
+//! Ruy Lopez played into the middlegame, written straight into the store;
+//! and, played by mail through the service, a 10-player round robin (45
+//! games, every round started at once) with 20 of its games decided.
 
 use std::hint::black_box;
 
@@ -16,6 +19,7 @@ use pbem::server::Clock;
 use pbem::store::boards::{self, BoardOptions};
 use pbem::store::{Store, players};
 use pbem::web::{Site, pages};
+use pbem_testkit::{Harness, address, to};
 use shakmaty::Color;
 use time::macros::datetime;
 
@@ -66,5 +70,64 @@ fn main() {
     criterion.bench_function("front page", |b| {
         b.iter(|| black_box(pages::index(&site, store.conn()).expect("page")))
     });
+
+    let event = played_event();
+    let event_site = Site::new(&event.config, Clock::Fixed(event.now));
+    let event_store = Store::open(&event.config.database).expect("the event's store");
+    let page = pages::event(&event_site, event_store.conn(), "club").expect("the event page");
+    println!("event page: {} bytes", page.body.len());
+    criterion.bench_function("event page (10-player round robin)", |b| {
+        b.iter(|| black_box(pages::event(&event_site, event_store.conn(), "club").expect("page")))
+    });
     criterion.final_summary();
+}
+
+/// A 10-player round robin "club" played by mail: every game started,
+/// the first 20 decided (Black resigns after 1.e4).
+fn played_event() -> Harness {
+    let mut h = Harness::new();
+    let players: Vec<String> = (0..10).map(|i| format!("p{i}")).collect();
+    h.signup("td", &address("td"));
+    for player in &players {
+        h.signup(player, &address(player));
+    }
+    h.send(
+        &address("td"),
+        "new",
+        "tournament create td td-pw club chess --max=10",
+    );
+    for player in &players {
+        h.send(
+            &address(player),
+            "enter",
+            &format!("tournament enter club {player} {player}-pw"),
+        );
+    }
+    let started = h.send(&address("td"), "start", "tournament start club td td-pw");
+    let pairings: Vec<(u32, String, String)> = to(&started, &address("td"))
+        .body
+        .lines()
+        .filter_map(
+            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                ["Round", _, "board", board, white, "-", black] => {
+                    Some((board.parse().ok()?, white.to_string(), black.to_string()))
+                }
+                _ => None,
+            },
+        )
+        .collect();
+    assert_eq!(pairings.len(), 45, "every game of the round robin");
+    for (board, white, black) in pairings.iter().take(20) {
+        h.send(
+            &address(white),
+            "move",
+            &format!("move {board} {white} {white}-pw e4"),
+        );
+        h.send(
+            &address(black),
+            "resign",
+            &format!("resign {board} {black} {black}-pw"),
+        );
+    }
+    h
 }

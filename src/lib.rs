@@ -33,6 +33,7 @@ pub mod domain;
 #[cfg(test)]
 mod layers;
 pub mod mail;
+pub mod metrics;
 pub mod render;
 pub mod schedule;
 pub mod server;

@@ -32,6 +32,7 @@ use crate::mail::outbox::{self, Outbox};
 use crate::mail::source::{InboundSource, OneMail, SourceError};
 use crate::mail::stop::{Backoff, Stop};
 use crate::mail::transport::{FileSender, MailSender, SendError, SendmailSender, SmtpSender};
+use crate::metrics::Metrics;
 use crate::schedule::cron;
 use crate::service::{Handled, Pruned, Service, ServiceError, SweepReport};
 use crate::store::{Store, StoreError};
@@ -221,7 +222,7 @@ impl Server {
                         stop,
                         &mut pass,
                         &mut |result| {
-                            if matches!(result, Handled::Processed { replies } if replies > 0) {
+                            if matches!(result, Handled::Processed { replies, .. } if replies > 0) {
                                 replies_queued.wake();
                             }
                         },
@@ -426,7 +427,7 @@ impl Pass {
     fn count(&mut self, handled: Handled) {
         self.mails += 1;
         match handled {
-            Handled::Processed { replies } => self.replies += replies,
+            Handled::Processed { replies, .. } => self.replies += replies,
             Handled::Duplicate => self.duplicates += 1,
             Handled::Ignored => self.ignored += 1,
         }
@@ -448,8 +449,10 @@ pub fn serve(config: &Config, once: bool, clock: Clock) -> Result<Pass, ServerEr
     runtime.block_on(async move {
         let stop = Arc::new(Stop::default());
         spawn_signal_watch(stop.clone()).map_err(ServerError::Runtime)?;
+        // Counted by the loops below, read by the web site's /metrics.
+        let metrics = Arc::new(Metrics::default());
         // The web site reads the store on this runtime; its failure is logged, not fatal.
-        crate::web::spawn(&config, clock).await;
+        crate::web::spawn(&config, clock, metrics.clone()).await;
         // The cron jobs run on this runtime and only queue events; a full
         // queue means the same work is already pending.
         let (events, deadline_events) = std::sync::mpsc::sync_channel(4);
@@ -458,7 +461,7 @@ pub fn serve(config: &Config, once: bool, clock: Clock) -> Result<Pass, ServerEr
         let _scheduler = cron::start(&config.schedule, events)
             .await
             .map_err(|e| ServerError::Runtime(std::io::Error::other(e)))?;
-        tokio::task::spawn_blocking(move || run(&config, clock, &stop, deadline_events))
+        tokio::task::spawn_blocking(move || run(&config, clock, &stop, deadline_events, &metrics))
             .await
             .map_err(|e| ServerError::Runtime(std::io::Error::other(e)))?
     })
@@ -485,12 +488,13 @@ fn serve_once(config: &Config, clock: Clock) -> Result<Pass, ServerError> {
 
 /// The inbound loop on this thread, the outbox sender on another and the
 /// deadline sweeps on a third, until `stop` (or a failure of the inbound
-/// loop, which stops the others too).
+/// loop, which stops the others too). Each counts into `metrics`.
 fn run(
     config: &Config,
     clock: Clock,
     stop: &Stop,
     deadline_events: Receiver<cron::Event>,
+    metrics: &Metrics,
 ) -> Result<Pass, ServerError> {
     let mut deadline_service = open_service(config)?;
     let mut service = open_service(config)?;
@@ -517,12 +521,20 @@ fn run(
         let _stop_on_panic = stop.stop_on_panic();
         scope.spawn(move || {
             let _stop_on_panic = stop.stop_on_panic();
-            run_deadlines(&mut deadline_service, clock, stop, &deadline_events)
+            run_deadlines(
+                &mut deadline_service,
+                clock,
+                stop,
+                &deadline_events,
+                metrics,
+            )
         });
         let sender = scope.spawn(move || {
             let _stop_on_panic = stop.stop_on_panic();
             let mut outbox = outbox;
-            outbox::run_sender(&sender_store, &mut outbox, &|| clock.now(), stop)
+            outbox::run_sender(&sender_store, &mut outbox, &|| clock.now(), stop, &|held| {
+                metrics.set_held(held)
+            })
         });
         let mut total = Pass::default();
         let result = match source.as_deref_mut() {
@@ -533,7 +545,12 @@ fn run(
                 stop,
                 &mut total,
                 &mut |result| {
-                    if matches!(result, Handled::Processed { replies } if replies > 0) {
+                    let (answered, refused) = match result {
+                        Handled::Processed { replies, refused } => (replies > 0, refused),
+                        Handled::Duplicate | Handled::Ignored => (false, false),
+                    };
+                    metrics.count_mail(answered, refused);
+                    if answered {
                         stop.wake();
                     }
                 },
@@ -560,8 +577,14 @@ fn run(
 
 /// Runs the deadline sweep and the digest when the schedule says so, with
 /// its own database connection; a failure is logged and tried again at the
-/// next event.
-fn run_deadlines(service: &mut Service, clock: Clock, stop: &Stop, events: &Receiver<cron::Event>) {
+/// next event. Each sweep's duration goes into `metrics`.
+fn run_deadlines(
+    service: &mut Service,
+    clock: Clock,
+    stop: &Stop,
+    events: &Receiver<cron::Event>,
+    metrics: &Metrics,
+) {
     while !stop.is_stopping() {
         let event = match events.recv_timeout(Duration::from_secs(1)) {
             Ok(event) => event,
@@ -580,7 +603,13 @@ fn run_deadlines(service: &mut Service, clock: Clock, stop: &Stop, events: &Rece
             }
         }
         let result = match event {
-            cron::Event::Sweep => service.sweep(clock.now()).map(|report| {
+            cron::Event::Sweep => {
+                let started = std::time::Instant::now();
+                let swept = service.sweep(clock.now());
+                metrics.sweep_took(started.elapsed());
+                swept
+            }
+            .map(|report| {
                 tracing::info!(
                     reminders = report.reminders,
                     losses_on_time = report.losses_on_time,

@@ -52,7 +52,7 @@ pub enum ColorChoice {
 
 /// `challenge <userid> <password> <opponent> [--white|--black|--random]
 /// [--time=CONTROL] [--remind=WHEN] [--days=N] [--nag=N] [--forfeit=N]
-/// [--unrated]`
+/// [--unrated] [--private]`
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Challenge {
     pub speaker: Speaker,
@@ -66,6 +66,8 @@ pub struct Challenge {
     pub nag_days: Option<u32>,
     pub forfeit_days: Option<u32>,
     pub rated: bool,
+    /// `--private`: the game is on no page or feed of the web site.
+    pub private: bool,
 }
 
 /// `move <board> <userid> <password> <turn>[#<turn number>]`, or a bare
@@ -152,7 +154,7 @@ pub struct Chat {
     pub text: String,
 }
 
-pub(super) const CHALLENGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--unrated] (in a reply to a mail of pbem's, without userid and password: challenge <opponent> [options])";
+pub(super) const CHALLENGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--unrated] [--private] (in a reply to a mail of pbem's, without userid and password: challenge <opponent> [options])";
 pub(super) const MOVE: &str = "move <board> <userid> <password> <turn>[#<turn number>]";
 pub(super) const QUEUE: &str = "queue <board> <userid> <password> <turn>";
 pub(super) const ACTION: &str =
@@ -318,6 +320,7 @@ pub(super) fn challenge(args: &[&str]) -> Result<Command, CommandError> {
         nag_days: None,
         forfeit_days: None,
         rated: true,
+        private: false,
     };
     for option in options {
         let lower = option.to_ascii_lowercase();
@@ -350,6 +353,7 @@ pub(super) fn challenge(args: &[&str]) -> Result<Command, CommandError> {
             "--black" => challenge.color = ColorChoice::Black,
             "--random" => challenge.color = ColorChoice::Random,
             "--unrated" => challenge.rated = false,
+            "--private" => challenge.private = true,
             "--days" => challenge.days_per_turn = Some(days()?),
             "--nag" => challenge.nag_days = Some(days()?),
             "--forfeit" => challenge.forfeit_days = Some(days()?),
@@ -380,5 +384,16 @@ mod tests {
         assert_eq!(split_guard("Qh4#"), ("Qh4#".to_string(), None));
         assert_eq!(split_guard("Qh4##7"), ("Qh4#".to_string(), Some(7)));
         assert_eq!(split_guard("e4"), ("e4".to_string(), None));
+    }
+
+    #[test]
+    fn private_is_a_challenge_option() {
+        let private = |line: &str| match challenge(&line.split_whitespace().collect::<Vec<_>>()) {
+            Ok(Command::Challenge(c)) => c.private,
+            other => panic!("{other:?}"),
+        };
+        assert!(private("alice pw bob --private --white"));
+        assert!(private("bob --PRIVATE"));
+        assert!(!private("alice pw bob --white"));
     }
 }

@@ -175,6 +175,7 @@ const TOURNAMENT_FIXED: &[&str] = &[
     "--tiebreaks=",
     "--min-rating=",
     "--max-rating=",
+    "--public-delay=",
     "--forfeit-all",
     "--keep-played",
     "1-0",
@@ -345,6 +346,7 @@ impl Word {
                     "--forfeit=",
                     "--time=",
                     "--remind=",
+                    "--private",
                 ],
             ),
             Word::Move => definition(

@@ -40,6 +40,8 @@ pub struct Create {
     pub tiebreaks: Option<Vec<Tiebreak>>,
     pub min_rating: Option<u32>,
     pub max_rating: Option<u32>,
+    /// `--public-delay=N`: the web site shows running games N turns behind.
+    pub public_delay: u32,
 }
 
 /// How a withdrawn player's games are scored.
@@ -156,7 +158,7 @@ impl Tournament {
     }
 }
 
-pub(super) const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS] [--round-days=N] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] (in a reply to a mail of pbem's, without userid and password)";
+pub(super) const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS] [--round-days=N] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] [--public-delay=N] (in a reply to a mail of pbem's, without userid and password)";
 pub(super) const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
 pub(super) const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
 pub(super) const START: &str = "tournament start <name> <td> <password>";
@@ -172,6 +174,9 @@ pub(super) const LIST: &str = "tournaments [open|running|finished]";
 
 /// The longest broadcast, in characters.
 pub const MAX_BROADCAST_CHARS: usize = 2_000;
+/// The most turns the web site may lag behind an event's running games.
+pub const MAX_PUBLIC_DELAY: u32 = 1000;
+
 /// The most players one `tournament invite` names.
 pub const MAX_INVITES: usize = 50;
 
@@ -478,6 +483,7 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
         tiebreaks: None,
         min_rating: None,
         max_rating: None,
+        public_delay: 0,
     };
     for option in &rest[2..] {
         let lower = option.to_ascii_lowercase();
@@ -527,6 +533,9 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
             "--invite-only" => create.invite_only = true,
             "--min-rating" => create.min_rating = Some(number(0, 4000, "a rating")?),
             "--max-rating" => create.max_rating = Some(number(0, 4000, "a rating")?),
+            "--public-delay" => {
+                create.public_delay = number(0, MAX_PUBLIC_DELAY, "a number of turns")?
+            }
             "--closes" => {
                 let value = value.unwrap_or_default();
                 let date = time::Date::parse(value, format_description!("[year]-[month]-[day]"))
@@ -705,5 +714,26 @@ mod tests {
             parsed("tournaments running").unwrap(),
             Tournament::List(EventFilter::Running)
         );
+    }
+
+    #[test]
+    fn public_delay_is_a_number_of_turns() {
+        let delay = |line: &str| match parsed(line) {
+            Ok(Tournament::Create(c)) => Ok(c.public_delay),
+            Ok(other) => panic!("{other:?}"),
+            Err(error) => Err(error.problem),
+        };
+        assert_eq!(delay("tournament create td pw e chess"), Ok(0));
+        assert_eq!(
+            delay("tournament create td pw e chess --public-delay=2"),
+            Ok(2)
+        );
+        assert!(
+            delay("tournament create td pw e chess --public-delay=-1")
+                .unwrap_err()
+                .contains("--public-delay")
+        );
+        assert!(delay("tournament create td pw e chess --public-delay=99999").is_err());
+        assert!(delay("tournament create td pw e chess --public-delay").is_err());
     }
 }

@@ -76,6 +76,12 @@ impl Outbox {
         }
     }
 
+    /// How many mails are held back until their next try (refused or put
+    /// off by the mail server).
+    pub fn held(&self) -> usize {
+        self.refused.len()
+    }
+
     /// Sends every unsent mail, oldest first, and marks each sent once the
     /// transport took it. Stops at the first failure of the transport (the
     /// mail stays for the next try). A mail the server refuses for good, or
@@ -256,19 +262,23 @@ const CHECKPOINT_EVERY: u32 = 4;
 
 /// The sender loop of `pbem serve`: drains the outbox whenever `stop` is
 /// woken and every [`CHECK_INTERVAL`]; after a failure waits with backoff
-/// (1 s doubling to 5 minutes) and tries again, until stopped. Returns how
-/// many mails it sent.
+/// (1 s doubling to 5 minutes) and tries again, until stopped. After each
+/// pass it tells `held` how many mails it holds back ([`Outbox::held`]).
+/// Returns how many mails it sent.
 pub fn run_sender(
     store: &Store,
     outbox: &mut Outbox,
     now: &dyn Fn() -> OffsetDateTime,
     stop: &Stop,
+    held: &dyn Fn(usize),
 ) -> usize {
     let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
     let mut total = 0;
     let mut failing = false;
     while !stop.is_stopping() {
-        match outbox.drain(store, now()) {
+        let drained = outbox.drain(store, now());
+        held(outbox.held());
+        match drained {
             Ok(sent) => {
                 if failing {
                     tracing::info!("sending works again");

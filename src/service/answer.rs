@@ -53,6 +53,7 @@ pub(super) fn finish(
     mut outcomes: Vec<Outcome>,
     notes: Vec<String>,
 ) -> Result<(), ServiceError> {
+    ctx.refused |= outcomes.iter().any(|o| o.refusal.is_some());
     // The opponents' conditional moves answer the turns of the mail, after
     // all its commands (so a line may start after the sender's own turn).
     super::conditional::answer_turns(ctx)?;

@@ -268,6 +268,8 @@ pub(super) struct MailCtx<'a> {
     /// answer quote the mail and carry pictures and files. Any other
     /// sender may be forged, so its answers stay small (`small_answers`).
     pub(super) trusted: bool,
+    /// Whether a command of the mail was refused (for `/metrics`).
+    pub(super) refused: bool,
 }
 
 impl<'a> Deref for MailCtx<'a> {

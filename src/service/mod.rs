@@ -196,8 +196,10 @@ impl From<rusqlite::Error> for ServiceError {
 /// What became of a mail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Handled {
-    /// Processed; this many replies were queued.
-    Processed { replies: usize },
+    /// Processed; this many replies were queued. `refused`: a command of
+    /// it was refused, or the mail was not acted on (over a ceiling, too
+    /// long, or it failed).
+    Processed { replies: usize, refused: bool },
     /// Already processed before (same Message-ID): nothing done.
     Duplicate,
     /// Automatic mail, our own mail, or mail without a sender: recorded,
@@ -397,7 +399,10 @@ impl Service {
             handled.push(if answer.is_empty() {
                 Handled::Ignored
             } else {
-                Handled::Processed { replies: 1 }
+                Handled::Processed {
+                    replies: 1,
+                    refused: true,
+                }
             });
             let replies = &mut Replies::Beside(beside);
             queue_all(&tx, &self.config, &self.key, answer, now, replies)?;
@@ -565,6 +570,7 @@ fn handle_in(
         events: tournament::MailEvents::default(),
         accounts: account::MailAccounts::default(),
         trusted: false,
+        refused: false,
     };
     let payer = match ctx.proven_player()? {
         Some(player) => Payer::Player(player),
@@ -586,6 +592,8 @@ fn handle_in(
     };
     // The bill of the answers, once checked against the ceilings.
     let mut checked = None;
+    // Not acted on as a whole: over a ceiling, too long, or taken back.
+    let mut not_acted_on = true;
     if let (Some(over), Payer::Address(_)) = (over, &payer) {
         // Over a ceiling, only a mail that proves its player is acted on:
         // a flood, forged or not, never locks a player out of a game.
@@ -623,6 +631,7 @@ fn handle_in(
             None => {
                 tx.execute_cached("RELEASE commands", [])?;
                 checked = Some(answers);
+                not_acted_on = false;
             }
             Some(passed) => {
                 tx.execute_batch("ROLLBACK TO commands; RELEASE commands")?;
@@ -667,7 +676,10 @@ fn handle_in(
     let outgoing = std::mem::take(&mut ctx.out);
     queue_all(tx, config, key, outgoing, now, queue)?;
     mailbox::mark_processed(tx, &mail.message_id, &sender, now)?;
-    Ok(Handled::Processed { replies })
+    Ok(Handled::Processed {
+        replies,
+        refused: not_acted_on || ctx.refused,
+    })
 }
 
 /// The sender to answer: none for automatic mail, mail without a sender,

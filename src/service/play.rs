@@ -90,6 +90,9 @@ pub(super) fn challenge(
         crate::store::clocks::set_control(ctx.conn, number, control, reminders)?;
     }
     boards::set_challenge(ctx.conn, number, opponent.id, &ctx.mail.message_id)?;
+    if command.private {
+        crate::store::web::set_private(ctx.conn, number.0)?;
+    }
     deadlines::set_to_move(ctx.conn, number, white)?;
     Ok(board_mail::board_mails(ctx, number, Occasion::New)?)
 }
@@ -476,9 +479,24 @@ pub(super) fn action(
     Ok(board_mail::board_mails(ctx, number, Occasion::Update)?)
 }
 
+/// Loads a board for `show`, `history`, `pgn` or `subscribe`: a
+/// `--private` game reads only for its two players, from one of their
+/// addresses; to anyone else it is no board at all.
+fn load_to_read(ctx: &mut MailCtx<'_>, number: BoardNumber) -> Result<Loaded, Failure> {
+    let loaded = load(ctx, number)?;
+    if crate::store::web::is_private(ctx.conn, number.0)? {
+        let white = players::by_id(ctx.conn, loaded.board.white)?;
+        let black = players::by_id(ctx.conn, loaded.board.black)?;
+        if !white.owns_address(ctx.sender) && !black.owns_address(ctx.sender) {
+            return Err(refuse(format!("there is no board {number}"), None));
+        }
+    }
+    Ok(loaded)
+}
+
 pub(super) fn show(ctx: &mut MailCtx<'_>, command: &Show) -> Result<Vec<Outgoing>, Failure> {
     let number = BoardNumber(command.board);
-    let mut loaded = load(ctx, number)?;
+    let mut loaded = load_to_read(ctx, number)?;
     if let Some(turn) = command.turn {
         // `#k` is the position when turn #k was to be played, as board
         // mails number turns.
@@ -529,7 +547,7 @@ pub(super) fn history(
     ctx: &mut MailCtx<'_>,
     number: BoardNumber,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let loaded = load(ctx, number)?;
+    let loaded = load_to_read(ctx, number)?;
     let mut lines = Vec::new();
     for (turn, stored) in loaded.game.turns().iter().zip(&loaded.turns) {
         lines.push(format!(
@@ -549,7 +567,7 @@ pub(super) fn history(
 }
 
 pub(super) fn pgn(ctx: &mut MailCtx<'_>, number: BoardNumber) -> Result<Vec<Outgoing>, Failure> {
-    let loaded = load(ctx, number)?;
+    let loaded = load_to_read(ctx, number)?;
     let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
     let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
     let pgn = board_mail::pgn_text(ctx, &loaded, white, black, None);
@@ -565,7 +583,10 @@ pub(super) fn subscription(
     command: &Subscription,
 ) -> Result<Vec<Outgoing>, Failure> {
     let number = BoardNumber(command.board);
-    let loaded = load(ctx, number)?;
+    let loaded = match command.subscribe {
+        true => load_to_read(ctx, number)?,
+        false => load(ctx, number)?,
+    };
     let addresses = match &command.subscriber {
         Subscriber::Player(speaker) => {
             let player = ctx.speaker(speaker, None, Some(number))?;

@@ -63,6 +63,7 @@ migrations!(
     "0020_clocks",
     "0021_conditional",
     "0023_ladders",
+    "0024_private",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest

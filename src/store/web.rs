@@ -1,9 +1,13 @@
 //! What the spectators' web site reads (`crate::web`): short read-only
 //! queries, each one statement, that leave out everything private. A board
-//! is public once it is a game (a challenge nobody accepted never is); a
-//! player once an address of theirs confirmed (a reserved userid never
-//! is). No query here reads an address, a password hash, a comment, an
-//! invitation or a queued turn.
+//! is public once it is a game (a challenge nobody accepted never is)
+//! unless its challenge was `--private`; a player once an address of
+//! theirs confirmed (a reserved userid never is). No query here reads an
+//! address, a password hash, a comment, an invitation or a queued turn.
+//!
+//! The two settings the site honours are written here too, by the service
+//! ([`set_private`], [`set_public_delay`]): what the site may show is
+//! decided in one file.
 
 use rusqlite::{Connection, OptionalExtension, params};
 use time::OffsetDateTime;
@@ -17,12 +21,70 @@ use crate::rules::Variant;
 pub fn is_public_board(conn: &Connection, number: u32) -> Result<bool, StoreError> {
     Ok(conn
         .query_row_cached(
-            "SELECT 1 FROM boards WHERE number = ?1 AND challenged_id IS NULL",
+            "SELECT 1 FROM boards WHERE number = ?1 AND challenged_id IS NULL AND private = 0",
             [number],
             |_| Ok(()),
         )
         .optional()?
         .is_some())
+}
+
+/// Marks board `number` private (`challenge --private`): no page or feed
+/// shows it.
+pub fn set_private(conn: &Connection, number: u32) -> Result<(), StoreError> {
+    conn.execute_cached("UPDATE boards SET private = 1 WHERE number = ?1", [number])?;
+    Ok(())
+}
+
+/// Whether board `number` is a `--private` game.
+pub fn is_private(conn: &Connection, number: u32) -> Result<bool, StoreError> {
+    Ok(conn
+        .query_row_cached(
+            "SELECT private FROM boards WHERE number = ?1",
+            [number],
+            |row| row.get(0),
+        )
+        .optional()?
+        .unwrap_or(false))
+}
+
+/// Sets how many turns behind the web site shows event `event`'s running
+/// games (`tournament create --public-delay=N`).
+pub fn set_public_delay(conn: &Connection, event: i64, turns: u32) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE tournaments SET public_delay = ?2 WHERE id = ?1",
+        params![event, turns],
+    )?;
+    Ok(())
+}
+
+/// How many turns behind the web site shows event `event`'s running games.
+pub fn public_delay(conn: &Connection, event: i64) -> Result<u32, StoreError> {
+    Ok(conn
+        .query_row_cached(
+            "SELECT public_delay FROM tournaments WHERE id = ?1",
+            [event],
+            |row| row.get(0),
+        )
+        .optional()?
+        .unwrap_or(0))
+}
+
+/// How many turns behind the web site shows board `number` while it runs:
+/// its event's `--public-delay`, 0 for a game of no event or one that
+/// ended (a finished game is shown in full).
+pub fn board_delay(conn: &Connection, number: u32) -> Result<u32, StoreError> {
+    Ok(conn
+        .query_row_cached(
+            "SELECT t.public_delay FROM tournament_games g
+             JOIN tournaments t ON t.id = g.tournament_id
+             JOIN boards b ON b.number = g.board
+             WHERE g.board = ?1 AND b.result IS NULL",
+            [number],
+            |row| row.get(0),
+        )
+        .optional()?
+        .unwrap_or(0))
 }
 
 /// The userid of player `id`.
@@ -62,12 +124,18 @@ pub struct BoardLine {
     pub last_turn_at: OffsetDateTime,
     /// When the game ended.
     pub finished_at: Option<OffsetDateTime>,
+    /// Running, and shown turns behind (its event's `--public-delay`):
+    /// when its last turn was played is not shown either.
+    pub delayed: bool,
 }
 
 const LINE_SELECT: &str = "SELECT b.number, b.variant, w.userid, k.userid, b.result,
-        b.last_turn_at, b.finished_at
+        b.last_turn_at, b.finished_at,
+        b.result IS NULL AND EXISTS (SELECT 1 FROM tournament_games g
+            JOIN tournaments t ON t.id = g.tournament_id
+            WHERE g.board = b.number AND t.public_delay > 0)
      FROM boards b JOIN players w ON w.id = b.white_id JOIN players k ON k.id = b.black_id
-     WHERE b.challenged_id IS NULL";
+     WHERE b.challenged_id IS NULL AND b.private = 0";
 
 fn board_lines(
     conn: &Connection,
@@ -84,10 +152,11 @@ fn board_lines(
             row.get::<_, Option<String>>(4)?,
             row.get::<_, String>(5)?,
             row.get::<_, Option<String>>(6)?,
+            row.get::<_, bool>(7)?,
         ))
     })?;
     rows.map(|row| {
-        let (number, variant, white, black, result, last, finished) = row?;
+        let (number, variant, white, black, result, last, finished, delayed) = row?;
         Ok(BoardLine {
             number,
             variant: variant.parse().map_err(|_| {
@@ -98,6 +167,7 @@ fn board_lines(
             result,
             last_turn_at: parse_time(&last)?,
             finished_at: finished.as_deref().map(parse_time).transpose()?,
+            delayed,
         })
     })
     .collect()
@@ -282,5 +352,23 @@ mod tests {
         let counts = counts(conn).expect("counts");
         assert_eq!((counts.boards_running, counts.players), (1, 2));
         answers(conn).expect("the store answers");
+    }
+
+    #[test]
+    fn private_games_are_not_public_and_delays_are_the_events() {
+        let store = Store::open_in_memory().expect("store");
+        let conn = store.conn();
+        let now = OffsetDateTime::UNIX_EPOCH;
+        let alice =
+            players::insert(conn, "alice", "h", &["a@example.org".into()], now).expect("alice");
+        let bob = players::insert(conn, "bob", "h", &["b@example.org".into()], now).expect("bob");
+        let game = boards::insert(conn, Variant::Chess, alice, bob, options(), now).expect("game");
+        set_private(conn, game.0).expect("private");
+        assert!(!is_public_board(conn, game.0).expect("query"));
+        assert!(running_boards(conn, 10).expect("running").is_empty());
+        assert!(boards_of(conn, alice, 10).expect("alice's").is_empty());
+        // A game of no event is shown as it stands; an unknown event has no delay.
+        assert_eq!(board_delay(conn, game.0).expect("delay"), 0);
+        assert_eq!(public_delay(conn, 99).expect("delay"), 0);
     }
 }

@@ -40,6 +40,7 @@ use sha2::{Digest, Sha256};
 use shakmaty::Color;
 
 use crate::config::Config;
+use crate::metrics::Metrics;
 use crate::rules::Variant;
 use crate::server::Clock;
 use crate::store::{Store, StoreError, web};
@@ -59,19 +60,28 @@ pub struct Site {
     /// the PGN a finished game's mail attaches).
     address: String,
     clock: Clock,
+    /// The running server's counters, which `/metrics` shows.
+    metrics: Arc<Metrics>,
     /// Connections kept for the next request.
     idle: Mutex<Vec<Store>>,
     readers: Arc<tokio::sync::Semaphore>,
 }
 
 impl Site {
-    /// The site of the configuration's database and templates.
+    /// The site of the configuration's database and templates, whose
+    /// `/metrics` shows counters of its own that nothing counts into.
     pub fn new(config: &Config, clock: Clock) -> Site {
+        Site::with_metrics(config, clock, Arc::default())
+    }
+
+    /// The site of `pbem serve`, showing the counters the server keeps.
+    pub fn with_metrics(config: &Config, clock: Clock, metrics: Arc<Metrics>) -> Site {
         Site {
             database: config.database.clone(),
             pages: Pages::new(config.service.templates_dir.as_deref()),
             address: config.service.address.to_string(),
             clock,
+            metrics,
             idle: Mutex::new(Vec::new()),
             readers: Arc::new(tokio::sync::Semaphore::new(READERS)),
         }
@@ -156,8 +166,8 @@ pub async fn serve_on(listener: tokio::net::TcpListener, site: Site) -> std::io:
 /// `[web] listen` names an address. A port that cannot be bound is logged
 /// as an error and not fatal: the mail is what must go on, and a second
 /// `pbem serve` on one machine (or a port taken by another program) should
-/// not stop it.
-pub async fn spawn(config: &Config, clock: Clock) {
+/// not stop it. `/metrics` shows `metrics`, which the server counts into.
+pub async fn spawn(config: &Config, clock: Clock, metrics: Arc<Metrics>) {
     let Some(listen) = config.web.listen else {
         tracing::info!("the web site is off ([web] listen = \"\")");
         return;
@@ -166,7 +176,7 @@ pub async fn spawn(config: &Config, clock: Clock) {
         Ok(listener) => {
             let address = listener.local_addr().unwrap_or(listen);
             tracing::info!(%address, "serving the web site on http://{address}/");
-            let site = Site::new(config, clock);
+            let site = Site::with_metrics(config, clock, metrics);
             tokio::spawn(async move {
                 if let Err(error) = serve_on(listener, site).await {
                     tracing::error!(%error, "the web site stopped; the mail goes on");
@@ -370,7 +380,10 @@ async fn health(State(site): State<Arc<Site>>) -> Response {
 }
 
 async fn metrics(State(site): State<Arc<Site>>, headers: HeaderMap) -> Response {
-    answer(site, &headers, |_, conn| pages::metrics(conn)).await
+    answer(site, &headers, |site, conn| {
+        pages::metrics(conn, &site.metrics.snapshot())
+    })
+    .await
 }
 
 async fn board(

@@ -1,7 +1,11 @@
 //! Each page's values, read from the store (`store::web` and the existing
 //! read functions) and the pure layers (rules, tournament tables, ratings
 //! tables), then rendered by a template. Nothing here reads an address, a
-//! password, a comment or an unaccepted challenge.
+//! password, a comment, an unaccepted challenge or a `--private` game; an
+//! event's running games are loaded `--public-delay` turns behind
+//! ([`load`]), so every page and feed of them lags alike.
+
+use std::fmt::Display;
 
 use rusqlite::Connection;
 use serde::Serialize;
@@ -10,6 +14,7 @@ use time::OffsetDateTime;
 
 use super::{Page, Site, WebError, svg};
 use crate::domain::BoardNumber;
+use crate::metrics::Snapshot;
 use crate::render::ratings::{PastRow, past_table, player_table};
 use crate::render::{pgn, readable_time};
 use crate::rules::notation::parse_turn;
@@ -52,13 +57,16 @@ fn html(site: &Site, template: &str, context: impl Serialize) -> Result<Page, We
     })
 }
 
-/// A public board with its game replayed.
+/// A public board with its game replayed, as far as the public may see
+/// it.
 struct Loaded {
     board: Board,
     game: Game,
     turns: Vec<StoredTurn>,
     white: String,
     black: String,
+    /// Turns held back: its event's `--public-delay` while it runs, else 0.
+    delay: u32,
 }
 
 fn load(conn: &Connection, number: u32) -> Result<Loaded, WebError> {
@@ -66,7 +74,14 @@ fn load(conn: &Connection, number: u32) -> Result<Loaded, WebError> {
         return Err(WebError::NotFound);
     }
     let board = boards::get(conn, BoardNumber(number))?.ok_or(WebError::NotFound)?;
-    let turns = boards::turns(conn, BoardNumber(number))?;
+    let mut turns = boards::turns(conn, BoardNumber(number))?;
+    // The latest turns of a delayed event game are not public yet.
+    let delay = web::board_delay(conn, number)?;
+    turns.truncate(
+        turns
+            .len()
+            .saturating_sub(usize::try_from(delay).unwrap_or(usize::MAX)),
+    );
     let mut game = Game::new(board.variant);
     for turn in &turns {
         let corrupt = |e: &dyn std::fmt::Display| {
@@ -81,6 +96,7 @@ fn load(conn: &Connection, number: u32) -> Result<Loaded, WebError> {
         board,
         game,
         turns,
+        delay,
     })
 }
 
@@ -126,6 +142,8 @@ struct BoardView {
     control: Option<String>,
     clocks: Vec<(String, String)>,
     event: Option<EventRef>,
+    /// Turns the page lags behind the running game (0: none).
+    delay: u32,
 }
 
 /// `/boards/<n>`: the board from `side`, players, variant, turns,
@@ -138,6 +156,7 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         turns,
         white,
         black,
+        delay,
     } = &loaded;
     let state = game.state();
     let finished = board.result.is_some();
@@ -157,11 +176,13 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         game.fen()
     );
     let (mut reminder_at, mut forfeit_at) = (None, None);
+    // A delayed game's clocks and deadlines would tell when its hidden
+    // turns were played.
     let control = crate::store::clocks::stored_clock(conn, BoardNumber(number))?
         .map(|stored| format!("{} ({})", stored.control, stored.control.describe()));
     let mut player_clocks = Vec::new();
     let timed = match clocks::clock_of(conn, BoardNumber(number))? {
-        Some(_) if !finished => {
+        Some(_) if !finished && *delay == 0 => {
             crate::store::clocks::board_clock(conn, board, state.turn(), site.clock.now())?
         }
         _ => None,
@@ -174,7 +195,10 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
             player_clocks.push((userid.clone(), timed.clock.line(side)));
         }
         forfeit_at = Some(pbem_clock::readable(timed.clock.loses_at()));
-    } else if !finished && let Some(clock) = clocks::clock_of(conn, BoardNumber(number))? {
+    } else if !finished
+        && *delay == 0
+        && let Some(clock) = clocks::clock_of(conn, BoardNumber(number))?
+    {
         let mover = board.player(state.turn());
         let away =
             clocks::honoured_vacations(conn, BoardNumber(number), board.last_turn_at, mover)?;
@@ -237,6 +261,7 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         control,
         clocks: player_clocks,
         event,
+        delay: *delay,
     };
     html(site, "board.html", view)
 }
@@ -286,6 +311,39 @@ struct FeedEntry {
     link: String,
 }
 
+/// An Atom feed rendered by `template`: `entries` are given oldest first
+/// and shown newest first; the feed is updated at its newest entry, or at
+/// `since` while it has none.
+fn atom_feed(
+    site: &Site,
+    template: &str,
+    (id, title, link): (String, String, String),
+    mut entries: Vec<FeedEntry>,
+    since: OffsetDateTime,
+) -> Result<Page, WebError> {
+    entries.reverse();
+    let updated = entries
+        .first()
+        .map(|e| e.updated.clone())
+        .unwrap_or_else(|| store::time_text(since));
+    Ok(Page {
+        content_type: ATOM,
+        body: site
+            .pages
+            .render(
+                template,
+                minijinja::context! {
+                    id => id,
+                    title => title,
+                    link => link,
+                    updated => updated,
+                    entries => value(&entries),
+                },
+            )
+            .map_err(WebError::Failed)?,
+    })
+}
+
 /// `/boards/<n>.atom`: one entry per turn played, the newest first, and
 /// the result.
 pub fn board_feed(site: &Site, conn: &Connection, number: u32) -> Result<Page, WebError> {
@@ -296,6 +354,7 @@ pub fn board_feed(site: &Site, conn: &Connection, number: u32) -> Result<Page, W
         turns,
         white,
         black,
+        ..
     } = &loaded;
     let mut entries: Vec<FeedEntry> = game
         .turns()
@@ -332,27 +391,20 @@ pub fn board_feed(site: &Site, conn: &Connection, number: u32) -> Result<Page, W
             link: format!("/boards/{number}"),
         });
     }
-    entries.reverse();
-    let updated = entries
-        .first()
-        .map(|e| e.updated.clone())
-        .unwrap_or_else(|| store::time_text(board.created_at));
-    Ok(Page {
-        content_type: ATOM,
-        body: site
-            .pages
-            .render(
-                "board.atom.xml",
-                minijinja::context! {
-                    id => format!("urn:pbem:board:{number}"),
-                    title => format!("{} board {number}: {white} - {black}", board.variant.display_name()),
-                    link => format!("/boards/{number}"),
-                    updated => updated,
-                    entries => value(&entries),
-                },
-            )
-            .map_err(WebError::Failed)?,
-    })
+    atom_feed(
+        site,
+        "board.atom.xml",
+        (
+            format!("urn:pbem:board:{number}"),
+            format!(
+                "{} board {number}: {white} - {black}",
+                board.variant.display_name()
+            ),
+            format!("/boards/{number}"),
+        ),
+        entries,
+        board.created_at,
+    )
 }
 
 #[derive(Serialize)]
@@ -371,7 +423,10 @@ fn line_views(lines: Vec<web::BoardLine>) -> Vec<BoardLineView> {
         .map(|line| BoardLineView {
             number: line.number,
             variant: line.variant.display_name(),
-            when: readable_time(line.finished_at.unwrap_or(line.last_turn_at)),
+            when: match (line.delayed, line.finished_at) {
+                (true, _) => "shown with a delay".to_string(),
+                (false, finished) => readable_time(finished.unwrap_or(line.last_turn_at)),
+            },
             white: line.white,
             black: line.black,
             result: line.result,
@@ -512,6 +567,13 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
     }
     if let Some(started) = event.started_at {
         settings.push(("Started".into(), readable_time(started)));
+    }
+    let delay = web::public_delay(conn, event.id)?;
+    if delay > 0 {
+        settings.push((
+            "Running games shown".into(),
+            format!("{delay} turns behind (finished games in full)"),
+        ));
     }
     if event.current_round > 0 && event.status == Status::Running {
         settings.push(("Round being played".into(), event.current_round.to_string()));
@@ -660,27 +722,17 @@ pub fn event_feed(site: &Site, conn: &Connection, name: &str) -> Result<Page, We
             link: format!("/boards/{board}"),
         });
     }
-    entries.reverse();
-    let updated = entries
-        .first()
-        .map(|e| e.updated.clone())
-        .unwrap_or_else(|| store::time_text(event.created_at));
-    Ok(Page {
-        content_type: ATOM,
-        body: site
-            .pages
-            .render(
-                "event.atom.xml",
-                minijinja::context! {
-                    id => format!("urn:pbem:event:{}", event.id),
-                    title => format!("pbem event {name}"),
-                    link => link,
-                    updated => updated,
-                    entries => value(&entries),
-                },
-            )
-            .map_err(WebError::Failed)?,
-    })
+    atom_feed(
+        site,
+        "event.atom.xml",
+        (
+            format!("urn:pbem:event:{}", event.id),
+            format!("pbem event {name}"),
+            link,
+        ),
+        entries,
+        event.created_at,
+    )
 }
 
 /// `/ratings`: the variants that have ratings.
@@ -724,8 +776,15 @@ pub fn player(site: &Site, conn: &Connection, userid: &str) -> Result<Page, WebE
         .map(|(variant, standing)| (variant, standing.rating, standing.section(now)))
         .collect();
     let rated = ratings::recent_games(conn, id, PLAYER_RATED_GAMES)?;
-    let rows: Vec<PastRow<'_>> = rated
-        .iter()
+    // A `--private` game is left out, though its rating change stands.
+    let mut public = Vec::with_capacity(rated.len());
+    for game in &rated {
+        if web::is_public_board(conn, game.board.0)? {
+            public.push(game);
+        }
+    }
+    let rows: Vec<PastRow<'_>> = public
+        .into_iter()
         .map(|g| PastRow {
             date: OffsetDateTime::from_unix_timestamp_nanos(i128::from(g.finished))
                 .map(|t| t.date().to_string())
@@ -753,11 +812,13 @@ pub fn player(site: &Site, conn: &Connection, userid: &str) -> Result<Page, WebE
     )
 }
 
-/// `/metrics`: Prometheus' text format.
-pub fn metrics(conn: &Connection) -> Result<Page, WebError> {
+/// `/metrics`: Prometheus' text format, the store's counts and the
+/// running server's counters (`running`).
+pub fn metrics(conn: &Connection, running: &Snapshot) -> Result<Page, WebError> {
     let c = web::counts(conn)?;
+    let r = running;
     let mut body = String::new();
-    let mut metric = |name: &str, help: &str, kind: &str, samples: &[(&str, i64)]| {
+    let mut metric = |name: &str, help: &str, kind: &str, samples: &[(&str, &dyn Display)]| {
         body.push_str(&format!("# HELP {name} {help}\n# TYPE {name} {kind}\n"));
         for (labels, value) in samples {
             body.push_str(&format!("{name}{labels} {value}\n"));
@@ -767,44 +828,87 @@ pub fn metrics(conn: &Connection) -> Result<Page, WebError> {
         "pbem_outbox_unsent",
         "Mails in the outbox not sent yet.",
         "gauge",
-        &[("", c.outbox_unsent)],
+        &[("", &c.outbox_unsent)],
     );
     metric(
         "pbem_outbox_sent_kept",
         "Sent mails still kept in the outbox (7 days).",
         "gauge",
-        &[("", c.outbox_sent_kept)],
+        &[("", &c.outbox_sent_kept)],
     );
     metric(
         "pbem_mails_processed_kept",
         "Inbound mails recorded as processed (kept 30 days).",
         "gauge",
-        &[("", c.processed_kept)],
+        &[("", &c.processed_kept)],
     );
     metric(
         "pbem_boards",
         "Games, by state (unaccepted challenges left out).",
         "gauge",
         &[
-            ("{state=\"running\"}", c.boards_running),
-            ("{state=\"finished\"}", c.boards_finished),
+            ("{state=\"running\"}", &c.boards_running),
+            ("{state=\"finished\"}", &c.boards_finished),
         ],
     );
     metric(
         "pbem_players",
         "Players with a confirmed address.",
         "gauge",
-        &[("", c.players)],
+        &[("", &c.players)],
     );
     metric(
         "pbem_events",
         "Events, by status.",
         "gauge",
         &[
-            ("{status=\"open\"}", c.events_open),
-            ("{status=\"running\"}", c.events_running),
-            ("{status=\"finished\"}", c.events_finished),
+            ("{status=\"open\"}", &c.events_open),
+            ("{status=\"running\"}", &c.events_running),
+            ("{status=\"finished\"}", &c.events_finished),
         ],
+    );
+    metric(
+        "pbem_mails_in_total",
+        "Mails taken in since the server started.",
+        "counter",
+        &[("", &r.mails_in)],
+    );
+    metric(
+        "pbem_mails_answered_total",
+        "Mails answered since the server started.",
+        "counter",
+        &[("", &r.answered)],
+    );
+    metric(
+        "pbem_mails_refused_total",
+        "Mails with a refused command, or not acted on, since the server started.",
+        "counter",
+        &[("", &r.refused)],
+    );
+    metric(
+        "pbem_outbox_held",
+        "Outbox mails held back until their next try (refused or put off by the mail server).",
+        "gauge",
+        &[("", &r.held)],
+    );
+    metric(
+        "pbem_sweeps_total",
+        "Deadline sweeps run since the server started.",
+        "counter",
+        &[("", &r.sweeps)],
+    );
+    let seconds = |micros: u64| micros as f64 / 1e6;
+    metric(
+        "pbem_sweep_seconds_total",
+        "Time the deadline sweeps took in all.",
+        "counter",
+        &[("", &seconds(r.sweep_micros_total))],
+    );
+    metric(
+        "pbem_sweep_last_duration_seconds",
+        "How long the last deadline sweep took.",
+        "gauge",
+        &[("", &seconds(r.last_sweep_micros))],
     );
     Ok(Page {
         content_type: "text/plain; version=0.0.4; charset=utf-8",

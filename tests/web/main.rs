@@ -3,4 +3,5 @@
 //!
 //! One test binary, each file a module (`cargo test --test web site::`).
 
+mod privacy;
 mod site;

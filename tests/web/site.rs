@@ -27,10 +27,10 @@ const SECRETS: &[&str] = &[
 
 /// A response as read off the socket.
 #[derive(Debug)]
-struct Fetched {
-    status: u16,
+pub(crate) struct Fetched {
+    pub(crate) status: u16,
     headers: Vec<(String, String)>,
-    body: String,
+    pub(crate) body: String,
 }
 
 impl Fetched {
@@ -74,7 +74,7 @@ fn get_with(site: SocketAddr, path: &str, extra: &str) -> Fetched {
     }
 }
 
-fn get(site: SocketAddr, path: &str) -> Fetched {
+pub(crate) fn get(site: SocketAddr, path: &str) -> Fetched {
     get_with(site, path, "")
 }
 
@@ -418,7 +418,7 @@ fn check_etags(site: SocketAddr, h: &mut Harness, board: u32) {
 /// Reads `feed` with Python's feedparser (Debian's python3-feedparser,
 /// which scripts/test installs): it must parse cleanly and hold `entries`
 /// entries, each with an id, a title, a link and a date.
-fn check_feed_parses(feed: &str, entries: usize) {
+pub(crate) fn check_feed_parses(feed: &str, entries: usize) {
     let script = "import sys, feedparser\n\
         d = feedparser.parse(sys.stdin.read())\n\
         assert not d.bozo, d.get('bozo_exception')\n\
@@ -454,7 +454,7 @@ fn check_feed_parses(feed: &str, entries: usize) {
 }
 
 /// Runs the router on a free loopback port in this process.
-fn start_in_process(h: &Harness) -> SocketAddr {
+pub(crate) fn start_in_process(h: &Harness) -> SocketAddr {
     // A page that fails logs why: shown with the failing test's output.
     let _ = tracing_subscriber::fmt().with_test_writer().try_init();
     let site = pbem::web::Site::new(&h.config, Clock::Fixed(h.now));
@@ -538,7 +538,7 @@ fn every_route_in_process_with_refusals_and_etags() {
 }
 
 /// `pbem serve`, stopped when dropped.
-struct Serving(Child);
+pub(crate) struct Serving(pub(crate) Child);
 
 impl Drop for Serving {
     fn drop(&mut self) {
@@ -548,7 +548,7 @@ impl Drop for Serving {
 }
 
 /// A port free a moment ago.
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
@@ -556,7 +556,7 @@ fn free_port() -> u16 {
 }
 
 /// Waits until the site answers `/health`.
-fn wait_for(site: SocketAddr) {
+pub(crate) fn wait_for(site: SocketAddr) {
     let start = Instant::now();
     while TcpStream::connect(site).is_err() {
         assert!(

@@ -117,6 +117,9 @@ pub(super) fn create(
     if let Some((control, reminders)) = control {
         crate::store::clocks::set_event_control(ctx.conn, id, control, reminders)?;
     }
+    if command.public_delay > 0 {
+        crate::store::web::set_public_delay(ctx.conn, id, command.public_delay)?;
+    }
     let event = store::by_id(ctx.conn, id)?;
     let text = format!(
         "You created the event \"{name}\" and direct it.\n\n{details}\nPlayers enter with:\n  tournament enter {name} <userid> <password>\nWhen enough have entered (at least 3), start it with:\n  tournament start {name} {td} <password>\n(or reply to this mail with \"tournament start {name}\": a reply to a mail pbem sent you needs no userid and password).",
@@ -175,6 +178,12 @@ pub(super) fn details(ctx: &MailCtx<'_>, event: &Event) -> Result<String, Servic
             s.variant.display_name(),
             crate::ratings::START.shown()
         )),
+    }
+    let delay = crate::store::web::public_delay(ctx.conn, event.id)?;
+    if delay > 0 {
+        out.push_str(&format!(
+            "Web site: running games are shown {delay} turns behind, finished games in full\n"
+        ));
     }
     match s.vacation_days {
         Some(days) => out.push_str(&format!(
