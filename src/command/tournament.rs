@@ -13,6 +13,7 @@
 use time::macros::format_description;
 
 use super::{Command, CommandError, Speaker, board_number, credentials, error};
+use crate::tournament::knockout::{MAX_MATCH_GAMES, TieRule};
 use crate::tournament::{MAX_SWISS_ROUNDS, Tiebreak, parse_tiebreaks};
 
 /// `tournament create <userid> <password> <name> <variant> [options]`
@@ -36,6 +37,12 @@ pub struct Create {
     pub tiebreaks: Option<Vec<Tiebreak>>,
     pub min_rating: Option<u32>,
     pub max_rating: Option<u32>,
+    /// `--knockout`: a cup of mini-matches (issue 28).
+    pub knockout: bool,
+    /// `--match=N`: games of each knockout mini-match.
+    pub match_games: Option<u32>,
+    /// `--tie=playoff|seed`: what decides a tied knockout match.
+    pub tie: Option<TieRule>,
 }
 
 /// How a withdrawn player's games are scored.
@@ -152,7 +159,7 @@ impl Tournament {
     }
 }
 
-pub(super) const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS] [--round-days=N] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] (in a reply to a mail of pbem's, without userid and password)";
+pub(super) const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS|--knockout [--match=N] [--tie=playoff|seed]] [--round-days=N] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] (in a reply to a mail of pbem's, without userid and password)";
 pub(super) const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
 pub(super) const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
 pub(super) const START: &str = "tournament start <name> <td> <password>";
@@ -472,6 +479,9 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
         tiebreaks: None,
         min_rating: None,
         max_rating: None,
+        knockout: false,
+        match_games: None,
+        tie: None,
     };
     for option in &rest[2..] {
         let lower = option.to_ascii_lowercase();
@@ -527,6 +537,17 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
                     })?;
                 create.closes = Some(date);
             }
+            "--knockout" => create.knockout = true,
+            "--match" => {
+                create.match_games = Some(number(1, MAX_MATCH_GAMES, "a number of games")?)
+            }
+            "--tie" => {
+                let rule = value
+                    .unwrap_or_default()
+                    .parse()
+                    .map_err(|problem: String| error("tournament", &problem, CREATE))?;
+                create.tie = Some(rule);
+            }
             "--tiebreaks" => {
                 let list = parse_tiebreaks(value.unwrap_or_default())
                     .map_err(|problem| error("tournament", &problem, CREATE))?;
@@ -545,6 +566,20 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
         return Err(error(
             "tournament",
             "an event is a round robin (--double for two cycles) or a Swiss (--swiss=ROUNDS), not both",
+            CREATE,
+        ));
+    }
+    if create.knockout && (create.double || create.swiss_rounds.is_some()) {
+        return Err(error(
+            "tournament",
+            "an event is a round robin, a Swiss or a knockout (--knockout), one of them",
+            CREATE,
+        ));
+    }
+    if !create.knockout && (create.match_games.is_some() || create.tie.is_some()) {
+        return Err(error(
+            "tournament",
+            "--match and --tie are for knockout events (--knockout)",
             CREATE,
         ));
     }

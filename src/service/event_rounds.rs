@@ -53,7 +53,9 @@ pub(super) fn game_ended(
         &text,
     )?;
     ctx.send_later([notice]);
-    if open == 0 {
+    // A knockout moves on match by match (a playoff), not only when every
+    // game has ended.
+    if open == 0 || event.settings.format.is_knockout() {
         next_round_or_end(ctx, event.id)?;
     }
     Ok(())
@@ -65,6 +67,7 @@ fn next_round_or_end(ctx: &Ctx<'_>, event_id: i64) -> Result<(), ServiceError> {
     let event = store::by_id(ctx.conn, event_id)?;
     match event.settings.format {
         Format::Swiss { rounds } if event.current_round < rounds => pair_next_round(ctx, &event),
+        Format::Knockout { .. } => super::cups::advance(ctx, &event),
         _ => finish_event(ctx, &event),
     }
 }
@@ -84,7 +87,7 @@ pub(super) fn finish_if_done(ctx: &Ctx<'_>, event_id: i64) -> Result<(), Service
 
 /// Marks the event finished and mails the final crosstable to every
 /// entrant and the director.
-fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
+pub(super) fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
     if event.status != Status::Running {
         return Ok(());
     }
@@ -320,6 +323,18 @@ pub(super) fn crosstable_text(
     title: &str,
 ) -> Result<(String, String), ServiceError> {
     let table = Crosstable::compute(&results(ctx, event)?);
+    if let Some(bracket) = super::cups::bracket_text(ctx, event)? {
+        return Ok((
+            format!(
+                "{title}: {} ({}), {} of {} games finished.",
+                event.settings.name,
+                event.settings.format.describe(),
+                table.finished_games,
+                table.games,
+            ),
+            bracket,
+        ));
+    }
     Ok((
         format!(
             "{title}: {} ({}), {} of {} games finished.",

@@ -41,6 +41,7 @@ mod challenges;
 pub mod charge;
 mod confirm;
 mod context;
+mod cups;
 mod deadlines;
 mod dialogue;
 mod ending;

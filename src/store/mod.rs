@@ -57,6 +57,7 @@ migrations!(
     "0017_challenges",
     "0018_events",
     "0019_board_list",
+    "0022_cups",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest

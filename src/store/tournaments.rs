@@ -103,6 +103,18 @@ fn format_code(format: Format) -> (&'static str, Option<u32>) {
         Format::RoundRobin { double: false } => ("rr", None),
         Format::RoundRobin { double: true } => ("drr", None),
         Format::Swiss { rounds } => ("swiss", Some(rounds)),
+        // The cup columns say what it is (migration 0022).
+        Format::Knockout { .. } => ("rr", None),
+    }
+}
+
+/// The cup columns of an event: `cup`, `match_games`, `tie`.
+fn cup_code(format: Format) -> (Option<&'static str>, Option<u32>, Option<&'static str>) {
+    match format {
+        Format::Knockout { match_games, tie } => {
+            (Some("knockout"), Some(match_games), Some(tie.code()))
+        }
+        _ => (None, None, None),
     }
 }
 
@@ -112,13 +124,15 @@ pub fn insert(
     now: OffsetDateTime,
 ) -> Result<i64, StoreError> {
     let (format, rounds) = format_code(settings.format);
+    let (cup, match_games, tie) = cup_code(settings.format);
     let tiebreaks: Vec<&str> = settings.tiebreaks.iter().map(|t| t.code()).collect();
     conn.execute_cached(
         "INSERT INTO tournaments (name, variant, director_id, format, rounds, days_per_turn,
              nag_days, forfeit_days, vacation_days, max_entrants, rated, closes_at, invite_only,
-             tiebreaks, status, created_at, round_days, min_rating, max_rating)
+             tiebreaks, status, created_at, round_days, min_rating, max_rating, cup, match_games,
+             tie)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'open', ?15, ?16,
-                 ?17, ?18)",
+                 ?17, ?18, ?19, ?20, ?21)",
         params![
             settings.name,
             settings.variant.id(),
@@ -138,6 +152,9 @@ pub fn insert(
             settings.round_days,
             settings.min_rating,
             settings.max_rating,
+            cup,
+            match_games,
+            tie,
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -146,13 +163,14 @@ pub fn insert(
 const EVENT_COLUMNS: &str = "id, name, variant, director_id, format, rounds, days_per_turn,
     nag_days, forfeit_days, vacation_days, max_entrants, rated, closes_at, invite_only, tiebreaks,
     status, created_at, started_at, round_days, min_rating, max_rating, current_round,
-    round_started_at";
+    round_started_at, cup, match_games, tie";
 
 type RawEvent = (
     (i64, String, String, i64, String, Option<u32>),
     (Option<u32>, u32, u32, Option<u32>, u32, bool),
     (Option<String>, bool, String, String, String, Option<String>),
     (Option<u32>, Option<u32>, Option<u32>, u32, Option<String>),
+    (Option<String>, Option<u32>, Option<String>),
 );
 
 fn raw_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawEvent> {
@@ -188,6 +206,7 @@ fn raw_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawEvent> {
             row.get(21)?,
             row.get(22)?,
         ),
+        (row.get(23)?, row.get(24)?, row.get(25)?),
     ))
 }
 
@@ -197,12 +216,22 @@ fn event_of(raw: RawEvent) -> Result<Event, StoreError> {
         (days_per_turn, nag_days, forfeit_days, vacation_days, max_entrants, rated),
         (closes_at, invite_only, tiebreaks, status, created_at, started_at),
         (round_days, min_rating, max_rating, current_round, round_started_at),
+        (cup, match_games, tie),
     ) = raw;
     let corrupt = |what: String| StoreError::Corrupt(format!("tournament {name}: {what}"));
-    let format = match (format.as_str(), rounds) {
-        ("rr", _) => Format::RoundRobin { double: false },
-        ("drr", _) => Format::RoundRobin { double: true },
-        ("swiss", Some(rounds)) => Format::Swiss { rounds },
+    let format = match (cup.as_deref(), format.as_str(), rounds) {
+        (Some("knockout"), _, _) => Format::Knockout {
+            match_games: match_games.ok_or_else(|| corrupt("a cup without match_games".into()))?,
+            tie: tie
+                .as_deref()
+                .unwrap_or_default()
+                .parse()
+                .map_err(|_| corrupt(format!("tie {tie:?}")))?,
+        },
+        (Some(cup), _, _) => return Err(corrupt(format!("cup {cup:?}"))),
+        (None, "rr", _) => Format::RoundRobin { double: false },
+        (None, "drr", _) => Format::RoundRobin { double: true },
+        (None, "swiss", Some(rounds)) => Format::Swiss { rounds },
         _ => return Err(corrupt(format!("format {format:?}"))),
     };
     Ok(Event {

@@ -48,6 +48,12 @@ pub enum Format {
     RoundRobin { double: bool },
     /// A Swiss of `rounds` rounds, paired round by round.
     Swiss { rounds: u32 },
+    /// A knockout cup ([`knockout`]): mini-matches of `match_games` games,
+    /// ties decided by `tie`.
+    Knockout {
+        match_games: u32,
+        tie: knockout::TieRule,
+    },
 }
 
 impl Format {
@@ -56,11 +62,23 @@ impl Format {
             Format::RoundRobin { double: false } => "round robin".into(),
             Format::RoundRobin { double: true } => "double round robin".into(),
             Format::Swiss { rounds } => format!("Swiss, {rounds} rounds"),
+            Format::Knockout { match_games, tie } => format!(
+                "knockout, matches of {match_games} game{}, ties decided by {}",
+                if match_games == 1 { "" } else { "s" },
+                match tie {
+                    knockout::TieRule::Playoff => "playoffs",
+                    knockout::TieRule::Seed => "seed",
+                }
+            ),
         }
     }
 
     pub fn is_swiss(self) -> bool {
         matches!(self, Format::Swiss { .. })
+    }
+
+    pub fn is_knockout(self) -> bool {
+        matches!(self, Format::Knockout { .. })
     }
 }
 

@@ -40,14 +40,20 @@ pub(super) fn create(
     }
     let format = match command.swiss_rounds {
         Some(rounds) => Format::Swiss { rounds },
+        None if command.knockout => Format::Knockout {
+            match_games: command
+                .match_games
+                .unwrap_or(crate::tournament::knockout::DEFAULT_MATCH_GAMES),
+            tie: command.tie.unwrap_or_default(),
+        },
         None => Format::RoundRobin {
             double: command.double,
         },
     };
-    let cap = if format.is_swiss() {
-        MAX_SWISS
-    } else {
-        MAX_ROUND_ROBIN
+    let cap = match format {
+        Format::Swiss { .. } => MAX_SWISS,
+        Format::Knockout { .. } => crate::tournament::knockout::MAX_KNOCKOUT,
+        Format::RoundRobin { .. } => MAX_ROUND_ROBIN,
     };
     let max_entrants = command.max_entrants.unwrap_or(cap);
     if max_entrants > cap {
