@@ -123,8 +123,13 @@ fn view_mail(ctx: &MailCtx<'_>, event: &Event, view: View) -> Result<Outgoing, F
                         }
                     ));
                 }
-                let table = Crosstable::compute(&results(ctx, event)?);
-                block = format!("Standings:\n{}", text::standings(&table));
+                block = match super::super::cups::bracket_text(ctx, event)? {
+                    Some(bracket) => format!("Bracket:\n{bracket}"),
+                    None => {
+                        let table = Crosstable::compute(&results(ctx, event)?);
+                        format!("Standings:\n{}", text::standings(&table))
+                    }
+                };
             }
             ("show", body, block)
         }
