@@ -13,8 +13,9 @@
 use time::macros::format_description;
 
 use super::{Command, CommandError, Speaker, board_number, credentials, error};
+use crate::tournament::groups::MAX_GROUPS;
 use crate::tournament::knockout::{MAX_MATCH_GAMES, TieRule};
-use crate::tournament::{MAX_SWISS_ROUNDS, Tiebreak, parse_tiebreaks};
+use crate::tournament::{MAX_ROUND_ROBIN, MAX_SWISS_ROUNDS, Tiebreak, parse_tiebreaks};
 
 /// `tournament create <userid> <password> <name> <variant> [options]`
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +44,12 @@ pub struct Create {
     pub match_games: Option<u32>,
     /// `--tie=playoff|seed`: what decides a tied knockout match.
     pub tie: Option<TieRule>,
+    /// `--groups=G`: round-robin groups, then a final stage.
+    pub groups: Option<u32>,
+    /// `--advance=K`: how many of each group go on.
+    pub advance: Option<u32>,
+    /// `--final=knockout` (else a round robin).
+    pub knockout_final: bool,
 }
 
 /// How a withdrawn player's games are scored.
@@ -159,7 +166,7 @@ impl Tournament {
     }
 }
 
-pub(super) const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS|--knockout [--match=N] [--tie=playoff|seed]] [--round-days=N] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] (in a reply to a mail of pbem's, without userid and password)";
+pub(super) const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS|--knockout [--match=N] [--tie=playoff|seed]|--groups=G --advance=K [--final=rr|knockout]] [--round-days=N] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] (in a reply to a mail of pbem's, without userid and password)";
 pub(super) const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
 pub(super) const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
 pub(super) const START: &str = "tournament start <name> <td> <password>";
@@ -482,6 +489,9 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
         knockout: false,
         match_games: None,
         tie: None,
+        groups: None,
+        advance: None,
+        knockout_final: false,
     };
     for option in &rest[2..] {
         let lower = option.to_ascii_lowercase();
@@ -541,6 +551,21 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
             "--match" => {
                 create.match_games = Some(number(1, MAX_MATCH_GAMES, "a number of games")?)
             }
+            "--groups" => create.groups = Some(number(2, MAX_GROUPS, "a number of groups")?),
+            "--advance" => {
+                create.advance = Some(number(1, MAX_ROUND_ROBIN, "a number of players")?)
+            }
+            "--final" => match value {
+                Some("rr") => create.knockout_final = false,
+                Some("knockout") => create.knockout_final = true,
+                _ => {
+                    return Err(error(
+                        "tournament",
+                        "write --final=rr (a round robin) or --final=knockout",
+                        CREATE,
+                    ));
+                }
+            },
             "--tie" => {
                 let rule = value
                     .unwrap_or_default()
@@ -576,10 +601,33 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
             CREATE,
         ));
     }
-    if !create.knockout && (create.match_games.is_some() || create.tie.is_some()) {
+    if create.groups.is_some() != create.advance.is_some() {
         return Err(error(
             "tournament",
-            "--match and --tie are for knockout events (--knockout)",
+            "groups need both --groups=G and --advance=K",
+            CREATE,
+        ));
+    }
+    let grouped = create.groups.is_some();
+    if grouped && (create.knockout || create.swiss_rounds.is_some()) {
+        return Err(error(
+            "tournament",
+            "an event of groups (--groups) is no Swiss and no knockout; for a knockout final write --final=knockout",
+            CREATE,
+        ));
+    }
+    if create.knockout_final && !grouped {
+        return Err(error(
+            "tournament",
+            "--final is for events of groups (--groups=G --advance=K)",
+            CREATE,
+        ));
+    }
+    let knockout_matches = create.knockout || create.knockout_final;
+    if !knockout_matches && (create.match_games.is_some() || create.tie.is_some()) {
+        return Err(error(
+            "tournament",
+            "--match and --tie are for knockout events (--knockout) and knockout finals (--final=knockout)",
             CREATE,
         ));
     }

@@ -55,7 +55,7 @@ pub(super) fn game_ended(
     ctx.send_later([notice]);
     // A knockout moves on match by match (a playoff), not only when every
     // game has ended.
-    if open == 0 || event.settings.format.is_knockout() {
+    if open == 0 || event.settings.format.is_cup() {
         next_round_or_end(ctx, event.id)?;
     }
     Ok(())
@@ -67,7 +67,7 @@ fn next_round_or_end(ctx: &Ctx<'_>, event_id: i64) -> Result<(), ServiceError> {
     let event = store::by_id(ctx.conn, event_id)?;
     match event.settings.format {
         Format::Swiss { rounds } if event.current_round < rounds => pair_next_round(ctx, &event),
-        Format::Knockout { .. } => super::cups::advance(ctx, &event),
+        Format::Knockout { .. } | Format::Groups { .. } => super::cups::advance(ctx, &event),
         _ => finish_event(ctx, &event),
     }
 }
@@ -323,7 +323,11 @@ pub(super) fn crosstable_text(
     title: &str,
 ) -> Result<(String, String), ServiceError> {
     let table = Crosstable::compute(&results(ctx, event)?);
-    if let Some(bracket) = super::cups::bracket_text(ctx, event)? {
+    let cup = match super::cups::groups_text(ctx, event)? {
+        Some(text) => Some(text),
+        None => super::cups::bracket_text(ctx, event)?,
+    };
+    if let Some(bracket) = cup {
         return Ok((
             format!(
                 "{title}: {} ({}), {} of {} games finished.",

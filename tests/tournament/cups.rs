@@ -91,8 +91,23 @@ fn play_cup(
     options: &str,
     rule: impl Fn(&Game, usize) -> Result,
 ) -> (Vec<Game>, Vec<Sent>) {
+    play_event(h, "k", 6, name, options, "a bracket of 8 with 2 byes", rule)
+}
+
+/// Creates an event of `count` players (`<prefix>1` ..) with `options`,
+/// checks that the start answer says `shape`, and plays it as
+/// [`play_cup`] does.
+fn play_event(
+    h: &mut Harness,
+    prefix: &str,
+    count: u32,
+    name: &str,
+    options: &str,
+    shape: &str,
+    rule: impl Fn(&Game, usize) -> Result,
+) -> (Vec<Game>, Vec<Sent>) {
     h.signup("td", TD);
-    let players: Vec<String> = (1..=6).map(|n| format!("k{n}")).collect();
+    let players: Vec<String> = (1..=count).map(|n| format!("{prefix}{n}")).collect();
     for p in &players {
         h.signup(p, &address(p));
     }
@@ -101,7 +116,11 @@ fn play_cup(
         "new",
         &format!("tournament create td td-pw {name} chess {options}"),
     );
-    assert!(created[0].body.contains("knockout"), "{}", created[0].body);
+    assert!(
+        created[0].body.contains("You created"),
+        "{}",
+        created[0].body
+    );
     for p in &players {
         let mails = h.send(
             &address(p),
@@ -113,11 +132,7 @@ fn play_cup(
     let mails = h.send(TD, "start", &format!("tournament start {name} td td-pw"));
     let answer = to(&mails, TD);
     let words = answer.body.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(
-        words.contains("a bracket of 8 with 2 byes"),
-        "{}",
-        answer.body
-    );
+    assert!(words.contains(shape), "{}", answer.body);
     let mut queue = started(&mails);
     let mut played: Vec<Game> = Vec::new();
     let mut last = Vec::new();
@@ -270,4 +285,58 @@ fn refused_knockout_options_create_nothing() {
     }
     let list = h.send("guest@example.net", "list", "tournaments");
     assert!(!list[0].body.contains("refused"), "{}", list[0].body);
+}
+
+#[test]
+fn eight_players_in_two_groups_then_a_knockout_final() {
+    let mut h = Harness::new();
+    // Everywhere the lower number wins: group 1 (seeds 1 4 5 8, snake
+    // order) sends g1 and g4, group 2 (2 3 6 7) g2 and g3. Final seeds by
+    // group place: g1, g2, g4, g3; semi-finals g1-g3 and g2-g4.
+    let (games, last) = play_event(
+        &mut h,
+        "g",
+        8,
+        "groups8",
+        "--groups=2 --advance=2 --final=knockout",
+        "groups in snake order by seed",
+        |game, _| {
+            if seed(&game.white) < seed(&game.black) {
+                Result::WhiteWins
+            } else {
+                Result::BlackWins
+            }
+        },
+    );
+    let group_games: Vec<&Game> = games.iter().filter(|g| g.round <= 3).collect();
+    assert_eq!(group_games.len(), 12, "two round robins of four");
+    for game in &group_games {
+        let (a, b) = (seed(&game.white), seed(&game.black));
+        let group = |s: u32| [1, 4, 5, 8].contains(&s);
+        assert_eq!(group(a), group(b), "{game:?} within a group");
+    }
+    assert_eq!(pairs(&games, 4), vec![(1, 3), (1, 3), (2, 4), (2, 4)]);
+    assert_eq!(pairs(&games, 5), vec![(1, 2), (1, 2)]);
+    assert_eq!(games.len(), 18);
+    // The final stage's higher seed has White first: g2 (seed 2) against
+    // g4 (seed 3).
+    let first = games
+        .iter()
+        .find(|g| g.round == 4 && (g.white == "g4" || g.black == "g4"))
+        .expect("g4's semi-final");
+    assert_eq!((first.white.as_str(), first.black.as_str()), ("g2", "g4"));
+    let over = last
+        .iter()
+        .find(|m| m.to == address("g8") && m.body.contains("is over"))
+        .unwrap_or_else(|| panic!("the final mail among {last:#?}"));
+    assert!(over.body.contains("Group 1:"), "{}", over.body);
+    assert!(over.body.contains("Group 2:"), "{}", over.body);
+    assert!(over.body.contains("Final stage:"), "{}", over.body);
+    let show = h.send("guest@example.net", "show", "tournament show groups8");
+    assert!(show[0].body.contains("Group 2:"), "{}", show[0].body);
+    assert!(
+        show[0].body.contains("up to 60 players"),
+        "{}",
+        show[0].body
+    );
 }

@@ -54,6 +54,14 @@ pub enum Format {
         match_games: u32,
         tie: knockout::TieRule,
     },
+    /// Round-robin groups ([`groups`]), once or (`double`) twice, whose
+    /// top `advance` go on to `final_stage`.
+    Groups {
+        groups: u32,
+        advance: u32,
+        double: bool,
+        final_stage: groups::FinalStage,
+    },
 }
 
 impl Format {
@@ -70,6 +78,20 @@ impl Format {
                     knockout::TieRule::Seed => "seed",
                 }
             ),
+            Format::Groups {
+                groups,
+                advance,
+                double,
+                final_stage,
+            } => format!(
+                "{groups} {}round-robin groups, the top {advance} of each going on to a final {}",
+                if double { "double " } else { "" },
+                match final_stage {
+                    groups::FinalStage::RoundRobin { .. } => "round robin".to_string(),
+                    groups::FinalStage::Knockout { match_games, tie } =>
+                        Format::Knockout { match_games, tie }.describe(),
+                }
+            ),
         }
     }
 
@@ -77,8 +99,10 @@ impl Format {
         matches!(self, Format::Swiss { .. })
     }
 
-    pub fn is_knockout(self) -> bool {
-        matches!(self, Format::Knockout { .. })
+    /// A knockout or groups then a final stage: events that move on
+    /// match by match, not only when every game has ended.
+    pub fn is_cup(self) -> bool {
+        matches!(self, Format::Knockout { .. } | Format::Groups { .. })
     }
 }
 

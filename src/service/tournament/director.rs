@@ -38,9 +38,9 @@ pub(super) fn start(ctx: &mut MailCtx<'_>, event: &Event) -> Result<Vec<Outgoing
     let double = match event.settings.format {
         Format::RoundRobin { double } => double,
         Format::Swiss { rounds } => return start_swiss(ctx, event, &entries, rounds),
-        Format::Knockout { .. } => {
+        Format::Knockout { .. } | Format::Groups { .. } => {
             let variant = event.settings.variant;
-            return super::super::cups::start_knockout(ctx, event, &entries, |ctx, player| {
+            return super::super::cups::start_cup(ctx, event, &entries, |ctx, player| {
                 rating_of(ctx, player, variant)
             });
         }

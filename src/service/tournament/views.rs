@@ -123,9 +123,12 @@ fn view_mail(ctx: &MailCtx<'_>, event: &Event, view: View) -> Result<Outgoing, F
                         }
                     ));
                 }
-                block = match super::super::cups::bracket_text(ctx, event)? {
-                    Some(bracket) => format!("Bracket:\n{bracket}"),
-                    None => {
+                let groups = super::super::cups::groups_text(ctx, event)?;
+                let bracket = super::super::cups::bracket_text(ctx, event)?;
+                block = match (groups, bracket) {
+                    (Some(groups), _) => groups,
+                    (None, Some(bracket)) => format!("Bracket:\n{bracket}"),
+                    (None, None) => {
                         let table = Crosstable::compute(&results(ctx, event)?);
                         format!("Standings:\n{}", text::standings(&table))
                     }
