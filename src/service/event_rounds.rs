@@ -3,8 +3,14 @@
 //! transaction, scores the game for its event and tells the director; when
 //! the round's last game ends, the next Swiss round is paired and its games
 //! started, or the event ends with the final crosstable to every entrant
-//! and the director. The tournament commands (`service::tournament`) use
-//! the same steps to start and finish events.
+//! and the director; a knockout or an event of groups (`cups`) moves on
+//! match by match (a playoff, the next round, the final stage). The
+//! tournament commands (`service::tournament`) use the same steps to start
+//! and finish events.
+
+mod cups;
+
+pub(super) use cups::{bracket_text, groups_text, start_cup};
 
 use super::board_mail::{self, Occasion};
 use super::{Ctx, ServiceError};
@@ -67,7 +73,7 @@ fn next_round_or_end(ctx: &Ctx<'_>, event_id: i64) -> Result<(), ServiceError> {
     let event = store::by_id(ctx.conn, event_id)?;
     match event.settings.format {
         Format::Swiss { rounds } if event.current_round < rounds => pair_next_round(ctx, &event),
-        Format::Knockout { .. } | Format::Groups { .. } => super::cups::advance(ctx, &event),
+        Format::Knockout { .. } | Format::Groups { .. } => cups::advance(ctx, &event),
         _ => finish_event(ctx, &event),
     }
 }
@@ -323,9 +329,9 @@ pub(super) fn crosstable_text(
     title: &str,
 ) -> Result<(String, String), ServiceError> {
     let table = Crosstable::compute(&results(ctx, event)?);
-    let cup = match super::cups::groups_text(ctx, event)? {
+    let cup = match cups::groups_text(ctx, event)? {
         Some(text) => Some(text),
-        None => super::cups::bracket_text(ctx, event)?,
+        None => cups::bracket_text(ctx, event)?,
     };
     if let Some(bracket) = cup {
         return Ok((

@@ -41,7 +41,6 @@ mod challenges;
 pub mod charge;
 mod confirm;
 mod context;
-mod cups;
 mod deadlines;
 mod dialogue;
 mod ending;

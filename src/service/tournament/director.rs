@@ -40,7 +40,7 @@ pub(super) fn start(ctx: &mut MailCtx<'_>, event: &Event) -> Result<Vec<Outgoing
         Format::Swiss { rounds } => return start_swiss(ctx, event, &entries, rounds),
         Format::Knockout { .. } | Format::Groups { .. } => {
             let variant = event.settings.variant;
-            return super::super::cups::start_cup(ctx, event, &entries, |ctx, player| {
+            return super::super::event_rounds::start_cup(ctx, event, &entries, |ctx, player| {
                 rating_of(ctx, player, variant)
             });
         }

@@ -5,8 +5,8 @@
 //! The bracket is never stored: `tournament::knockout` computes it again
 //! from the event's games, their results and the withdrawals.
 
-use super::event_rounds::{finish_event, notice_to, start_game, subject};
-use super::{Ctx, Failure, MailCtx, ServiceError, refuse};
+use super::super::{Ctx, Failure, MailCtx, ServiceError, refuse};
+use super::{finish_event, notice_to, start_game, subject};
 use crate::domain::PlayerId;
 use crate::mail::outgoing::Outgoing;
 use crate::store::StoreError;
@@ -20,7 +20,10 @@ use crate::tournament::{Crosstable, Format, GameResult, berger, text};
 /// `seeds[s - 1]`) and where its bracket stands, or a knockout final
 /// stage's (its rounds counted after the groups'); `None` for other
 /// formats, a cup not started yet and a final stage not begun.
-pub(super) fn bracket_of(ctx: &Ctx<'_>, event: &Event) -> Result<Option<Cup>, ServiceError> {
+pub(in crate::service) fn bracket_of(
+    ctx: &Ctx<'_>,
+    event: &Event,
+) -> Result<Option<Cup>, ServiceError> {
     if event.status == Status::Open {
         return Ok(None);
     }
@@ -89,7 +92,7 @@ pub(super) fn bracket_of(ctx: &Ctx<'_>, event: &Event) -> Result<Option<Cup>, Se
 }
 
 /// A knockout (or a knockout final stage) as it stands.
-pub(super) struct Cup {
+pub(in crate::service) struct Cup {
     shape: Knockout,
     /// Players by seed: seed `s` is `seeds[s - 1]`.
     seeds: Vec<PlayerId>,
@@ -137,7 +140,10 @@ fn groups_of(ctx: &Ctx<'_>, event: &Event) -> Result<Option<Groups>, ServiceErro
 /// The bracket as text (rounds as columns, match scores, its key), for
 /// `tournament show` and the final mail; `None` when the event is no
 /// knockout or has not started.
-pub(super) fn bracket_text(ctx: &Ctx<'_>, event: &Event) -> Result<Option<String>, ServiceError> {
+pub(in crate::service) fn bracket_text(
+    ctx: &Ctx<'_>,
+    event: &Event,
+) -> Result<Option<String>, ServiceError> {
     let Some(cup) = bracket_of(ctx, event)? else {
         return Ok(None);
     };
@@ -156,7 +162,7 @@ pub(super) fn bracket_text(ctx: &Ctx<'_>, event: &Event) -> Result<Option<String
 /// first, then userid), then round 1 of the knockout (a bye for the top
 /// seeds when the players are no power of two) or every group's games.
 /// Refused, changing nothing, when the entrants do not fit the format.
-pub(super) fn start_cup(
+pub(in crate::service) fn start_cup(
     ctx: &mut MailCtx<'_>,
     event: &Event,
     entries: &[store::Entry],
@@ -412,7 +418,10 @@ fn groups_over(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
 /// The groups' crosstables and the final stage's table or bracket, for
 /// `tournament show`, `crosstable` and the final mail; `None` for other
 /// formats.
-pub(super) fn groups_text(ctx: &Ctx<'_>, event: &Event) -> Result<Option<String>, ServiceError> {
+pub(in crate::service) fn groups_text(
+    ctx: &Ctx<'_>,
+    event: &Event,
+) -> Result<Option<String>, ServiceError> {
     let Some(groups) = groups_of(ctx, event)? else {
         return Ok(None);
     };
@@ -462,7 +471,7 @@ pub(super) fn groups_text(ctx: &Ctx<'_>, event: &Event) -> Result<Option<String>
 /// After a game of a knockout ended (or at its start): starts the games
 /// the bracket needs now (a match's games, a playoff, the next round) and
 /// tells the director, or ends the event when the final is decided.
-pub(super) fn advance(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
+pub(in crate::service) fn advance(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
     if event.status != Status::Running {
         return Ok(());
     }
