@@ -342,3 +342,40 @@ fn eight_players_in_two_groups_then_a_knockout_final() {
         show[0].body
     );
 }
+
+#[test]
+fn groups_the_entrants_cannot_fill_are_refused_at_the_start_and_nothing_changes() {
+    let mut h = Harness::new();
+    h.signup("td", TD);
+    // Five players in two groups: 2 and 3; two going on from a group of 2
+    // would be everyone.
+    let created = h.send(
+        TD,
+        "new",
+        "tournament create td td-pw g5 chess --groups=2 --advance=2",
+    );
+    assert!(
+        created[0].body.contains("You created"),
+        "{}",
+        created[0].body
+    );
+    for n in 1..=5 {
+        let p = format!("p{n}");
+        h.signup(&p, &address(&p));
+        h.send(
+            &address(&p),
+            "enter",
+            &format!("tournament enter g5 {p} {p}-pw"),
+        );
+    }
+    let before = h.rows(&["tournament_games", "tournament_entries", "boards"]);
+    let refused = h.send(TD, "start", "tournament start g5 td td-pw");
+    let answer = to(&refused, TD);
+    assert!(answer.body.contains("cannot start"), "{}", answer.body);
+    assert_eq!(
+        h.rows(&["tournament_games", "tournament_entries", "boards"]),
+        before
+    );
+    let show = h.send("guest@example.net", "show", "tournament show g5");
+    assert!(show[0].body.contains("Status: open"), "{}", show[0].body);
+}
