@@ -13,7 +13,9 @@
 use time::macros::format_description;
 
 use super::{Command, CommandError, Speaker, board_number, credentials, error};
-use crate::tournament::{MAX_SWISS_ROUNDS, Tiebreak, parse_tiebreaks};
+use crate::tournament::groups::MAX_GROUPS;
+use crate::tournament::knockout::{MAX_MATCH_GAMES, TieRule};
+use crate::tournament::{MAX_ROUND_ROBIN, MAX_SWISS_ROUNDS, Tiebreak, parse_tiebreaks};
 
 /// `tournament create <userid> <password> <name> <variant> [options]`
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +44,18 @@ pub struct Create {
     pub max_rating: Option<u32>,
     /// `--public-delay=N`: the web site shows running games N turns behind.
     pub public_delay: u32,
+    /// `--knockout`: a cup of mini-matches (issue 28).
+    pub knockout: bool,
+    /// `--match=N`: games of each knockout mini-match.
+    pub match_games: Option<u32>,
+    /// `--tie=playoff|seed`: what decides a tied knockout match.
+    pub tie: Option<TieRule>,
+    /// `--groups=G`: round-robin groups, then a final stage.
+    pub groups: Option<u32>,
+    /// `--advance=K`: how many of each group go on.
+    pub advance: Option<u32>,
+    /// `--final=knockout` (else a round robin).
+    pub knockout_final: bool,
 }
 
 /// How a withdrawn player's games are scored.
@@ -158,7 +172,7 @@ impl Tournament {
     }
 }
 
-pub(super) const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS] [--round-days=N] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] [--public-delay=N] (in a reply to a mail of pbem's, without userid and password)";
+pub(super) const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS|--knockout [--match=N] [--tie=playoff|seed]|--groups=G --advance=K [--final=rr|knockout]] [--round-days=N] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] [--public-delay=N] (in a reply to a mail of pbem's, without userid and password)";
 pub(super) const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
 pub(super) const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
 pub(super) const START: &str = "tournament start <name> <td> <password>";
@@ -484,6 +498,12 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
         min_rating: None,
         max_rating: None,
         public_delay: 0,
+        knockout: false,
+        match_games: None,
+        tie: None,
+        groups: None,
+        advance: None,
+        knockout_final: false,
     };
     for option in &rest[2..] {
         let lower = option.to_ascii_lowercase();
@@ -548,6 +568,32 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
                     })?;
                 create.closes = Some(date);
             }
+            "--knockout" => create.knockout = true,
+            "--match" => {
+                create.match_games = Some(number(1, MAX_MATCH_GAMES, "a number of games")?)
+            }
+            "--groups" => create.groups = Some(number(2, MAX_GROUPS, "a number of groups")?),
+            "--advance" => {
+                create.advance = Some(number(1, MAX_ROUND_ROBIN, "a number of players")?)
+            }
+            "--final" => match value {
+                Some("rr") => create.knockout_final = false,
+                Some("knockout") => create.knockout_final = true,
+                _ => {
+                    return Err(error(
+                        "tournament",
+                        "write --final=rr (a round robin) or --final=knockout",
+                        CREATE,
+                    ));
+                }
+            },
+            "--tie" => {
+                let rule = value
+                    .unwrap_or_default()
+                    .parse()
+                    .map_err(|problem: String| error("tournament", &problem, CREATE))?;
+                create.tie = Some(rule);
+            }
             "--tiebreaks" => {
                 let list = parse_tiebreaks(value.unwrap_or_default())
                     .map_err(|problem| error("tournament", &problem, CREATE))?;
@@ -566,6 +612,43 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
         return Err(error(
             "tournament",
             "an event is a round robin (--double for two cycles) or a Swiss (--swiss=ROUNDS), not both",
+            CREATE,
+        ));
+    }
+    if create.knockout && (create.double || create.swiss_rounds.is_some()) {
+        return Err(error(
+            "tournament",
+            "an event is a round robin, a Swiss or a knockout (--knockout), one of them",
+            CREATE,
+        ));
+    }
+    if create.groups.is_some() != create.advance.is_some() {
+        return Err(error(
+            "tournament",
+            "groups need both --groups=G and --advance=K",
+            CREATE,
+        ));
+    }
+    let grouped = create.groups.is_some();
+    if grouped && (create.knockout || create.swiss_rounds.is_some()) {
+        return Err(error(
+            "tournament",
+            "an event of groups (--groups) is no Swiss and no knockout; for a knockout final write --final=knockout",
+            CREATE,
+        ));
+    }
+    if create.knockout_final && !grouped {
+        return Err(error(
+            "tournament",
+            "--final is for events of groups (--groups=G --advance=K)",
+            CREATE,
+        ));
+    }
+    let knockout_matches = create.knockout || create.knockout_final;
+    if !knockout_matches && (create.match_games.is_some() || create.tie.is_some()) {
+        return Err(error(
+            "tournament",
+            "--match and --tie are for knockout events (--knockout) and knockout finals (--final=knockout)",
             CREATE,
         ));
     }

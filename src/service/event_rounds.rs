@@ -3,8 +3,14 @@
 //! transaction, scores the game for its event and tells the director; when
 //! the round's last game ends, the next Swiss round is paired and its games
 //! started, or the event ends with the final crosstable to every entrant
-//! and the director. The tournament commands (`service::tournament`) use
-//! the same steps to start and finish events.
+//! and the director; a knockout or an event of groups (`cups`) moves on
+//! match by match (a playoff, the next round, the final stage). The
+//! tournament commands (`service::tournament`) use the same steps to start
+//! and finish events.
+
+mod cups;
+
+pub(super) use cups::{bracket_text, groups_text, start_cup};
 
 use super::board_mail::{self, Occasion};
 use super::event_start::{NewGame, start_games};
@@ -52,7 +58,9 @@ pub(super) fn game_ended(
         &text,
     )?;
     ctx.send_later([notice]);
-    if open == 0 {
+    // A knockout moves on match by match (a playoff), not only when every
+    // game has ended.
+    if open == 0 || event.settings.format.is_cup() {
         next_round_or_end(ctx, event.id)?;
     }
     Ok(())
@@ -64,6 +72,7 @@ fn next_round_or_end(ctx: &Ctx<'_>, event_id: i64) -> Result<(), ServiceError> {
     let event = store::by_id(ctx.conn, event_id)?;
     match event.settings.format {
         Format::Swiss { rounds } if event.current_round < rounds => pair_next_round(ctx, &event),
+        Format::Knockout { .. } | Format::Groups { .. } => cups::advance(ctx, &event),
         _ => finish_event(ctx, &event),
     }
 }
@@ -83,7 +92,7 @@ pub(super) fn finish_if_done(ctx: &Ctx<'_>, event_id: i64) -> Result<(), Service
 
 /// Marks the event finished and mails the final crosstable to every
 /// entrant and the director.
-fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
+pub(super) fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
     if event.status != Status::Running {
         return Ok(());
     }
@@ -285,6 +294,22 @@ pub(super) fn crosstable_text(
     title: &str,
 ) -> Result<(String, String), ServiceError> {
     let table = Crosstable::compute(&results(ctx, event)?);
+    let cup = match cups::groups_text(ctx, event)? {
+        Some(text) => Some(text),
+        None => cups::bracket_text(ctx, event)?,
+    };
+    if let Some(bracket) = cup {
+        return Ok((
+            format!(
+                "{title}: {} ({}), {} of {} games finished.",
+                event.settings.name,
+                event.settings.format.describe(),
+                table.finished_games,
+                table.games,
+            ),
+            bracket,
+        ));
+    }
     Ok((
         format!(
             "{title}: {} ({}), {} of {} games finished.",

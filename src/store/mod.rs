@@ -62,6 +62,7 @@ migrations!(
     "0019_board_list",
     "0020_clocks",
     "0021_conditional",
+    "0022_cups",
     "0023_ladders",
     "0024_private",
 );

@@ -10,6 +10,8 @@ use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time, time_text};
 use crate::domain::BoardNumber;
 use crate::rules::Variant;
+use crate::tournament::groups::FinalStage;
+use crate::tournament::knockout::TieRule;
 use crate::tournament::{
     ByeKind, ByeRecord, Entrant, EventResults, Format, GameRecord, GameResult, Tiebreak,
     parse_tiebreaks,
@@ -103,6 +105,54 @@ fn format_code(format: Format) -> (&'static str, Option<u32>) {
         Format::RoundRobin { double: false } => ("rr", None),
         Format::RoundRobin { double: true } => ("drr", None),
         Format::Swiss { rounds } => ("swiss", Some(rounds)),
+        // The cup columns say what it is (migration 0022).
+        Format::Knockout { .. } | Format::Groups { .. } => ("rr", None),
+    }
+}
+
+/// The cup columns of an event (migration 0022).
+#[derive(Default)]
+struct CupColumns {
+    cup: Option<&'static str>,
+    match_games: Option<u32>,
+    tie: Option<&'static str>,
+    groups: Option<u32>,
+    advance: Option<u32>,
+    groups_double: Option<bool>,
+    final_stage: Option<&'static str>,
+}
+
+fn cup_code(format: Format) -> CupColumns {
+    match format {
+        Format::Knockout { match_games, tie } => CupColumns {
+            cup: Some("knockout"),
+            match_games: Some(match_games),
+            tie: Some(tie.code()),
+            ..CupColumns::default()
+        },
+        Format::Groups {
+            groups,
+            advance,
+            double,
+            final_stage,
+        } => {
+            let (stage, match_games, tie) = match final_stage {
+                FinalStage::RoundRobin { .. } => ("rr", None, None),
+                FinalStage::Knockout { match_games, tie } => {
+                    ("knockout", Some(match_games), Some(tie.code()))
+                }
+            };
+            CupColumns {
+                cup: Some("groups"),
+                match_games,
+                tie,
+                groups: Some(groups),
+                advance: Some(advance),
+                groups_double: Some(double),
+                final_stage: Some(stage),
+            }
+        }
+        _ => CupColumns::default(),
     }
 }
 
@@ -112,13 +162,15 @@ pub fn insert(
     now: OffsetDateTime,
 ) -> Result<i64, StoreError> {
     let (format, rounds) = format_code(settings.format);
+    let cup = cup_code(settings.format);
     let tiebreaks: Vec<&str> = settings.tiebreaks.iter().map(|t| t.code()).collect();
     conn.execute_cached(
         "INSERT INTO tournaments (name, variant, director_id, format, rounds, days_per_turn,
              nag_days, forfeit_days, vacation_days, max_entrants, rated, closes_at, invite_only,
-             tiebreaks, status, created_at, round_days, min_rating, max_rating)
+             tiebreaks, status, created_at, round_days, min_rating, max_rating, cup, match_games,
+             tie, groups, advance, groups_double, final_stage)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'open', ?15, ?16,
-                 ?17, ?18)",
+                 ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
         params![
             settings.name,
             settings.variant.id(),
@@ -138,6 +190,13 @@ pub fn insert(
             settings.round_days,
             settings.min_rating,
             settings.max_rating,
+            cup.cup,
+            cup.match_games,
+            cup.tie,
+            cup.groups,
+            cup.advance,
+            cup.groups_double,
+            cup.final_stage,
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -146,13 +205,15 @@ pub fn insert(
 const EVENT_COLUMNS: &str = "id, name, variant, director_id, format, rounds, days_per_turn,
     nag_days, forfeit_days, vacation_days, max_entrants, rated, closes_at, invite_only, tiebreaks,
     status, created_at, started_at, round_days, min_rating, max_rating, current_round,
-    round_started_at";
+    round_started_at, cup, match_games, tie, groups, advance, groups_double, final_stage";
 
 type RawEvent = (
     (i64, String, String, i64, String, Option<u32>),
     (Option<u32>, u32, u32, Option<u32>, u32, bool),
     (Option<String>, bool, String, String, String, Option<String>),
     (Option<u32>, Option<u32>, Option<u32>, u32, Option<String>),
+    (Option<String>, Option<u32>, Option<String>),
+    (Option<u32>, Option<u32>, Option<bool>, Option<String>),
 );
 
 fn raw_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawEvent> {
@@ -188,6 +249,8 @@ fn raw_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawEvent> {
             row.get(21)?,
             row.get(22)?,
         ),
+        (row.get(23)?, row.get(24)?, row.get(25)?),
+        (row.get(26)?, row.get(27)?, row.get(28)?, row.get(29)?),
     ))
 }
 
@@ -197,12 +260,44 @@ fn event_of(raw: RawEvent) -> Result<Event, StoreError> {
         (days_per_turn, nag_days, forfeit_days, vacation_days, max_entrants, rated),
         (closes_at, invite_only, tiebreaks, status, created_at, started_at),
         (round_days, min_rating, max_rating, current_round, round_started_at),
+        (cup, match_games, tie),
+        (groups, advance, groups_double, final_stage),
     ) = raw;
     let corrupt = |what: String| StoreError::Corrupt(format!("tournament {name}: {what}"));
-    let format = match (format.as_str(), rounds) {
-        ("rr", _) => Format::RoundRobin { double: false },
-        ("drr", _) => Format::RoundRobin { double: true },
-        ("swiss", Some(rounds)) => Format::Swiss { rounds },
+    let knockout = || -> Result<(u32, TieRule), StoreError> {
+        Ok((
+            match_games.ok_or_else(|| corrupt("a knockout without match_games".into()))?,
+            tie.as_deref()
+                .unwrap_or_default()
+                .parse()
+                .map_err(|_| corrupt(format!("tie {tie:?}")))?,
+        ))
+    };
+    let format = match (cup.as_deref(), format.as_str(), rounds) {
+        (Some("knockout"), _, _) => {
+            let (match_games, tie) = knockout()?;
+            Format::Knockout { match_games, tie }
+        }
+        (Some("groups"), _, _) => {
+            let double = groups_double.unwrap_or(false);
+            Format::Groups {
+                groups: groups.ok_or_else(|| corrupt("groups without a count".into()))?,
+                advance: advance.ok_or_else(|| corrupt("groups without advance".into()))?,
+                double,
+                final_stage: match final_stage.as_deref() {
+                    Some("rr") => FinalStage::RoundRobin { double: false },
+                    Some("knockout") => {
+                        let (match_games, tie) = knockout()?;
+                        FinalStage::Knockout { match_games, tie }
+                    }
+                    other => return Err(corrupt(format!("final stage {other:?}"))),
+                },
+            }
+        }
+        (Some(cup), _, _) => return Err(corrupt(format!("cup {cup:?}"))),
+        (None, "rr", _) => Format::RoundRobin { double: false },
+        (None, "drr", _) => Format::RoundRobin { double: true },
+        (None, "swiss", Some(rounds)) => Format::Swiss { rounds },
         _ => return Err(corrupt(format!("format {format:?}"))),
     };
     Ok(Event {
@@ -703,5 +798,28 @@ pub fn rounds_started_before(
          AND round_days IS NOT NULL AND round_started_at IS NOT NULL AND round_started_at < ?1",
     )?;
     let rows = statement.query_map([time_text(before)], |row| row.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Records `player` as seed `seed` of the event's final stage.
+pub fn add_finalist(
+    conn: &Connection,
+    event: i64,
+    player: PlayerId,
+    seed: u32,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "INSERT INTO tournament_finalists (tournament_id, player_id, seed) VALUES (?1, ?2, ?3)",
+        params![event, player.0, seed],
+    )?;
+    Ok(())
+}
+
+/// The players of the event's final stage in seed order (empty before it).
+pub fn finalists(conn: &Connection, event: i64) -> Result<Vec<PlayerId>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT player_id FROM tournament_finalists WHERE tournament_id = ?1 ORDER BY seed",
+    )?;
+    let rows = statement.query_map([event], |row| Ok(PlayerId(row.get(0)?)))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }

@@ -4,6 +4,7 @@
 //! One test binary, each file a module (`cargo test --test tournament swiss::`).
 
 mod berger;
+mod cups;
 mod ladder;
 mod ratings_by_mail;
 mod round_robin;

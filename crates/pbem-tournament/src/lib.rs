@@ -48,6 +48,20 @@ pub enum Format {
     RoundRobin { double: bool },
     /// A Swiss of `rounds` rounds, paired round by round.
     Swiss { rounds: u32 },
+    /// A knockout cup ([`knockout`]): mini-matches of `match_games` games,
+    /// ties decided by `tie`.
+    Knockout {
+        match_games: u32,
+        tie: knockout::TieRule,
+    },
+    /// Round-robin groups ([`groups`]), once or (`double`) twice, whose
+    /// top `advance` go on to `final_stage`.
+    Groups {
+        groups: u32,
+        advance: u32,
+        double: bool,
+        final_stage: groups::FinalStage,
+    },
 }
 
 impl Format {
@@ -56,11 +70,39 @@ impl Format {
             Format::RoundRobin { double: false } => "round robin".into(),
             Format::RoundRobin { double: true } => "double round robin".into(),
             Format::Swiss { rounds } => format!("Swiss, {rounds} rounds"),
+            Format::Knockout { match_games, tie } => format!(
+                "knockout, matches of {match_games} game{}, ties decided by {}",
+                if match_games == 1 { "" } else { "s" },
+                match tie {
+                    knockout::TieRule::Playoff => "playoffs",
+                    knockout::TieRule::Seed => "seed",
+                }
+            ),
+            Format::Groups {
+                groups,
+                advance,
+                double,
+                final_stage,
+            } => format!(
+                "{groups} {}round-robin groups, the top {advance} of each going on to a final {}",
+                if double { "double " } else { "" },
+                match final_stage {
+                    groups::FinalStage::RoundRobin { .. } => "round robin".to_string(),
+                    groups::FinalStage::Knockout { match_games, tie } =>
+                        Format::Knockout { match_games, tie }.describe(),
+                }
+            ),
         }
     }
 
     pub fn is_swiss(self) -> bool {
         matches!(self, Format::Swiss { .. })
+    }
+
+    /// A knockout or groups then a final stage: events that move on
+    /// match by match, not only when every game has ended.
+    pub fn is_cup(self) -> bool {
+        matches!(self, Format::Knockout { .. } | Format::Groups { .. })
     }
 }
 

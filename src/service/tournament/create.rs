@@ -40,14 +40,39 @@ pub(super) fn create(
     }
     let format = match command.swiss_rounds {
         Some(rounds) => Format::Swiss { rounds },
+        None if command.groups.is_some() => Format::Groups {
+            groups: command.groups.unwrap_or(2),
+            advance: command.advance.unwrap_or(1),
+            double: command.double,
+            final_stage: if command.knockout_final {
+                crate::tournament::groups::FinalStage::Knockout {
+                    match_games: command
+                        .match_games
+                        .unwrap_or(crate::tournament::knockout::DEFAULT_MATCH_GAMES),
+                    tie: command.tie.unwrap_or_default(),
+                }
+            } else {
+                crate::tournament::groups::FinalStage::RoundRobin { double: false }
+            },
+        },
+        None if command.knockout => Format::Knockout {
+            match_games: command
+                .match_games
+                .unwrap_or(crate::tournament::knockout::DEFAULT_MATCH_GAMES),
+            tie: command.tie.unwrap_or_default(),
+        },
         None => Format::RoundRobin {
             double: command.double,
         },
     };
-    let cap = if format.is_swiss() {
-        MAX_SWISS
-    } else {
-        MAX_ROUND_ROBIN
+    let cap = match format {
+        Format::Swiss { .. } => MAX_SWISS,
+        Format::Knockout { .. } => crate::tournament::knockout::MAX_KNOCKOUT,
+        // Every group a round robin of at most MAX_ROUND_ROBIN.
+        Format::Groups { groups, .. } => groups
+            .checked_mul(MAX_ROUND_ROBIN)
+            .unwrap_or(crate::tournament::groups::MAX_GROUP_ENTRANTS),
+        Format::RoundRobin { .. } => MAX_ROUND_ROBIN,
     };
     let max_entrants = command.max_entrants.unwrap_or(cap);
     if max_entrants > cap {

@@ -38,6 +38,12 @@ pub(super) fn start(ctx: &mut MailCtx<'_>, event: &Event) -> Result<Vec<Outgoing
     let double = match event.settings.format {
         Format::RoundRobin { double } => double,
         Format::Swiss { rounds } => return start_swiss(ctx, event, &entries, rounds),
+        Format::Knockout { .. } | Format::Groups { .. } => {
+            let variant = event.settings.variant;
+            return super::super::event_rounds::start_cup(ctx, event, &entries, |ctx, player| {
+                rating_of(ctx, player, variant)
+            });
+        }
     };
     let order = lots(entries.len());
     let mut seats: Vec<PlayerId> = Vec::with_capacity(entries.len());

@@ -123,8 +123,16 @@ fn view_mail(ctx: &MailCtx<'_>, event: &Event, view: View) -> Result<Outgoing, F
                         }
                     ));
                 }
-                let table = Crosstable::compute(&results(ctx, event)?);
-                block = format!("Standings:\n{}", text::standings(&table));
+                let groups = super::super::event_rounds::groups_text(ctx, event)?;
+                let bracket = super::super::event_rounds::bracket_text(ctx, event)?;
+                block = match (groups, bracket) {
+                    (Some(groups), _) => groups,
+                    (None, Some(bracket)) => format!("Bracket:\n{bracket}"),
+                    (None, None) => {
+                        let table = Crosstable::compute(&results(ctx, event)?);
+                        format!("Standings:\n{}", text::standings(&table))
+                    }
+                };
             }
             ("show", body, block)
         }

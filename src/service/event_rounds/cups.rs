@@ -1,0 +1,558 @@
+//! Knockout cups (issue 28) on the tournament room: the start (seeds by
+//! rating, then userid; round 1's games) and, as each game ends, the games
+//! the bracket needs next (a playoff, the next round once the round's last
+//! match is decided) or the end of the event when the final is decided.
+//! The bracket is never stored: `tournament::knockout` computes it again
+//! from the event's games, their results and the withdrawals.
+
+use super::super::{Ctx, Failure, MailCtx, ServiceError, refuse};
+use super::{finish_event, notice_to, subject};
+use crate::domain::PlayerId;
+use crate::mail::outgoing::Outgoing;
+use crate::service::event_start::{NewGame, start_games};
+use crate::store::StoreError;
+use crate::store::players;
+use crate::store::tournaments::{self as store, Event, Status};
+use crate::tournament::groups::{FinalStage, Groups};
+use crate::tournament::knockout::{Bracket, Knockout, KnockoutGame};
+use crate::tournament::{Crosstable, Format, GameResult, berger, text};
+
+/// A knockout event's shape, its players by seed (seed `s` is
+/// `seeds[s - 1]`) and where its bracket stands, or a knockout final
+/// stage's (its rounds counted after the groups'); `None` for other
+/// formats, a cup not started yet and a final stage not begun.
+pub(in crate::service) fn bracket_of(
+    ctx: &Ctx<'_>,
+    event: &Event,
+) -> Result<Option<Cup>, ServiceError> {
+    if event.status == Status::Open {
+        return Ok(None);
+    }
+    let (match_games, tie, seeds, offset) = match event.settings.format {
+        Format::Knockout { match_games, tie } => {
+            let mut entries = store::entries(ctx.conn, event.id)?;
+            entries.retain(|e| e.start_number.is_some());
+            entries.sort_by_key(|e| e.start_number);
+            let seeds: Vec<PlayerId> = entries.iter().map(|e| e.player).collect();
+            (match_games, tie, seeds, 0)
+        }
+        Format::Groups {
+            final_stage: FinalStage::Knockout { match_games, tie },
+            ..
+        } => {
+            let seeds = store::finalists(ctx.conn, event.id)?;
+            if seeds.is_empty() {
+                return Ok(None);
+            }
+            (match_games, tie, seeds, group_rounds(ctx, event)?)
+        }
+        _ => return Ok(None),
+    };
+    let corrupt = |problem: String| {
+        StoreError::Corrupt(format!("knockout {}: {problem}", event.settings.name))
+    };
+    let seed_of = |player: PlayerId| -> Result<u32, StoreError> {
+        seeds
+            .iter()
+            .position(|&p| p == player)
+            .map(|i| i as u32 + 1)
+            .ok_or_else(|| corrupt(format!("player {} has no seed", player.0)))
+    };
+    let shape = Knockout::new(seeds.len() as u32, match_games, tie)
+        .map_err(|problem| corrupt(problem.to_string()))?;
+    let mut record = Vec::new();
+    for game in store::games(ctx.conn, event.id)? {
+        if game.round <= offset {
+            continue;
+        }
+        record.push(KnockoutGame {
+            round: game.round - offset,
+            white: seed_of(game.white)?,
+            black: seed_of(game.black)?,
+            result: match &game.result {
+                None => GameResult::Pending,
+                Some(score) => GameResult::from_score(score, game.forfeit),
+            },
+        });
+    }
+    let mut withdrawn = Vec::new();
+    for entry in store::entries(ctx.conn, event.id)? {
+        if entry.withdrawn && seeds.contains(&entry.player) {
+            withdrawn.push(seed_of(entry.player)?);
+        }
+    }
+    let bracket = shape
+        .compute_with_withdrawals(&record, &withdrawn)
+        .map_err(|problem| corrupt(problem.to_string()))?;
+    Ok(Some(Cup {
+        shape,
+        seeds,
+        bracket,
+        offset,
+    }))
+}
+
+/// A knockout (or a knockout final stage) as it stands.
+pub(in crate::service) struct Cup {
+    shape: Knockout,
+    /// Players by seed: seed `s` is `seeds[s - 1]`.
+    seeds: Vec<PlayerId>,
+    bracket: Bracket,
+    /// Rounds played before the knockout (the groups'); its round `r` is
+    /// stored as round `offset + r`.
+    offset: u32,
+}
+
+/// Rounds of the group stage of an event of groups: the most any group
+/// plays (0 for other formats).
+fn group_rounds(ctx: &Ctx<'_>, event: &Event) -> Result<u32, ServiceError> {
+    let Some(groups) = groups_of(ctx, event)? else {
+        return Ok(0);
+    };
+    Ok((1..=groups.groups())
+        .map(|g| groups.rounds(g).len() as u32)
+        .max()
+        .unwrap_or(0))
+}
+
+/// The shape of an event of groups that has started (its seeds are its
+/// start numbers).
+fn groups_of(ctx: &Ctx<'_>, event: &Event) -> Result<Option<Groups>, ServiceError> {
+    let Format::Groups {
+        groups,
+        advance,
+        double,
+        final_stage,
+    } = event.settings.format
+    else {
+        return Ok(None);
+    };
+    let seeded = store::entries(ctx.conn, event.id)?
+        .iter()
+        .filter(|e| e.start_number.is_some())
+        .count() as u32;
+    Groups::new(seeded, groups, advance, double, final_stage)
+        .map(Some)
+        .map_err(|problem| {
+            StoreError::Corrupt(format!("groups {}: {problem}", event.settings.name)).into()
+        })
+}
+
+/// The bracket as text (rounds as columns, match scores, its key), for
+/// `tournament show` and the final mail; `None` when the event is no
+/// knockout or has not started.
+pub(in crate::service) fn bracket_text(
+    ctx: &Ctx<'_>,
+    event: &Event,
+) -> Result<Option<String>, ServiceError> {
+    let Some(cup) = bracket_of(ctx, event)? else {
+        return Ok(None);
+    };
+    let mut names = Vec::with_capacity(cup.seeds.len());
+    for player in cup.seeds {
+        names.push(players::by_id(ctx.conn, player)?.userid);
+    }
+    Ok(Some(format!(
+        "{}\n{}",
+        text::bracket(&cup.bracket, &names),
+        text::bracket_legend()
+    )))
+}
+
+/// Starts a knockout or an event of groups: seeds by rating (highest
+/// first, then userid), then round 1 of the knockout (a bye for the top
+/// seeds when the players are no power of two) or every group's games.
+/// Refused, changing nothing, when the entrants do not fit the format.
+pub(in crate::service) fn start_cup(
+    ctx: &mut MailCtx<'_>,
+    event: &Event,
+    entries: &[store::Entry],
+    rating_of: impl Fn(&MailCtx<'_>, PlayerId) -> Result<i32, ServiceError>,
+) -> Result<Vec<Outgoing>, Failure> {
+    let name = &event.settings.name;
+    let count = entries.len() as u32;
+    let cannot = |problem: String| refuse(format!("\"{name}\" cannot start: {problem}"), None);
+    let shape = match event.settings.format {
+        Format::Knockout { match_games, tie } => {
+            let shape =
+                Knockout::new(count, match_games, tie).map_err(|p| cannot(p.to_string()))?;
+            format!(
+                "a bracket of {} with {} bye{} for the top seeds",
+                shape.size(),
+                shape.byes(),
+                if shape.byes() == 1 { "" } else { "s" },
+            )
+        }
+        Format::Groups {
+            groups,
+            advance,
+            double,
+            final_stage,
+        } => {
+            Groups::new(count, groups, advance, double, final_stage)
+                .map_err(|p| cannot(p.to_string()))?;
+            "groups in snake order by seed".to_string()
+        }
+        _ => return Ok(Vec::new()),
+    };
+    let mut seeded = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let player = players::by_id(ctx.conn, entry.player)?;
+        let rating = rating_of(ctx, player.id)?;
+        seeded.push((rating, player));
+    }
+    seeded.sort_by(|(ra, a), (rb, b)| {
+        rb.cmp(ra)
+            .then_with(|| a.userid.to_lowercase().cmp(&b.userid.to_lowercase()))
+    });
+    let mut list = String::new();
+    for (number, (rating, player)) in seeded.iter().enumerate() {
+        store::set_start_number(ctx.conn, event.id, player.id, number as u32 + 1)?;
+        store::set_rating(ctx.conn, event.id, player.id, *rating)?;
+        list.push_str(&format!(
+            "  {:>3}. {:<24} {rating}\n",
+            number + 1,
+            player.userid
+        ));
+    }
+    store::set_status(ctx.conn, event.id, Status::Running, ctx.now)?;
+    let event = store::by_id(ctx.conn, event.id)?;
+    match event.settings.format {
+        Format::Groups { .. } => start_groups(ctx, &event)?,
+        _ => advance(ctx, &event)?,
+    }
+    let text = format!(
+        "\"{name}\" has started: {}, {shape}. Seeds by rating:\n{list}\nThe games follow in a notice of their own; each player has a board mail for each game.",
+        event.settings.format.describe(),
+    );
+    Ok(vec![
+        ctx.notice_to_sender(&subject(&event, "started"), &text)?,
+    ])
+}
+
+/// Starts every group's games (each group a round robin by the Berger
+/// tables) and tells the director which groups there are.
+fn start_groups(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
+    let Some(groups) = groups_of(ctx, event)? else {
+        return Ok(());
+    };
+    let seeds = seeds_of(ctx, event)?;
+    let player = |seed: u32| player_of(&seeds, seed);
+    let mut lines = Vec::new();
+    for (index, members) in groups.members().iter().enumerate() {
+        let group = index as u32 + 1;
+        let mut names = Vec::new();
+        for &seed in members {
+            names.push(players::by_id(ctx.conn, player(seed)?)?.userid);
+        }
+        lines.push(format!("Group {group}: {}", names.join(", ")));
+        let mut games = Vec::new();
+        for (round, pairs) in groups.rounds(group).iter().enumerate() {
+            for pair in pairs {
+                games.push(NewGame {
+                    round: round as u32 + 1,
+                    white: player(pair.white)?,
+                    black: player(pair.black)?,
+                });
+            }
+        }
+        // Each entrant plays in one group: one list mail each.
+        let heading = format!(
+            "\"{}\" has started: group {group} of {}, a round robin, all its games at once.",
+            event.settings.name,
+            groups.members().len()
+        );
+        for started in start_games(ctx, event, &games, &heading)? {
+            lines.push(started.line);
+        }
+    }
+    director_notice(
+        ctx,
+        event,
+        "groups",
+        &format!(
+            "The groups of \"{}\" and their games started:\n{}\n",
+            event.settings.name,
+            lines.join("\n")
+        ),
+    )
+}
+
+/// The event's players by start number (seed `s` is `seeds[s - 1]`).
+fn seeds_of(ctx: &Ctx<'_>, event: &Event) -> Result<Vec<PlayerId>, ServiceError> {
+    let mut entries = store::entries(ctx.conn, event.id)?;
+    entries.retain(|e| e.start_number.is_some());
+    entries.sort_by_key(|e| e.start_number);
+    Ok(entries.iter().map(|e| e.player).collect())
+}
+
+/// The player of seed `seed`.
+fn player_of(seeds: &[PlayerId], seed: u32) -> Result<PlayerId, ServiceError> {
+    seed.checked_sub(1)
+        .and_then(|index| seeds.get(index as usize))
+        .copied()
+        .ok_or_else(|| StoreError::Corrupt(format!("seed {seed} has no player")).into())
+}
+
+fn director_notice(
+    ctx: &Ctx<'_>,
+    event: &Event,
+    what: &str,
+    text: &str,
+) -> Result<(), ServiceError> {
+    let director = players::by_id(ctx.conn, event.settings.director)?;
+    let mail = notice_to(ctx, &director, &subject(event, what), text)?;
+    ctx.send_later([mail]);
+    Ok(())
+}
+
+/// Whether every game of the event has a result.
+fn all_games_over(ctx: &Ctx<'_>, event: &Event) -> Result<bool, ServiceError> {
+    Ok(store::games(ctx.conn, event.id)?
+        .iter()
+        .all(|g| g.result.is_some()))
+}
+
+/// Each group's crosstable (its members in seed order, the group stage's
+/// games only), group 1 first.
+fn group_tables(
+    ctx: &Ctx<'_>,
+    event: &Event,
+    groups: &Groups,
+) -> Result<Vec<Crosstable>, ServiceError> {
+    let rounds = group_rounds(ctx, event)?;
+    let mut stage = store::results(ctx.conn, event)?;
+    stage.games.retain(|g| g.round <= rounds);
+    let mut tables = Vec::new();
+    for group in 1..=groups.groups() {
+        let results = groups.group_results(group, &stage).ok_or_else(|| {
+            StoreError::Corrupt(format!(
+                "groups {}: group {group} does not match its entrants",
+                event.settings.name
+            ))
+        })?;
+        tables.push(Crosstable::compute(&results));
+    }
+    Ok(tables)
+}
+
+/// When the last group game has ended: the top of each group go on to the
+/// final stage, seeded by group place (winners first), and its games start.
+fn groups_over(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
+    if !all_games_over(ctx, event)? {
+        return Ok(());
+    }
+    let Some(groups) = groups_of(ctx, event)? else {
+        return Ok(());
+    };
+    let tables = group_tables(ctx, event, &groups)?;
+    let seeds = seeds_of(ctx, event)?;
+    let advancers = match groups.advancers(&tables) {
+        Ok(advancers) => advancers,
+        Err(problem) => {
+            // Nobody left to play a final (withdrawals): the event ends.
+            director_notice(
+                ctx,
+                event,
+                "no final stage",
+                &format!(
+                    "\"{}\" has no final stage: {problem}. The event ends with the groups.",
+                    event.settings.name
+                ),
+            )?;
+            return finish_event(ctx, event);
+        }
+    };
+    let mut lines = Vec::new();
+    for (index, advancer) in advancers.iter().enumerate() {
+        let player = player_of(&seeds, advancer.seed)?;
+        store::add_finalist(ctx.conn, event.id, player, index as u32 + 1)?;
+        lines.push(format!(
+            "  {:>2}. {} (group {}, place {})",
+            index + 1,
+            players::by_id(ctx.conn, player)?.userid,
+            advancer.group,
+            advancer.place
+        ));
+    }
+    director_notice(
+        ctx,
+        event,
+        "final stage",
+        &format!(
+            "The groups of \"{}\" are over. On to the final stage, seeded by group place:\n{}\n",
+            event.settings.name,
+            lines.join("\n")
+        ),
+    )?;
+    let event = store::by_id(ctx.conn, event.id)?;
+    match groups.final_stage() {
+        FinalStage::Knockout { .. } => advance(ctx, &event),
+        FinalStage::RoundRobin { double } => {
+            let finalists = store::finalists(ctx.conn, event.id)?;
+            let offset = group_rounds(ctx, &event)?;
+            let count = finalists.len() as u32;
+            let table = if double {
+                berger::double(count)
+            } else {
+                berger::single(count)
+            };
+            let mut new_games = Vec::new();
+            for (round, pairs) in table.iter().enumerate() {
+                for pair in pairs {
+                    new_games.push(NewGame {
+                        round: offset + round as u32 + 1,
+                        white: player_of(&finalists, pair.white)?,
+                        black: player_of(&finalists, pair.black)?,
+                    });
+                }
+            }
+            let heading = format!(
+                "The final round robin of \"{}\" has started, all its games at once.",
+                event.settings.name
+            );
+            let games: Vec<String> = start_games(ctx, &event, &new_games, &heading)?
+                .into_iter()
+                .map(|started| started.line)
+                .collect();
+            director_notice(
+                ctx,
+                &event,
+                "final stage games",
+                &format!(
+                    "The final round robin of \"{}\": {} games started:\n{}\n",
+                    event.settings.name,
+                    games.len(),
+                    games.join("\n")
+                ),
+            )
+        }
+    }
+}
+
+/// The groups' crosstables and the final stage's table or bracket, for
+/// `tournament show`, `crosstable` and the final mail; `None` for other
+/// formats.
+pub(in crate::service) fn groups_text(
+    ctx: &Ctx<'_>,
+    event: &Event,
+) -> Result<Option<String>, ServiceError> {
+    let Some(groups) = groups_of(ctx, event)? else {
+        return Ok(None);
+    };
+    if event.status == Status::Open {
+        return Ok(None);
+    }
+    let mut out = String::new();
+    for (index, table) in group_tables(ctx, event, &groups)?.iter().enumerate() {
+        out.push_str(&format!(
+            "Group {}:\n{}\n",
+            index + 1,
+            text::crosstable(table)
+        ));
+    }
+    if let Some(bracket) = bracket_text(ctx, event)? {
+        out.push_str(&format!("Final stage:\n{bracket}\n"));
+    } else {
+        let finalists = store::finalists(ctx.conn, event.id)?;
+        if !finalists.is_empty() {
+            let offset = group_rounds(ctx, event)?;
+            let mut stage = store::results(ctx.conn, event)?;
+            let all = seeds_of(ctx, event)?;
+            // The finalists only, in their final seed order, with the final games.
+            let index_of = |player: PlayerId| all.iter().position(|&p| p == player);
+            let old: Vec<usize> = finalists.iter().filter_map(|&p| index_of(p)).collect();
+            stage.entrants = old.iter().map(|&i| stage.entrants[i].clone()).collect();
+            stage.games = stage
+                .games
+                .iter()
+                .filter(|g| g.round > offset)
+                .filter_map(|g| {
+                    Some(crate::tournament::GameRecord {
+                        white: old.iter().position(|&i| i == g.white)?,
+                        black: old.iter().position(|&i| i == g.black)?,
+                        ..*g
+                    })
+                })
+                .collect();
+            stage.format = Format::RoundRobin { double: false };
+            let table = Crosstable::compute(&stage);
+            out.push_str(&format!("Final stage:\n{}\n", text::crosstable(&table)));
+        }
+    }
+    Ok(Some(out))
+}
+
+/// After a game of a knockout ended (or at its start): starts the games
+/// the bracket needs now (a match's games, a playoff, the next round) and
+/// tells the director, or ends the event when the final is decided.
+pub(in crate::service) fn advance(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
+    if event.status != Status::Running {
+        return Ok(());
+    }
+    if let Format::Groups { .. } = event.settings.format
+        && store::finalists(ctx.conn, event.id)?.is_empty()
+    {
+        return groups_over(ctx, event);
+    }
+    let Some(Cup {
+        shape,
+        seeds,
+        bracket,
+        offset,
+    }) = bracket_of(ctx, event)?
+    else {
+        // A round-robin final: over when its last game is.
+        if all_games_over(ctx, event)? {
+            return finish_event(ctx, event);
+        }
+        return Ok(());
+    };
+    if bracket.winner.is_some() {
+        return finish_event(ctx, event);
+    }
+    let games = bracket.to_start();
+    if games.is_empty() {
+        return Ok(());
+    }
+    let round = bracket.current_round();
+    let stored_round = offset + round;
+    if stored_round != event.current_round {
+        store::set_round(ctx.conn, event.id, stored_round, ctx.now)?;
+    }
+    let player = |seed: u32| player_of(&seeds, seed);
+    let mut new_games = Vec::new();
+    for game in &games {
+        new_games.push(NewGame {
+            round: offset + game.round,
+            white: player(game.white)?,
+            black: player(game.black)?,
+        });
+    }
+    let heading = format!(
+        "{} of \"{}\" is paired.",
+        shape.round_name(round),
+        event.settings.name
+    );
+    let lines: Vec<String> = start_games(ctx, event, &new_games, &heading)?
+        .into_iter()
+        .map(|started| started.line)
+        .collect();
+    let director = players::by_id(ctx.conn, event.settings.director)?;
+    let text = format!(
+        "{} of \"{}\": {} game{} started:\n{}\n",
+        shape.round_name(round),
+        event.settings.name,
+        games.len(),
+        if games.len() == 1 { "" } else { "s" },
+        lines.join("\n")
+    );
+    let mail = notice_to(
+        ctx,
+        &director,
+        &subject(event, &format!("round {stored_round} games")),
+        &text,
+    )?;
+    ctx.send_later([mail]);
+    Ok(())
+}
