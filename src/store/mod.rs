@@ -10,6 +10,7 @@
 pub mod boards;
 pub mod claims;
 pub mod deadlines;
+pub mod delivery;
 pub mod limits;
 pub mod mailbox;
 pub mod players;
@@ -57,6 +58,7 @@ migrations!(
     "0017_challenges",
     "0018_events",
     "0019_board_list",
+    "0025_bounces",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest
