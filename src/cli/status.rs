@@ -70,7 +70,11 @@ pub fn report(store: &Store) -> Result<String, crate::store::StoreError> {
         );
     }
     let _ = writeln!(out, "last inbound: {}", when(delivery::last_inbound(conn)?));
-    let _ = writeln!(out, "last outbound: {}", when(delivery::last_outbound(conn)?));
+    let _ = writeln!(
+        out,
+        "last outbound: {}",
+        when(delivery::last_outbound(conn)?)
+    );
     let errors = delivery::last_errors(conn)?;
     if errors.is_empty() {
         let _ = writeln!(out, "last errors: none");

@@ -171,8 +171,8 @@ impl Outbox {
                         let delay = backoff.next_delay();
                         *until = Instant::now() + delay;
                         // For `pbem status`: why the mail waits.
-                        let retry_at = now
-                            + time::Duration::try_from(delay).unwrap_or(time::Duration::DAY);
+                        let retry_at =
+                            now + time::Duration::try_from(delay).unwrap_or(time::Duration::DAY);
                         crate::store::delivery::record_send_failure(
                             store.conn(),
                             mail.id,

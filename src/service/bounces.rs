@@ -127,7 +127,8 @@ fn sent_mail(
                     <= Duration::days(1)
             }),
         Some(Original::MessageId(message_id)) => {
-            delivery::sent_by_message_id(conn, &message_id)?
+            // The outbox keeps Message-IDs in angle brackets.
+            delivery::sent_by_message_id(conn, &format!("<{message_id}>"))?
                 .filter(|sent| now - sent.sent_at <= MAX_TOKEN_AGE)
         }
     })
@@ -209,7 +210,12 @@ fn pause_if_unreachable(ctx: &mut Ctx<'_>, address: &str) -> Result<(), ServiceE
             userid = player.userid,
             boards = numbers.join(", "),
         );
-        tell(ctx, *opponent, &format!("pbem: mail to {} bounces", player.userid), &text)?;
+        tell(
+            ctx,
+            *opponent,
+            &format!("pbem: mail to {} bounces", player.userid),
+            &text,
+        )?;
     }
     for director in directors_of(ctx.conn, player.id)? {
         if told.contains(&director) || director == player.id {
@@ -221,7 +227,12 @@ fn pause_if_unreachable(ctx: &mut Ctx<'_>, address: &str) -> Result<(), ServiceE
              {userid}'s clocks stop until {userid} writes to pbem again, for at most {BOUNCE_PAUSE_DAYS} days per game in all.",
             userid = player.userid,
         );
-        tell(ctx, director, &format!("pbem: mail to {} bounces", player.userid), &text)?;
+        tell(
+            ctx,
+            director,
+            &format!("pbem: mail to {} bounces", player.userid),
+            &text,
+        )?;
     }
     tracing::warn!(
         userid = %player.userid,
@@ -232,7 +243,12 @@ fn pause_if_unreachable(ctx: &mut Ctx<'_>, address: &str) -> Result<(), ServiceE
 }
 
 /// A notice to `player` in `ctx.out` (one mail).
-fn tell(ctx: &mut Ctx<'_>, player: PlayerId, subject: &str, text: &str) -> Result<(), ServiceError> {
+fn tell(
+    ctx: &mut Ctx<'_>,
+    player: PlayerId,
+    subject: &str,
+    text: &str,
+) -> Result<(), ServiceError> {
     let player = players::by_id(ctx.conn, player)?;
     if player.mail_address().is_empty() {
         return Ok(());
@@ -301,9 +317,7 @@ pub(super) fn address_lines(
             Some(h) if h.failing => format!(
                 "failing since {}{}",
                 crate::store::time_text(h.since),
-                h.diagnostic
-                    .map(|d| format!(" ({d})"))
-                    .unwrap_or_default()
+                h.diagnostic.map(|d| format!(" ({d})")).unwrap_or_default()
             ),
             Some(h) => format!(
                 "ok, {} of {TRANSIENT_IN_A_ROW} delayed mails in a row",

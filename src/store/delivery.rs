@@ -145,7 +145,10 @@ pub fn failing_among(conn: &Connection, addresses: &[String]) -> Result<Vec<Stri
 }
 
 /// The pause of `player`'s clocks that still lasts: when it began.
-pub fn open_pause(conn: &Connection, player: PlayerId) -> Result<Option<OffsetDateTime>, StoreError> {
+pub fn open_pause(
+    conn: &Connection,
+    player: PlayerId,
+) -> Result<Option<OffsetDateTime>, StoreError> {
     conn.query_row_cached(
         "SELECT starts_at FROM bounce_pauses WHERE player_id = ?1 AND ends_at IS NULL",
         [player.0],
@@ -157,7 +160,11 @@ pub fn open_pause(conn: &Connection, player: PlayerId) -> Result<Option<OffsetDa
 }
 
 /// Starts a pause of `player`'s clocks at `now`.
-pub fn start_pause(conn: &Connection, player: PlayerId, now: OffsetDateTime) -> Result<(), StoreError> {
+pub fn start_pause(
+    conn: &Connection,
+    player: PlayerId,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
     conn.execute_cached(
         "INSERT INTO bounce_pauses (player_id, starts_at) VALUES (?1, ?2)",
         params![player.0, time_text(now)],
@@ -166,7 +173,11 @@ pub fn start_pause(conn: &Connection, player: PlayerId, now: OffsetDateTime) -> 
 }
 
 /// Ends the pause of `player`'s clocks at `now`; whether one lasted.
-pub fn end_pause(conn: &Connection, player: PlayerId, now: OffsetDateTime) -> Result<bool, StoreError> {
+pub fn end_pause(
+    conn: &Connection,
+    player: PlayerId,
+    now: OffsetDateTime,
+) -> Result<bool, StoreError> {
     Ok(conn.execute_cached(
         "UPDATE bounce_pauses SET ends_at = max(starts_at, ?2) WHERE player_id = ?1 AND ends_at IS NULL",
         params![player.0, time_text(now)],
@@ -332,7 +343,9 @@ pub fn outbox_depth(conn: &Connection) -> Result<(i64, Option<OffsetDateTime>), 
 /// When the newest inbound mail was processed.
 pub fn last_inbound(conn: &Connection) -> Result<Option<OffsetDateTime>, StoreError> {
     let last: Option<String> =
-        conn.query_row_cached("SELECT MAX(processed_at) FROM processed", [], |row| row.get(0))?;
+        conn.query_row_cached("SELECT MAX(processed_at) FROM processed", [], |row| {
+            row.get(0)
+        })?;
     last.as_deref().map(parse_time).transpose()
 }
 
@@ -357,7 +370,11 @@ pub fn record_error(
     error: &str,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
-    super::set_setting(conn, &last_error_key(kind), &format!("{} {error}", time_text(now)))
+    super::set_setting(
+        conn,
+        &last_error_key(kind),
+        &format!("{} {error}", time_text(now)),
+    )
 }
 
 /// The last errors recorded, by kind: `(kind, "time error")`.
