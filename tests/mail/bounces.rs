@@ -212,3 +212,75 @@ fn pbem_status_shows_the_outbox_the_failing_addresses_and_the_times() {
     assert!(text.contains("last inbound: 2026-"), "{text}");
     assert!(text.contains("last outbound: 2026-"), "{text}");
 }
+
+/// A real Postfix DSN: pbem's board mail to a player whose address is an
+/// unknown user of a private Postfix instance (`postfix::Postfix`) is sent
+/// over SMTP with its VERP sender; Postfix bounces it, and that DSN,
+/// delivered to pbem, marks the address, stops the player's clock and
+/// tells the opponent once. (The DSN is handed to the server's inbox, not
+/// piped through `pbem process` by a `.forward`.)
+#[test]
+fn a_real_postfix_dsn_marks_the_address_and_stops_the_clock() {
+    use pbem::mail::bounce::Verp;
+    use pbem::mail::outbox::Outbox;
+    use pbem::mail::transport::SmtpSender;
+    use pbem::mail::transport::smtp::SmtpConfig;
+    use pbem::mail::{Endpoint, Security};
+
+    let postfix = super::postfix::Postfix::start();
+    let mut h = Harness::with_config(|config| {
+        config.service.address = super::postfix::server();
+    });
+    const GHOST: &str = "ghost@pbem.test";
+    h.signup("alice", ALICE);
+    h.signup("ghost", GHOST);
+    let mails = h.send(
+        ALICE,
+        "new game",
+        "chess challenge alice alice-pw ghost --white",
+    );
+    let mails = h.reply(to(&mails, ALICE), ALICE, "e4");
+    let mails = h.reply(to(&mails, GHOST), GHOST, "e5");
+    let alice = to(&mails, ALICE).clone();
+    let mails = h.reply(&alice, ALICE, "Nf3");
+    let ghost = to(&mails, GHOST).clone();
+    // Ghost's board mail goes out again, this time to Postfix.
+    let database = h.dir.path().join("pbem.sqlite3");
+    let conn = rusqlite::Connection::open(&database).expect("database");
+    let changed = conn
+        .execute(
+            "UPDATE outbox SET sent_at = NULL WHERE message_id = ?1",
+            [format!("<{}>", ghost.message_id.trim_matches(['<', '>']))],
+        )
+        .expect("update");
+    assert_eq!(changed, 1, "{}", ghost.message_id);
+    let smtp = SmtpConfig {
+        endpoint: Endpoint {
+            host: "127.0.0.1".to_string(),
+            port: postfix.port,
+            security: Security::Plain,
+            ca_file: None,
+            timeout: std::time::Duration::from_secs(10),
+        },
+        login: None,
+        reuse_connection: false,
+    };
+    let sender = SmtpSender::new(&smtp, &super::postfix::server()).expect("SMTP sender");
+    let verp = Verp::new(
+        super::postfix::server(),
+        h.server.service().token_key().clone(),
+    );
+    let store = pbem::store::Store::open(&database).expect("store");
+    let mut outbox = Outbox::new(Box::new(sender), &database, verp);
+    assert_eq!(outbox.drain(&store, h.now).expect("Postfix takes it"), 1);
+    let dsn = postfix.take_bounce();
+    let told = h.deliver_raw(&dsn);
+    assert_eq!(told.len(), 1, "{told:#?}");
+    assert_eq!(told[0].to, ALICE);
+    assert_eq!(
+        health(&h),
+        "ghost@pbem.test failing=1 transient=0\npause player=2 open=1\n"
+    );
+    let at = h.now + Duration::days(25);
+    assert!(!lost_on_time(&h.sweep(at)));
+}
