@@ -171,6 +171,7 @@ impl Config {
                 config.bounce_address = Some(ServerAddress::parse(&address).ok_or_else(|| {
                     format!("server.bounce_address \"{address}\" is not an address like pbem-bounces@example.org (without '+')")
                 })?);
+                config.service.bounce_address = config.bounce_address.clone();
             }
             config.service.token_secret = secret(
                 env,

@@ -10,6 +10,7 @@ mod perft;
 mod ratings;
 mod replay;
 mod serve;
+mod status;
 mod variants;
 
 use std::fmt;
@@ -117,6 +118,14 @@ enum Command {
         config: ConfigFile,
         /// Where the copy goes (replaced if it exists).
         file: PathBuf,
+    },
+    /// Print how mail flows: outbox depth, held mails, failing addresses,
+    /// last inbound and outbound times, last errors.
+    Status {
+        #[command(flatten)]
+        data_dir: DataDir,
+        #[command(flatten)]
+        config: ConfigFile,
     },
     /// List the variants: one line each, `<id>  <description>`.
     Variants,
@@ -339,7 +348,10 @@ impl Cli {
             }
             | Command::Backup {
                 data_dir, config, ..
-            } => (data_dir.data_dir.clone(), config.config.clone()),
+            }
+            | Command::Status { data_dir, config } => {
+                (data_dir.data_dir.clone(), config.config.clone())
+            }
             _ => (None, None),
         };
         let place = Place {
@@ -421,6 +433,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
             };
             let place = place("backup", after, &["data-dir", "config"])?;
             backup::run(&place.data_dir(), place.config.as_deref(), &file)
+        }
+        Command::Status { data_dir, config } => {
+            let after = Place {
+                data_dir: data_dir.data_dir,
+                config: config.config,
+                now: None,
+            };
+            let place = place("status", after, &["data-dir", "config"])?;
+            status::run(&place.data_dir(), place.config.as_deref())
         }
         Command::Ratings {
             data_dir,

@@ -35,6 +35,9 @@ pub struct Inbound {
     /// The `Authentication-Results` headers, topmost first (see
     /// [`Inbound::authenticated`]).
     pub authentication_results: Vec<String>,
+    /// What the mail says as a bounce of a mail pbem sent (read only from
+    /// automatic mail: see [`super::bounce::read`]); `None` for any other.
+    pub bounce: Option<super::bounce::Bounce>,
 }
 
 /// What the operator's mail server found out about the sender.
@@ -103,6 +106,7 @@ impl Inbound {
             automatic: None,
             size: raw.len(),
             authentication_results: Vec::new(),
+            bounce: None,
         }
     }
 
@@ -222,6 +226,10 @@ impl Inbound {
                 .filter_map(|v| v.as_text())
                 .map(str::to_string)
                 .collect(),
+            // Every bounce is automatic mail (a report, from a mailer
+            // daemon, or with a null Return-Path): nothing else is read
+            // twice.
+            bounce: automatic.and_then(|_| super::bounce::read(raw)),
         }
     }
 

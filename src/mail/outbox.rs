@@ -176,6 +176,15 @@ impl Outbox {
                             .or_insert_with(|| (Instant::now(), Backoff::new(retry.0, retry.1)));
                         let delay = backoff.next_delay();
                         *until = Instant::now() + delay;
+                        // For `pbem status`: why the mail waits.
+                        let retry_at =
+                            now + time::Duration::try_from(delay).unwrap_or(time::Duration::DAY);
+                        crate::store::delivery::record_send_failure(
+                            store.conn(),
+                            mail.id,
+                            &error.to_string(),
+                            retry_at,
+                        )?;
                         let recipients = mail.recipients.len();
                         if matches!(error, SendError::Deferred(_)) {
                             tracing::warn!(
@@ -295,6 +304,14 @@ pub fn run_sender(
             }
             Err(error) => {
                 failing = true;
+                if let Err(recording) = crate::store::delivery::record_error(
+                    store.conn(),
+                    "send",
+                    &error.to_string(),
+                    now(),
+                ) {
+                    tracing::debug!("cannot record the send error for `pbem status`: {recording}");
+                }
                 let delay = backoff.next_delay();
                 tracing::warn!(
                     retry_in_ms = delay.as_millis() as u64,

@@ -11,7 +11,7 @@ use crate::mail::address;
 use crate::mail::outgoing::Outgoing;
 use crate::rules::Variant;
 use crate::store::players::{self, Player};
-use crate::store::{boards, claims, deadlines};
+use crate::store::{self, boards, claims, deadlines};
 
 /// What one mail's account commands did so far, for the limits that hold
 /// across its commands.
@@ -232,6 +232,16 @@ pub(super) fn addresses(
         now_from.join(", "),
         now_from.first().map_or("nobody", String::as_str),
     );
+    // What bounces showed of each address; an address that bounced and
+    // was left out no longer stops the clocks.
+    let now_player = players::by_id(ctx.conn, player.id)?;
+    if !now_player.all_failing() {
+        store::delivery::end_pause(ctx.conn, player.id, ctx.now)?;
+    }
+    text.push_str(&format!(
+        "\n\nDelivery:\n{}",
+        super::bounces::address_lines(ctx.conn, &now_player)?
+    ));
     if !claimed.is_empty() {
         text.push_str(&format!(
             "\n\nA confirmation code goes to {} (at most one such mail a week to an address; if it does not come, send the command from the address itself); each joins when it replies.",

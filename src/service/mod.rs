@@ -37,6 +37,7 @@
 mod account;
 mod answer;
 mod board_mail;
+mod bounces;
 mod challenges;
 pub mod charge;
 mod clocks;
@@ -72,6 +73,7 @@ use time::OffsetDateTime;
 
 use crate::command::{self, Command, Speaker};
 use crate::mail::ServerAddress;
+use crate::mail::bounce::Verp;
 use crate::mail::inbound::{Authenticated, Inbound};
 use crate::mail::outgoing::{self, Outgoing};
 use crate::mail::token::TokenKey;
@@ -92,6 +94,9 @@ pub use prune::Pruned;
 pub struct ServiceConfig {
     /// The server's own address; replies come from it.
     pub address: ServerAddress,
+    /// Where bounces go (`server.bounce_address`); `None`: to `address`.
+    /// The VERP addresses a bounce is read by are at it.
+    pub bounce_address: Option<ServerAddress>,
     /// Mails larger than this get one short error.
     pub max_mail_bytes: usize,
     /// Mails from one sender per hour before further ones are ignored
@@ -131,6 +136,7 @@ impl Default for ServiceConfig {
                 local: "pbem".into(),
                 domain: "localhost".into(),
             },
+            bounce_address: None,
             max_mail_bytes: 256 * 1024,
             mails_per_sender_per_hour: 120,
             mails_per_domain_per_hour: 1_000,
@@ -387,6 +393,12 @@ impl Service {
                 from = mail.from.as_deref().unwrap_or(""),
                 "a mail could not be handled; its effects are taken back: {error}"
             );
+            store::delivery::record_error(
+                &tx,
+                "mail",
+                &format!("{}: {error}", mail.message_id),
+                now,
+            )?;
             if !mailbox::is_processed(&tx, &mail.message_id, sender_key(mail))? {
                 mailbox::mark_processed(&tx, &mail.message_id, sender_key(mail), now)?;
             }
@@ -541,6 +553,22 @@ fn handle_in(
     if mailbox::is_processed(tx, &mail.message_id, sender_key(mail))? {
         return Ok(Handled::Duplicate);
     }
+    // A bounce is acted on and never answered.
+    if let Some(bounce) = &mail.bounce {
+        let bounce_address = config.bounce_address.as_ref().unwrap_or(&config.address);
+        let verp = Verp::new(bounce_address.clone(), key.clone());
+        let mut ctx = Ctx::new(tx, config, templates, key, now, None);
+        let outcome = bounces::act_on(&mut ctx, bounce, &verp)?;
+        let notices = std::mem::take(&mut ctx.out);
+        drop(ctx);
+        tracing::info!(message_id = %mail.message_id, ?outcome, notices = notices.len(), "a bounce");
+        // The notices follow from delivery trouble, not from anyone's
+        // mail: charged to pbem, as the deadline sweep's.
+        charge::record(tx, &Payer::Pbem, &charge::Bill::of(tx, &notices)?, now)?;
+        queue_all(tx, config, key, notices, now, queue)?;
+        mailbox::mark_processed(tx, &mail.message_id, sender_key(mail), now)?;
+        return Ok(Handled::Ignored);
+    }
     let sender = match answerable_sender(config, mail) {
         Some(from) => from.to_string(),
         None => {
@@ -553,6 +581,9 @@ fn handle_in(
             return Ok(Handled::Ignored);
         }
     };
+    // The player's next mail from a confirmed address ends delivery
+    // trouble (and restarts the clocks a bounce stopped).
+    bounces::heard_from(tx, &sender, now)?;
     let over = limits::count(tx, config, &sender, now)?;
     let answering = Answering {
         message_id: &mail.message_id,

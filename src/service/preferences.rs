@@ -37,10 +37,12 @@ pub(super) fn settings(
 ) -> Result<Vec<Outgoing>, Failure> {
     let player = ctx.speaker(speaker, token, None)?;
     let chosen = preferences::get(ctx.conn, player.id)?;
-    Ok(vec![ctx.notice_to_sender(
-        "pbem settings",
-        &describe(&player.userid, chosen),
-    )?])
+    let text = format!(
+        "{}\nAddresses:\n{}",
+        describe(&player.userid, chosen),
+        super::bounces::address_lines(ctx.conn, &player)?
+    );
+    Ok(vec![ctx.notice_to_sender("pbem settings", &text)?])
 }
 
 /// The preferences of `userid` in words, with how to change them.

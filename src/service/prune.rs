@@ -8,8 +8,9 @@
 //!   MDA mode when the mail system retries a `pbem process` that exited 75
 //!   (Postfix gives up after 5 days); 30 days is well beyond both, and the
 //!   per-sender rate limit looks back one hour only;
-//! * a sent outbox mail ([`SENT_KEPT`]): only for the operator to look at;
-//!   an unsent one stays until it is sent;
+//! * a sent outbox mail ([`SENT_KEPT`]): for a bounce to be matched to it
+//!   (its VERP address lapses after 14 days, `mail::bounce::MAX_TOKEN_AGE`)
+//!   and for the operator to look at; an unsent one stays until it is sent;
 //! * what pbem knows of the mails it sent on a board (threading, the lines
 //!   never read as a player's words): while the board is active, and
 //!   [`FINISHED_BOARD_KEPT`] after it ended, for replies to the final mail;
@@ -29,8 +30,9 @@ use crate::store::{claims, limits, mailbox, players, sent, tournaments};
 
 /// How long the record of a processed mail is kept.
 pub const PROCESSED_KEPT: Duration = Duration::days(30);
-/// How long a sent mail stays in the outbox table.
-pub const SENT_KEPT: Duration = Duration::days(7);
+/// How long a sent mail stays in the outbox table: a day beyond the age
+/// up to which a bounce of it is read.
+pub const SENT_KEPT: Duration = Duration::days(15);
 /// How long the sent-mail records of a finished board are kept.
 pub const FINISHED_BOARD_KEPT: Duration = Duration::days(30);
 /// How long failed logins are remembered after the last one.

@@ -12,6 +12,7 @@ pub mod claims;
 pub mod clocks;
 pub mod conditional;
 pub mod deadlines;
+pub mod delivery;
 pub mod ladders;
 pub mod limits;
 pub mod mailbox;
@@ -65,6 +66,7 @@ migrations!(
     "0022_cups",
     "0023_ladders",
     "0024_private",
+    "0025_bounces",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest

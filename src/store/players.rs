@@ -16,15 +16,34 @@ pub struct Player {
     /// Where mail goes first, then the other addresses the player may
     /// write from.
     pub addresses: Vec<String>,
+    /// The addresses among them that bounces showed failing (see
+    /// `store::delivery`).
+    pub failing: Vec<String>,
     pub vacation_until: Option<OffsetDateTime>,
     pub vacation_days_used: u32,
     pub vacation_year: i32,
 }
 
 impl Player {
-    /// The address board mail is sent to.
+    /// The address board mail is sent to: the first that is not failing,
+    /// or the first when all are (a player whose every address fails
+    /// still gets mail, in case one works again).
     pub fn mail_address(&self) -> &str {
-        self.addresses.first().map_or("", String::as_str)
+        self.addresses
+            .iter()
+            .find(|a| !self.is_failing(a))
+            .or(self.addresses.first())
+            .map_or("", String::as_str)
+    }
+
+    /// Whether bounces showed `address` failing.
+    pub fn is_failing(&self, address: &str) -> bool {
+        self.failing.iter().any(|f| f.eq_ignore_ascii_case(address))
+    }
+
+    /// Whether every address of a confirmed player is failing.
+    pub fn all_failing(&self) -> bool {
+        !self.addresses.is_empty() && self.addresses.iter().all(|a| self.is_failing(a))
     }
 
     /// Whether an address of the player has confirmed: until then the
@@ -187,11 +206,13 @@ pub fn by_id(conn: &Connection, id: PlayerId) -> Result<Player, StoreError> {
     let addresses = statement
         .query_map([id.0], |row| row.get(0))?
         .collect::<Result<Vec<String>, _>>()?;
+    let failing = super::delivery::failing_among(conn, &addresses)?;
     Ok(Player {
         id,
         userid,
         password_hash,
         addresses,
+        failing,
         vacation_until: vacation_until.as_deref().map(parse_time).transpose()?,
         vacation_days_used,
         vacation_year,

@@ -5,6 +5,7 @@
 //!
 //! One test binary, each file a module (`cargo test --test mail network::`).
 
+mod bounces;
 mod chromium;
 mod conditional;
 mod dialogue;

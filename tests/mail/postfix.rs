@@ -61,13 +61,13 @@ fn run(program: &str, args: &[&str]) {
 }
 
 /// A private Postfix instance, stopped when dropped.
-struct Postfix {
+pub(crate) struct Postfix {
     dir: tempfile::TempDir,
-    port: u16,
+    pub(crate) port: u16,
 }
 
 impl Postfix {
-    fn start() -> Postfix {
+    pub(crate) fn start() -> Postfix {
         assert!(
             Path::new(POSTFIX).exists(),
             "Postfix is not installed ({POSTFIX} is missing): ./scripts/test installs it (apt-get install -y postfix)"
@@ -166,7 +166,7 @@ biff = no
     }
 
     /// Waits for the one mail delivered to `pbem@pbem.test` and takes it.
-    fn take_bounce(&self) -> Vec<u8> {
+    pub(crate) fn take_bounce(&self) -> Vec<u8> {
         let start = Instant::now();
         loop {
             let files: Vec<PathBuf> = fs::read_dir(self.maildir_new())
@@ -211,7 +211,7 @@ fn postfix_uid() -> u32 {
         .expect("a postfix user (made by the postfix package)")
 }
 
-fn server() -> ServerAddress {
+pub(crate) fn server() -> ServerAddress {
     ServerAddress::parse("pbem@pbem.test").expect("address")
 }
 

@@ -1,0 +1,333 @@
+//! Acting on bounces (issue 30): a bounce of a mail pbem sent marks the
+//! address it could not reach; while every address of a player fails, that
+//! player's clocks stop and the opponents and directors are told once; the
+//! player's next mail from a confirmed address ends it.
+//!
+//! Every bounce is hostile (anyone can write one), so a bounce counts only
+//! when it names a mail pbem sent: by its VERP envelope address, whose MAC
+//! only pbem can make, or else by the Message-ID of a mail in the outbox
+//! (pbem's Message-IDs are not guessable); and only for a recipient that
+//! mail went to. Anything else changes nothing. A bounce is never answered.
+//!
+//! The rules:
+//! * a permanent failure (`failed`, 5.x.x) marks the address failing;
+//! * a transient one (`delayed`, or 4.x.x) counts; [`TRANSIENT_IN_A_ROW`]
+//!   in a row mark it failing. Each sent mail counts once (a delay warning
+//!   and the later failure of one mail are one). The count starts again
+//!   when the player mails from the address, when a report says a mail to
+//!   it was delivered, or when the last transient bounce is older than
+//!   [`COUNT_LAPSES`] (the mails between evidently arrived);
+//! * the clocks of a player whose every address fails stop from then until
+//!   the player's next mail from a confirmed address, at most
+//!   `store::deadlines::BOUNCE_PAUSE_DAYS` per game in all (reckoned in
+//!   `store::deadlines::honoured_vacations`);
+//! * meanwhile mail goes to the player's first address that works, if any
+//!   (`Player::mail_address`).
+
+use time::{Duration, OffsetDateTime, UtcOffset};
+
+use super::{Ctx, ServiceError};
+use crate::domain::PlayerId;
+use crate::mail::bounce::{Bounce, MAX_TOKEN_AGE, Original, Severity, Verp};
+use crate::mail::outgoing::Outgoing;
+use crate::store::deadlines::BOUNCE_PAUSE_DAYS;
+use crate::store::delivery::{self, AddressHealth, SentRecord, TRANSIENT_IN_A_ROW};
+use crate::store::{StoreError, players};
+use rusqlite::Connection;
+
+/// A transient count whose last bounce is older than this starts again.
+pub const COUNT_LAPSES: Duration = Duration::days(14);
+
+/// What a bounce did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// It names no mail pbem sent, or no recipient of it: nothing changed.
+    Unmatched,
+    /// It was counted against these addresses.
+    Counted(Vec<String>),
+}
+
+/// Acts on `bounce` as of `ctx.now`: updates the addresses it proves
+/// failing, starts the pauses of players now failing everywhere, and
+/// leaves the notices for their opponents and directors in `ctx.out`
+/// (for the caller to charge to pbem).
+pub(super) fn act_on(
+    ctx: &mut Ctx<'_>,
+    bounce: &Bounce,
+    verp: &Verp,
+) -> Result<Outcome, ServiceError> {
+    let Some(sent) = sent_mail(ctx.conn, bounce, verp, ctx.now)? else {
+        return Ok(Outcome::Unmatched);
+    };
+    let mut counted = Vec::new();
+    for report in &bounce.reports {
+        let Some(recipient) = report.recipient.as_deref() else {
+            continue;
+        };
+        let Some(address) = sent
+            .recipients
+            .iter()
+            .find(|r| r.eq_ignore_ascii_case(recipient))
+        else {
+            continue;
+        };
+        let known = delivery::health_of(ctx.conn, address)?;
+        let Some(severity) = report.severity else {
+            // Delivered (or relayed) after all: the count starts again.
+            if known.as_ref().is_some_and(|h| !h.failing) {
+                delivery::clear_health(ctx.conn, address)?;
+            }
+            continue;
+        };
+        let health = next_health(
+            known,
+            address,
+            severity,
+            sent.outbox_id,
+            report.diagnostic.clone(),
+            ctx.now,
+        );
+        let newly_failing = health.failing;
+        delivery::set_health(ctx.conn, &health)?;
+        tracing::info!(
+            address = %address,
+            outbox_id = sent.outbox_id,
+            ?severity,
+            failing = health.failing,
+            transient = health.transient,
+            "a bounce of a mail pbem sent was counted"
+        );
+        counted.push(address.clone());
+        if newly_failing {
+            pause_if_unreachable(ctx, address)?;
+        }
+    }
+    Ok(if counted.is_empty() {
+        Outcome::Unmatched
+    } else {
+        Outcome::Counted(counted)
+    })
+}
+
+/// The mail pbem sent that `bounce` names, if it names one it can prove.
+fn sent_mail(
+    conn: &Connection,
+    bounce: &Bounce,
+    verp: &Verp,
+    now: OffsetDateTime,
+) -> Result<Option<SentRecord>, StoreError> {
+    let today = now.to_offset(UtcOffset::UTC).date();
+    Ok(match bounce.original(verp, today) {
+        None => None,
+        Some(Original::Verp(named)) => delivery::sent_by_outbox_id(conn, named.outbox_id)?
+            // The day in the address is the day it was sent: an outbox id
+            // of another day is another mail.
+            .filter(|sent| {
+                (sent.sent_at.to_offset(UtcOffset::UTC).date() - named.sent_on).abs()
+                    <= Duration::days(1)
+            }),
+        Some(Original::MessageId(message_id)) => {
+            // The outbox keeps Message-IDs in angle brackets.
+            delivery::sent_by_message_id(conn, &format!("<{message_id}>"))?
+                .filter(|sent| now - sent.sent_at <= MAX_TOKEN_AGE)
+        }
+    })
+}
+
+/// What is known of `address` after a bounce of `severity` for the mail
+/// `outbox_id`.
+fn next_health(
+    known: Option<AddressHealth>,
+    address: &str,
+    severity: Severity,
+    outbox_id: i64,
+    diagnostic: Option<String>,
+    now: OffsetDateTime,
+) -> AddressHealth {
+    let fresh = AddressHealth {
+        address: address.to_string(),
+        failing: false,
+        transient: 0,
+        last_outbox_id: None,
+        since: now,
+        last_at: now,
+        diagnostic: None,
+    };
+    let mut health = match known {
+        // A lapsed count starts again (the mails between arrived).
+        Some(known) if !known.failing && now - known.last_at > COUNT_LAPSES => fresh,
+        Some(known) => known,
+        None => fresh,
+    };
+    let counted_before = health.last_outbox_id == Some(outbox_id);
+    health.last_at = now;
+    health.last_outbox_id = Some(outbox_id);
+    if diagnostic.is_some() {
+        health.diagnostic = diagnostic;
+    }
+    match severity {
+        Severity::Permanent => health.failing = true,
+        Severity::Transient if !counted_before => {
+            health.transient = health.transient.saturating_add(1);
+            if health.transient >= TRANSIENT_IN_A_ROW {
+                health.failing = true;
+            }
+        }
+        Severity::Transient => {}
+    }
+    health
+}
+
+/// When every address of the player owning `address` now fails: stops
+/// the player's clocks (once) and tells the opponents and directors.
+fn pause_if_unreachable(ctx: &mut Ctx<'_>, address: &str) -> Result<(), ServiceError> {
+    let Some(player) = players::by_address(ctx.conn, address)? else {
+        return Ok(());
+    };
+    if !player.all_failing() || delivery::open_pause(ctx.conn, player.id)?.is_some() {
+        return Ok(());
+    }
+    delivery::start_pause(ctx.conn, player.id, ctx.now)?;
+    let diagnostic = delivery::health_of(ctx.conn, address)?
+        .and_then(|h| h.diagnostic)
+        .map(|d| format!(" The mail system said: {d}"))
+        .unwrap_or_default();
+    let boards = active_boards_of(ctx.conn, player.id)?;
+    let mut told: Vec<PlayerId> = Vec::new();
+    for (opponent, _) in &boards {
+        if told.contains(opponent) {
+            continue;
+        }
+        told.push(*opponent);
+        let numbers: Vec<String> = boards
+            .iter()
+            .filter(|(o, _)| o == opponent)
+            .map(|(_, b)| b.to_string())
+            .collect();
+        let text = format!(
+            "Mail to {userid} cannot be delivered to any of {userid}'s addresses.{diagnostic}\n\n\
+             {userid}'s clocks stop (board {boards}) until {userid} writes to pbem again, for at most {BOUNCE_PAUSE_DAYS} days per game in all. Nothing else changes; you may keep playing your other games.",
+            userid = player.userid,
+            boards = numbers.join(", "),
+        );
+        tell(
+            ctx,
+            *opponent,
+            &format!("pbem: mail to {} bounces", player.userid),
+            &text,
+        )?;
+    }
+    for director in directors_of(ctx.conn, player.id)? {
+        if told.contains(&director) || director == player.id {
+            continue;
+        }
+        told.push(director);
+        let text = format!(
+            "Mail to {userid}, an entrant of your event, cannot be delivered to any of {userid}'s addresses.{diagnostic}\n\n\
+             {userid}'s clocks stop until {userid} writes to pbem again, for at most {BOUNCE_PAUSE_DAYS} days per game in all.",
+            userid = player.userid,
+        );
+        tell(
+            ctx,
+            director,
+            &format!("pbem: mail to {} bounces", player.userid),
+            &text,
+        )?;
+    }
+    tracing::warn!(
+        userid = %player.userid,
+        told = told.len(),
+        "every address of a player fails: the player's clocks stop"
+    );
+    Ok(())
+}
+
+/// A notice to `player` in `ctx.out` (one mail).
+fn tell(
+    ctx: &mut Ctx<'_>,
+    player: PlayerId,
+    subject: &str,
+    text: &str,
+) -> Result<(), ServiceError> {
+    let player = players::by_id(ctx.conn, player)?;
+    if player.mail_address().is_empty() {
+        return Ok(());
+    }
+    let mail: Outgoing = ctx.notice(vec![player.mail_address().to_string()], subject, text)?;
+    ctx.out.push(mail);
+    Ok(())
+}
+
+/// The games `player` is playing: the opponent and the board of each.
+fn active_boards_of(
+    conn: &Connection,
+    player: PlayerId,
+) -> Result<Vec<(PlayerId, crate::domain::BoardNumber)>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT CASE WHEN white_id = ?1 THEN black_id ELSE white_id END, number FROM boards
+         WHERE result IS NULL AND challenged_id IS NULL AND (white_id = ?1 OR black_id = ?1)
+           AND white_id != black_id
+         ORDER BY number",
+    )?;
+    let rows = statement.query_map([player.0], |row| Ok((PlayerId(row.get(0)?), row.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The directors of the events `player` is in that are not finished.
+fn directors_of(conn: &Connection, player: PlayerId) -> Result<Vec<PlayerId>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT DISTINCT t.director_id FROM tournaments t
+         JOIN tournament_entries e ON e.tournament_id = t.id
+         WHERE e.player_id = ?1 AND e.withdrawn_at IS NULL AND t.status != 'finished'
+         ORDER BY t.director_id",
+    )?;
+    let rows = statement.query_map([player.0], |row| Ok(PlayerId(row.get(0)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A mail came from `sender`: if it is a player's confirmed address with
+/// delivery trouble, the trouble is forgotten, and the pause of the
+/// player's clocks (if any) ends. Returns whether anything changed.
+pub(super) fn heard_from(
+    conn: &Connection,
+    sender: &str,
+    now: OffsetDateTime,
+) -> Result<bool, StoreError> {
+    let Some(owner) = players::address_owner(conn, sender)? else {
+        return Ok(false);
+    };
+    let cleared = delivery::clear_health(conn, sender)?;
+    let resumed = delivery::end_pause(conn, owner, now)?;
+    if cleared || resumed {
+        tracing::info!(address = %sender, resumed, "a player with bounced mail wrote again");
+    }
+    Ok(cleared || resumed)
+}
+
+/// The state of each of `player`'s addresses, one line each, for `address`
+/// and `settings`.
+pub(super) fn address_lines(
+    conn: &Connection,
+    player: &players::Player,
+) -> Result<String, StoreError> {
+    let mut lines = String::new();
+    for address in &player.addresses {
+        let state = match delivery::health_of(conn, address)? {
+            None => "ok".to_string(),
+            Some(h) if h.failing => format!(
+                "failing since {}{}",
+                crate::store::time_text(h.since),
+                h.diagnostic.map(|d| format!(" ({d})")).unwrap_or_default()
+            ),
+            Some(h) => format!(
+                "ok, {} of {TRANSIENT_IN_A_ROW} delayed mails in a row",
+                h.transient
+            ),
+        };
+        lines.push_str(&format!("  {address}: {state}\n"));
+    }
+    if delivery::open_pause(conn, player.id)?.is_some() {
+        lines.push_str(&format!("  Mail to every address bounces: your clocks stop until you write (at most {BOUNCE_PAUSE_DAYS} days per game). Any mail from a confirmed address ends this.\n"));
+    }
+    Ok(lines)
+}

@@ -1,0 +1,286 @@
+//! Bounces (issue 30 section 1): a DSN of a mail pbem sent marks the
+//! address, stops the clocks of a player whose every address fails, tells
+//! the opponent once; a forged one changes nothing; three transient ones
+//! mark the address; the player's next mail clears it; `pbem status`.
+
+use pbem_testkit::{ALICE, BOB, Harness, Sent, pbem_binary, to};
+use time::Duration;
+
+/// A bounce as Postfix writes it (the form of
+/// tests/fixtures/bounces/postfix-unknown-user.eml) of the mail
+/// `message_id` to `recipient`, with `action` and `status`.
+fn dsn(id: u32, message_id: &str, recipient: &str, action: &str, status: &str) -> Vec<u8> {
+    let message_id = message_id.trim_matches(['<', '>']);
+    format!(
+        "Return-Path: <>\r\nDelivered-To: pbem@localhost\r\nFrom: Mail Delivery System <MAILER-DAEMON@mx.example.org>\r\n\
+Subject: Undelivered Mail Returned to Sender\r\nTo: pbem@localhost\r\nAuto-Submitted: auto-replied\r\nMIME-Version: 1.0\r\n\
+Message-Id: <bounce-{id}@mx.example.org>\r\n\
+Content-Type: multipart/report; report-type=delivery-status; boundary=\"B\"\r\n\r\n\
+--B\r\nContent-Type: text/plain\r\n\r\nYour mail could not be delivered.\r\n\r\n\
+--B\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.org\r\n\r\n\
+Final-Recipient: rfc822; {recipient}\r\nAction: {action}\r\nStatus: {status}\r\nDiagnostic-Code: smtp; {status} mailbox trouble\r\n\r\n\
+--B\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: pbem@localhost\r\nTo: {recipient}\r\nMessage-ID: <{message_id}>\r\nSubject: pbem\r\n\r\n\
+--B--\r\n"
+    )
+    .into_bytes()
+}
+
+/// Alice and Bob on board 101, 1.e4 e5 (Bob's move accepted the
+/// challenge): Alice to move. Alice's board mail.
+fn alice_to_move(h: &mut Harness) -> Sent {
+    let (alice, _) = h.alice_and_bob_on("chess");
+    let mails = h.reply(&alice, ALICE, "e4");
+    let bob = to(&mails, BOB).clone();
+    let mails = h.reply(&bob, BOB, "e5");
+    to(&mails, ALICE).clone()
+}
+
+/// Each address's delivery trouble (`address failing=F transient=T`) and
+/// each pause (`pause player=P open=O`), a line each.
+fn health(h: &Harness) -> String {
+    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let mut out = String::new();
+    let mut rows = conn
+        .prepare("SELECT address, failing, transient FROM address_health ORDER BY 1")
+        .expect("query");
+    for row in rows
+        .query_map([], |r| {
+            Ok(format!(
+                "{} failing={} transient={}\n",
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?
+            ))
+        })
+        .expect("rows")
+    {
+        out.push_str(&row.expect("row"));
+    }
+    let mut rows = conn
+        .prepare("SELECT player_id, ends_at IS NULL FROM bounce_pauses ORDER BY id")
+        .expect("query");
+    for row in rows
+        .query_map([], |r| {
+            Ok(format!(
+                "pause player={} open={}\n",
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?
+            ))
+        })
+        .expect("rows")
+    {
+        out.push_str(&row.expect("row"));
+    }
+    out
+}
+
+fn lost_on_time(mails: &[Sent]) -> bool {
+    mails.iter().any(|m| m.body.contains("lost on time"))
+}
+
+#[test]
+fn a_permanent_bounce_stops_the_clock_tells_the_opponent_once_and_a_mail_clears_it() {
+    let mut h = Harness::new();
+    let alice = alice_to_move(&mut h);
+    let bounced = h.deliver_raw(&dsn(1, &alice.message_id, ALICE, "failed", "5.1.1"));
+    // The opponent is told, once; the bounce itself is never answered.
+    assert_eq!(bounced.len(), 1, "{bounced:#?}");
+    assert_eq!(bounced[0].to, BOB);
+    assert!(
+        bounced[0]
+            .body
+            .contains("Mail to alice cannot be delivered"),
+        "{}",
+        bounced[0].body
+    );
+    let rows = health(&h);
+    assert!(
+        rows.contains("alice@example.org failing=1 transient=0"),
+        "{rows}"
+    );
+    assert!(rows.contains("pause player=1 open=1"), "{rows}");
+    // A second bounce tells nobody again.
+    assert!(
+        h.deliver_raw(&dsn(2, &alice.message_id, ALICE, "failed", "5.1.1"))
+            .is_empty()
+    );
+    // Far past the 21 days of the turn, within the 30-day pause: no loss.
+    let paused_at = h.now;
+    assert!(!lost_on_time(&h.sweep(paused_at + Duration::days(25))));
+    // Alice writes from her confirmed address: the trouble is gone and
+    // her clock runs again.
+    h.now = paused_at + Duration::days(25);
+    let answer = h.send(ALICE, "settings", "settings alice alice-pw");
+    assert!(
+        answer[0].body.contains("alice@example.org: ok"),
+        "{}",
+        answer[0].body
+    );
+    assert_eq!(health(&h), "pause player=1 open=0\n");
+    assert!(lost_on_time(&h.sweep(paused_at + Duration::days(25 + 22))));
+}
+
+#[test]
+fn without_a_bounce_the_same_sweep_forfeits() {
+    let mut h = Harness::new();
+    alice_to_move(&mut h);
+    let at = h.now + Duration::days(25);
+    assert!(lost_on_time(&h.sweep(at)));
+}
+
+#[test]
+fn a_forged_bounce_changes_nothing() {
+    let mut h = Harness::new();
+    let alice = alice_to_move(&mut h);
+    let before = h.game_state() + &health(&h);
+    // A Message-ID pbem never sent; a recipient the mail did not go to; a
+    // VERP address with a wrong MAC and no Message-ID.
+    assert!(
+        h.deliver_raw(&dsn(1, "<guess-1@localhost>", ALICE, "failed", "5.1.1"))
+            .is_empty()
+    );
+    assert!(
+        h.deliver_raw(&dsn(2, &alice.message_id, BOB, "failed", "5.1.1"))
+            .is_empty()
+    );
+    let forged_verp = String::from_utf8(dsn(3, "x", ALICE, "failed", "5.1.1"))
+        .expect("text")
+        .replace(
+            "Delivered-To: pbem@localhost",
+            "Delivered-To: pbem+b1.20500.0123456789abcdef@localhost",
+        )
+        .replace("Message-ID: <x>\r\n", "");
+    assert!(h.deliver_raw(forged_verp.as_bytes()).is_empty());
+    assert_eq!(before, h.game_state() + &health(&h));
+    assert_eq!(health(&h), "");
+    // Its clock still runs.
+    let at = h.now + Duration::days(25);
+    assert!(lost_on_time(&h.sweep(at)));
+}
+
+#[test]
+fn three_transient_bounces_of_three_mails_mark_the_address_failing() {
+    let mut h = Harness::new();
+    let alice1 = alice_to_move(&mut h);
+    // The same mail's delay warning and failure count once.
+    h.deliver_raw(&dsn(1, &alice1.message_id, ALICE, "delayed", "4.2.2"));
+    h.deliver_raw(&dsn(2, &alice1.message_id, ALICE, "failed", "4.4.1"));
+    assert_eq!(health(&h), "alice@example.org failing=0 transient=1\n");
+    // Alice's own mail clears the count.
+    let mails = h.reply(&alice1, ALICE, "Nf3");
+    assert_eq!(health(&h), "");
+    let mails = h.reply(to(&mails, BOB), BOB, "Nc6");
+    let alice2 = to(&mails, ALICE).clone();
+    // Mails that need no reply from Alice: her settings, twice.
+    let alice3 = h.send(ALICE, "x", "settings alice alice-pw")[0].clone();
+    let alice4 = h.send(ALICE, "x", "settings alice alice-pw")[0].clone();
+    for (n, mail) in [&alice2, &alice3, &alice4].into_iter().enumerate() {
+        let told = h.deliver_raw(&dsn(
+            10 + n as u32,
+            &mail.message_id,
+            ALICE,
+            "delayed",
+            "4.2.2",
+        ));
+        // The third marks the address failing: Bob is told.
+        assert_eq!(told.len(), usize::from(n == 2), "{told:#?}");
+    }
+    assert_eq!(
+        health(&h),
+        "alice@example.org failing=1 transient=3\npause player=1 open=1\n"
+    );
+}
+
+#[test]
+fn pbem_status_shows_the_outbox_the_failing_addresses_and_the_times() {
+    let mut h = Harness::new();
+    let alice = alice_to_move(&mut h);
+    h.deliver_raw(&dsn(1, &alice.message_id, ALICE, "failed", "5.1.1"));
+    let output = std::process::Command::new(pbem_binary())
+        .arg("--data-dir")
+        .arg(h.dir.path())
+        .arg("status")
+        .output()
+        .expect("pbem runs");
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    assert!(text.contains("outbox: 0 unsent"), "{text}");
+    assert!(text.contains("held in back-off: 0"), "{text}");
+    assert!(text.contains("failing addresses: 1"), "{text}");
+    assert!(text.contains("alice@example.org (alice) since"), "{text}");
+    assert!(text.contains("5.1.1 mailbox trouble"), "{text}");
+    assert!(text.contains("last inbound: 2026-"), "{text}");
+    assert!(text.contains("last outbound: 2026-"), "{text}");
+}
+
+/// A real Postfix DSN: pbem's board mail to a player whose address is an
+/// unknown user of a private Postfix instance (`postfix::Postfix`) is sent
+/// over SMTP with its VERP sender; Postfix bounces it, and that DSN,
+/// delivered to pbem, marks the address, stops the player's clock and
+/// tells the opponent once. (The DSN is handed to the server's inbox, not
+/// piped through `pbem process` by a `.forward`.)
+#[test]
+fn a_real_postfix_dsn_marks_the_address_and_stops_the_clock() {
+    use pbem::mail::bounce::Verp;
+    use pbem::mail::outbox::Outbox;
+    use pbem::mail::transport::SmtpSender;
+    use pbem::mail::transport::smtp::SmtpConfig;
+    use pbem::mail::{Endpoint, Security};
+
+    let postfix = super::postfix::Postfix::start();
+    let mut h = Harness::with_config(|config| {
+        config.service.address = super::postfix::server();
+    });
+    const GHOST: &str = "ghost@pbem.test";
+    h.signup("alice", ALICE);
+    h.signup("ghost", GHOST);
+    let mails = h.send(
+        ALICE,
+        "new game",
+        "chess challenge alice alice-pw ghost --white",
+    );
+    let mails = h.reply(to(&mails, ALICE), ALICE, "e4");
+    let mails = h.reply(to(&mails, GHOST), GHOST, "e5");
+    let alice = to(&mails, ALICE).clone();
+    let mails = h.reply(&alice, ALICE, "Nf3");
+    let ghost = to(&mails, GHOST).clone();
+    // Ghost's board mail goes out again, this time to Postfix.
+    let database = h.dir.path().join("pbem.sqlite3");
+    let conn = rusqlite::Connection::open(&database).expect("database");
+    let changed = conn
+        .execute(
+            "UPDATE outbox SET sent_at = NULL WHERE message_id = ?1",
+            [format!("<{}>", ghost.message_id.trim_matches(['<', '>']))],
+        )
+        .expect("update");
+    assert_eq!(changed, 1, "{}", ghost.message_id);
+    let smtp = SmtpConfig {
+        endpoint: Endpoint {
+            host: "127.0.0.1".to_string(),
+            port: postfix.port,
+            security: Security::Plain,
+            ca_file: None,
+            timeout: std::time::Duration::from_secs(10),
+        },
+        login: None,
+        reuse_connection: false,
+    };
+    let sender = SmtpSender::new(&smtp, &super::postfix::server()).expect("SMTP sender");
+    let verp = Verp::new(
+        super::postfix::server(),
+        h.server.service().token_key().clone(),
+    );
+    let store = pbem::store::Store::open(&database).expect("store");
+    let mut outbox = Outbox::new(Box::new(sender), &database, verp);
+    assert_eq!(outbox.drain(&store, h.now).expect("Postfix takes it"), 1);
+    let dsn = postfix.take_bounce();
+    let told = h.deliver_raw(&dsn);
+    assert_eq!(told.len(), 1, "{told:#?}");
+    assert_eq!(told[0].to, ALICE);
+    assert_eq!(
+        health(&h),
+        "ghost@pbem.test failing=1 transient=0\npause player=2 open=1\n"
+    );
+    let at = h.now + Duration::days(25);
+    assert!(!lost_on_time(&h.sweep(at)));
+}
