@@ -109,7 +109,7 @@ pub enum EventFilter {
 /// A `tournament ...` command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Tournament {
-    Create(Create),
+    Create(Box<Create>),
     Enter {
         name: String,
         speaker: Speaker,
@@ -220,7 +220,7 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
     };
     let sub = sub.to_ascii_lowercase();
     let command = match sub.as_str() {
-        "create" => Tournament::Create(parse_create(rest)?),
+        "create" => Tournament::Create(Box::new(parse_create(rest)?)),
         "enter" | "leave" => {
             let name = event_name(rest.first(), ENTER)?;
             let speaker = speaker_alone(&rest[1..], ENTER)?;
