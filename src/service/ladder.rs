@@ -124,9 +124,10 @@ fn days_per_turn(command: &CreateLadder) -> Option<u32> {
     command.days_per_turn.or(command.time.map(nominal_days))
 }
 
-/// What a `--time` control gives a turn until the games keep clocks of
-/// their own: `D` its days, `N/D` D/N, a bank its days (the most its first
-/// turn may take); rounded up to whole days, 1 to 365.
+/// The days per turn a `--time` control's games are stored with beside
+/// their clock (what the sweep's other deadlines, such as a draw offer's
+/// lapse, count in): `D` its days, `N/D` D/N, a bank its days; rounded up
+/// to whole days, 1 to 365.
 fn nominal_days(control: pbem_clock::TimeControl) -> u32 {
     use pbem_clock::TimeControl;
     let hundredths = match control {
@@ -218,9 +219,10 @@ fn details(ctx: &Ctx<'_>, ladder: &StoredLadder) -> Result<String, ServiceError>
     let s = &ladder.settings;
     let owner = players::by_id(ctx.conn, s.owner)?;
     let time = match (&s.time_control, s.days_per_turn) {
-        (Some(control), Some(days)) => {
-            format!("--time={control}; until game clocks come, each turn may take {days} days")
-        }
+        (Some(control), _) => match control.parse::<pbem_clock::TimeControl>() {
+            Ok(parsed) => format!("--time={control} ({})", parsed.describe()),
+            Err(_) => format!("--time={control}"),
+        },
         (None, Some(days)) => format!("{days} days per turn"),
         _ => format!(
             "the server's default: a loss on time after {} days without a move",
@@ -305,6 +307,16 @@ fn challenge(
         options,
         ctx.now,
     )?;
+    // The ladder's `--time` is the game's clock (stored as it was written,
+    // so it reads back; a control that no longer reads gives the days).
+    if let Some(control) = ladder
+        .settings
+        .time_control
+        .as_deref()
+        .and_then(|text| text.parse::<pbem_clock::TimeControl>().ok())
+    {
+        crate::store::clocks::set_control(ctx.conn, board, control, Default::default())?;
+    }
     deadlines::set_to_move(ctx.conn, board, me.player)?;
     store::add_game(ctx.conn, ladder.id, board, me.player, defender.player)?;
     let place = |rung: &Rung| order.place(rung).unwrap_or(0);

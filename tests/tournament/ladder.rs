@@ -335,11 +335,18 @@ fn a_player_who_leaves_is_taken_out_and_their_games_play_on() {
     ladder_of_five(&mut h, "--reach=2 --time=10/50");
     let shown = order(&mut h);
     assert!(
-        flat(&shown).contains("--time=10/50; until game clocks come, each turn may take 5 days"),
+        flat(&shown).contains("--time=10/50 (10 turns in 50 days"),
         "{shown}"
     );
     assert!(shown.contains("challenge up to 2 places above"), "{shown}");
     let board = challenge(&mut h, "dmitri", "boris");
+    // The ladder's control is the game's clock.
+    let shown_board = h.send(&address("dmitri"), "show", &format!("show {board}"));
+    assert!(
+        shown_board[0].body.contains("Time control: 10/50"),
+        "{}",
+        shown_board[0].body
+    );
     let left = h.send(
         &address("boris"),
         "leave",
