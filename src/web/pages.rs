@@ -3,7 +3,7 @@
 //! tables), then rendered by a template. Nothing here reads an address, a
 //! password, a comment, an unaccepted challenge or a `--private` game; an
 //! event's running games are loaded `--public-delay` turns behind
-//! ([`load`]), so every page and feed of them lags alike.
+//! (`load`), so every page and feed of them lags alike.
 
 use std::fmt::Display;
 
