@@ -13,11 +13,11 @@ mod cups;
 pub(super) use cups::{bracket_text, groups_text, start_cup};
 
 use super::board_mail::{self, Occasion};
+pub(super) use super::event_start::with_token;
 use super::event_start::{NewGame, start_games};
 use super::{Ctx, ServiceError};
 use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::outgoing::Outgoing;
-use crate::mail::token::NOT_A_BOARD;
 use crate::render::templates::{MAX_LINE, wrap_long_lines};
 use crate::store::players::{self, Player};
 use crate::store::tournaments::{self as store, Event, Status};
@@ -266,19 +266,6 @@ pub(super) fn notice_to(
     }
     with_token(ctx, &mut mail, player);
     Ok(mail)
-}
-
-/// Gives a mail to `player`'s own address the player's reply token.
-pub(super) fn with_token(ctx: &Ctx<'_>, mail: &mut Outgoing, player: &Player) {
-    let own = !mail.to.is_empty()
-        && mail
-            .to
-            .iter()
-            .all(|to| !to.is_empty() && player.owns_address(to));
-    if own {
-        let token = ctx.key.token(NOT_A_BOARD, player.id);
-        mail.reply_to = Some(ctx.config.address.with_token(&token));
-    }
 }
 
 /// The event's results, for the crosstable.

@@ -19,10 +19,10 @@ use std::collections::btree_map::Entry;
 use serde::Serialize;
 
 use super::board_mail::Occasion;
-use super::event_rounds::{send_board_mails, with_token};
 use super::{Ctx, ServiceError};
 use crate::domain::{BoardNumber, MailChoice, PlayerId};
 use crate::mail::outgoing::Outgoing;
+use crate::mail::token::NOT_A_BOARD;
 use crate::store::boards::{self, BoardOptions};
 use crate::store::players::{self, Player};
 use crate::store::tournaments::{self as store, Event};
@@ -108,7 +108,11 @@ pub(super) fn start_games(
         start_list(ctx, event, player, &started, &known, heading)?;
         for game in started.iter().filter(|s| s.game.white == *id) {
             // White moves first on every new board (`start_board`).
-            send_board_mails(ctx, game.board, Occasion::Started)?;
+            ctx.send_later(super::board_mail::board_mails(
+                ctx,
+                game.board,
+                Occasion::Started,
+            )?);
         }
     }
     Ok(started)
@@ -206,4 +210,17 @@ fn start_list(
     with_token(ctx, &mut mail, player);
     ctx.send_later([mail]);
     Ok(())
+}
+
+/// Gives a mail to `player`'s own address the player's reply token.
+pub(super) fn with_token(ctx: &Ctx<'_>, mail: &mut Outgoing, player: &Player) {
+    let own = !mail.to.is_empty()
+        && mail
+            .to
+            .iter()
+            .all(|to| !to.is_empty() && player.owns_address(to));
+    if own {
+        let token = ctx.key.token(NOT_A_BOARD, player.id);
+        mail.reply_to = Some(ctx.config.address.with_token(&token));
+    }
 }
