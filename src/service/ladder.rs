@@ -383,6 +383,24 @@ fn list(ctx: &mut MailCtx<'_>) -> Result<Vec<Outgoing>, Failure> {
     Ok(vec![ctx.notice_to_sender("pbem ladders", &body)?])
 }
 
+/// The ladders as lines of `tournaments` (name, `ladder`, variant,
+/// players), in the columns of its events.
+pub(super) fn list_lines(ctx: &Ctx<'_>) -> Result<String, ServiceError> {
+    let mut lines = String::new();
+    for ladder in store::all(ctx.conn)? {
+        let s = &ladder.settings;
+        lines.push_str(&format!(
+            "  {:<20} {:<9} {:<10} {:<22} {} players\n",
+            s.name,
+            "standing",
+            s.variant.display_name(),
+            "ladder",
+            store::rungs(ctx.conn, ladder.id)?.len(),
+        ));
+    }
+    Ok(lines)
+}
+
 /// The ladder's side of board `board`'s end, if it is a ladder game the
 /// ladder waits for: a challenger's win (over the board, on time or by
 /// forfeit) moves the order; anything else changes nothing. Said in the

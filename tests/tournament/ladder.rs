@@ -187,6 +187,17 @@ fn a_ladder_of_five_challenges_up_and_out_of_reach_and_only_a_win_moves_it() {
         "{}",
         listed[0].body
     );
+    // `tournaments` lists every kind, ladders included, a line each.
+    let every = h.send(&address("carla"), "tournaments", "tournaments");
+    let line = every[0]
+        .body
+        .lines()
+        .find(|line| line.trim_start().starts_with("top "))
+        .unwrap_or_else(|| panic!("the ladder in: {}", every[0].body));
+    assert!(
+        line.contains("ladder") && line.contains("5 players"),
+        "{line}"
+    );
     // A defender's win changes nothing either.
     let resigned = h.send(
         &address("dmitri"),

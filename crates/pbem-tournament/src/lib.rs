@@ -95,6 +95,20 @@ impl Format {
         }
     }
 
+    /// The kind in a few words, for one line of a list (`knockout`,
+    /// `groups + knockout`); [`Format::describe`] says it all.
+    pub fn kind(self) -> String {
+        match self {
+            Format::RoundRobin { .. } | Format::Swiss { .. } => self.describe(),
+            Format::Knockout { .. } => "knockout".into(),
+            Format::Groups {
+                final_stage: groups::FinalStage::Knockout { .. },
+                ..
+            } => "groups + knockout".into(),
+            Format::Groups { .. } => "groups + round robin".into(),
+        }
+    }
+
     pub fn is_swiss(self) -> bool {
         matches!(self, Format::Swiss { .. })
     }

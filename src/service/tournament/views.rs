@@ -183,7 +183,7 @@ pub const FINISHED_LISTED: u32 = 200;
 
 /// `tournaments`: every open and running event (a director has at most
 /// [`LIVE_EVENTS_PER_DIRECTOR`] of them), then the newest finished ones,
-/// and how many more finished ones there are.
+/// and how many more finished ones there are; unfiltered, the ladders too.
 pub(super) fn list(ctx: &mut MailCtx<'_>, filter: EventFilter) -> Result<Vec<Outgoing>, Failure> {
     let live = u32::MAX;
     let statuses: &[(Status, u32)] = match filter {
@@ -207,13 +207,16 @@ pub(super) fn list(ctx: &mut MailCtx<'_>, filter: EventFilter) -> Result<Vec<Out
                 s.name,
                 event.status.as_str(),
                 s.variant.display_name(),
-                s.format.describe(),
+                s.format.kind(),
                 store::entries(ctx.conn, event.id)?.len()
             ));
         }
         if status == Status::Finished {
             more = store::count(ctx.conn, status)?.saturating_sub(events.len() as u32);
         }
+    }
+    if filter == EventFilter::All {
+        body.push_str(&crate::service::ladder::list_lines(ctx)?);
     }
     if body.is_empty() {
         body = "No events.\n".into();
