@@ -284,3 +284,194 @@ fn a_real_postfix_dsn_marks_the_address_and_stops_the_clock() {
     let at = h.now + Duration::days(25);
     assert!(!lost_on_time(&h.sweep(at)));
 }
+
+/// Issue 30's proof end to end, with nothing handed over in-process: mail
+/// reaches pbem only as the guide's `.forward` gives it, Postfix piping
+/// each mail to the real `pbem process` (see
+/// [`super::postfix::Postfix::start_piping_to`]), and pbem sends over SMTP
+/// into the same Postfix. Alice's move, submitted to Postfix, makes pbem
+/// send ghost his board mail; ghost has no mailbox, so Postfix bounces it
+/// to the mail's VERP address, which Postfix pipes to `pbem process` too.
+/// That real DSN marks ghost's address and pauses his clock (a `pbem tick`
+/// run 25 days later forfeits nobody), and Alice is told once. A forged
+/// DSN delivered the same way changes nothing.
+#[test]
+fn postfix_pipes_mail_and_its_real_dsn_to_pbem_process() {
+    use std::os::unix::fs::chown;
+    const ALICE_HERE: &str = "alice@pbem.test";
+    const GHOST: &str = "ghost@pbem.test";
+    const NOBODY: u32 = 65534;
+
+    // The players and the game, made in-process as a past of the server's.
+    let mut h = Harness::with_config(|config| {
+        config.service.address = super::postfix::server();
+    });
+    h.now = time::OffsetDateTime::now_utc() - Duration::hours(1);
+    h.signup("alice", ALICE_HERE);
+    h.signup("ghost", GHOST);
+    let mails = h.send(
+        ALICE_HERE,
+        "new game",
+        "chess challenge alice alice-pw ghost --white",
+    );
+    let mails = h.reply(to(&mails, ALICE_HERE), ALICE_HERE, "e4");
+    h.reply(to(&mails, GHOST), GHOST, "e5");
+    let data = h.dir.path().to_path_buf();
+
+    // pbem as the MTA runs it: its own configuration, mail on standard
+    // input, mail out by SMTP to Postfix; the data directory is nobody's.
+    let etc = tempfile::tempdir().expect("temp dir");
+    let config = etc.path().join("pbem.toml");
+    let log = etc.path().join("pbem.log");
+    // Postfix picks its port at start, and the configuration written next
+    // names it; the command Postfix runs reads that file at each mail.
+    let command = format!(
+        "{} --config {} --data-dir {} process",
+        pbem_binary().display(),
+        config.display(),
+        data.display()
+    );
+    let postfix = super::postfix::Postfix::start_piping_to(&command);
+    std::fs::write(
+        &config,
+        format!(
+            "[server]\naddress = \"pbem@pbem.test\"\nlog_file = \"{}\"\n\
+             [inbound]\nkind = \"stdin\"\n\
+             [outbound]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"plain\"\nreuse_connection = false\n\
+             [web]\nlisten = \"\"\n",
+            log.display(),
+            postfix.port
+        ),
+    )
+    .expect("config");
+    std::fs::write(&log, b"").expect("log file");
+    for path in walk(&data)
+        .into_iter()
+        .chain([etc.path().to_path_buf(), log.clone()])
+    {
+        chown(&path, Some(NOBODY), Some(NOBODY)).expect("chown");
+    }
+
+    // Alice moves by mail through Postfix.
+    let before = postfix.delivered_to_pbem();
+    postfix.submit(
+        ALICE_HERE,
+        "pbem@pbem.test",
+        b"From: alice@pbem.test\r\nTo: pbem@pbem.test\r\nSubject: move\r\nMessage-ID: <alice-nf3@pbem.test>\r\n\r\nmove 101 alice alice-pw Nf3\r\n",
+    );
+    // Her mail, then ghost's bounce: two deliveries to pbem process.
+    let database = data.join("pbem.sqlite3");
+    let read_health = || {
+        let conn = rusqlite::Connection::open(&database).expect("database");
+        let failing: Vec<String> = conn
+            .prepare("SELECT address FROM address_health WHERE failing = 1")
+            .expect("query")
+            .query_map([], |r| r.get(0))
+            .expect("rows")
+            .map(|row| row.expect("row"))
+            .collect();
+        let open_pauses: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM bounce_pauses WHERE ends_at IS NULL",
+                [],
+                |r| r.get(0),
+            )
+            .expect("count");
+        (failing, open_pauses)
+    };
+    let start = std::time::Instant::now();
+    while read_health().0.is_empty() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(90),
+            "no bounce marked ghost's address; pbem's log:\n{}\nPostfix's log:\n{}",
+            std::fs::read_to_string(&log).unwrap_or_default(),
+            postfix.log()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    assert_eq!(read_health(), (vec![GHOST.to_string()], 1));
+    assert!(
+        postfix.delivered_to_pbem() >= before + 2,
+        "{}",
+        postfix.log()
+    );
+    let log_text = postfix.log();
+    assert!(log_text.contains("to=<ghost@pbem.test>"), "{log_text}");
+    assert!(log_text.contains("status=bounced"), "{log_text}");
+    // Alice got her board mail, and then word of ghost's trouble, once.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let told = |mails: &[String]| {
+        mails
+            .iter()
+            .filter(|m| m.contains("Subject: pbem: mail to ghost bounces"))
+            .count()
+    };
+    while told(&postfix.alice_mails()) == 0 && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    assert_eq!(
+        told(&postfix.alice_mails()),
+        1,
+        "{:#?}\n{}",
+        postfix.alice_mails(),
+        postfix.log()
+    );
+
+    // A forged DSN through the same path: an unknown Message-ID for
+    // Alice's address. Postfix delivers it; nothing changes.
+    let delivered = postfix.delivered_to_pbem();
+    let forged = dsn(90, "<never-sent@pbem.test>", ALICE_HERE, "failed", "5.1.1");
+    postfix.submit("", "pbem+b1.20000.0011223344556677@pbem.test", &forged);
+    let start = std::time::Instant::now();
+    while postfix.delivered_to_pbem() == delivered {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "the forged DSN never reached pbem:\n{}",
+            postfix.log()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    assert_eq!(read_health(), (vec![GHOST.to_string()], 1));
+
+    // 25 days on, `pbem tick` (as cron runs it) forfeits nobody: ghost's
+    // clock stands while his address fails.
+    let at = (time::OffsetDateTime::now_utc() + Duration::days(25))
+        .format(&time::format_description::well_known::Rfc3339)
+        .expect("formats");
+    let output = std::process::Command::new(pbem_binary())
+        .arg("--config")
+        .arg(&config)
+        .arg("--data-dir")
+        .arg(&data)
+        .args(["--now", &at, "tick"])
+        .output()
+        .expect("pbem runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let conn = rusqlite::Connection::open(&database).expect("database");
+    let result: Option<String> = conn
+        .query_row("SELECT result FROM boards WHERE number = 101", [], |r| {
+            r.get(0)
+        })
+        .expect("board 101");
+    assert_eq!(result, None, "{}", String::from_utf8_lossy(&output.stdout));
+}
+
+/// Every file and directory under `dir`, `dir` included.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = vec![dir.to_path_buf()];
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                found.extend(walk(&path));
+            } else {
+                found.push(path);
+            }
+        }
+    }
+    found
+}

@@ -68,6 +68,24 @@ pub(crate) struct Postfix {
 
 impl Postfix {
     pub(crate) fn start() -> Postfix {
+        Postfix::start_with(None)
+    }
+
+    /// A private Postfix that delivers `pbem@pbem.test` (and so every
+    /// `pbem+...@pbem.test`: bounce addresses and reply tokens) by piping
+    /// the mail to `pbem_process` as user `nobody`, the way the guide's
+    /// `.forward` (`"|/usr/local/bin/pbem --config ... process"`) does for
+    /// the pbem user: local(8) runs a `.forward` pipe with the user's
+    /// rights and pipe(8) runs this one with nobody's, the same command on
+    /// standard input with the same meaning of its exit code (75: try
+    /// again later). A pipe transport stands in for the `.forward` because
+    /// this instance has no local users of its own. `alice@pbem.test` has
+    /// a mailbox; every other user of `pbem.test` bounces.
+    pub(crate) fn start_piping_to(pbem_process: &str) -> Postfix {
+        Postfix::start_with(Some(pbem_process))
+    }
+
+    fn start_with(pbem_process: Option<&str>) -> Postfix {
         assert!(
             Path::new(POSTFIX).exists(),
             "Postfix is not installed ({POSTFIX} is missing): ./scripts/test installs it (apt-get install -y postfix)"
@@ -112,7 +130,7 @@ mynetworks = 127.0.0.0/8
 smtp_dns_support_level = disabled
 virtual_mailbox_domains = pbem.test
 virtual_mailbox_base = {d}/mail
-virtual_mailbox_maps = inline:{{ pbem@pbem.test=pbem/Maildir/ }}
+virtual_mailbox_maps = inline:{{ pbem@pbem.test=pbem/Maildir/, alice@pbem.test=alice/Maildir/ }}
 virtual_uid_maps = static:{MAIL_UID}
 virtual_gid_maps = static:{MAIL_UID}
 smtpd_reject_unlisted_recipient = no
@@ -130,6 +148,21 @@ biff = no
         let smtpd = format!("127.0.0.1:{port}/inet = 127.0.0.1:{port} inet n - n - - smtpd");
         run(POSTCONF, &["-c", etc, "-M", &smtpd]);
         run(POSTCONF, &["-c", etc, "-F", "*/*/chroot = n"]);
+        if let Some(command) = pbem_process {
+            let pipe = format!(
+                "pbem/unix = pbem unix - n n - - pipe flags=DRq user=nobody argv={command}"
+            );
+            run(POSTCONF, &["-c", etc, "-M", &pipe]);
+            run(
+                POSTCONF,
+                &[
+                    "-c",
+                    etc,
+                    "transport_maps = inline:{ pbem@pbem.test=pbem: }",
+                    "pbem_destination_recipient_limit = 1",
+                ],
+            );
+        }
         let postfix = Postfix { dir, port };
         postfix.control("start");
         postfix
@@ -156,7 +189,44 @@ biff = no
         );
     }
 
-    fn log(&self) -> String {
+    /// Hands `raw` to this Postfix (its own sendmail) from `from` to `to`.
+    pub(crate) fn submit(&self, from: &str, to: &str, raw: &[u8]) {
+        use std::io::Write;
+        let mut child = Command::new(SENDMAIL)
+            .arg("-C")
+            .arg(self.etc())
+            .args(["-i", "-f", from, to])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {SENDMAIL}: {e}"));
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(raw)
+            .expect("write the mail");
+        let status = child.wait().expect("sendmail ends");
+        assert!(status.success(), "sendmail failed\n{}", self.log());
+    }
+
+    /// How many mails Postfix has handed to `pbem process` and seen exit 0.
+    pub(crate) fn delivered_to_pbem(&self) -> usize {
+        self.log().matches("delivered via pbem service").count()
+    }
+
+    /// The mails `alice@pbem.test` received.
+    pub(crate) fn alice_mails(&self) -> Vec<String> {
+        let dir = self.dir.path().join("mail/alice/Maildir/new");
+        fs::read_dir(dir)
+            .map(|dir| {
+                dir.flatten()
+                    .filter_map(|entry| fs::read_to_string(entry.path()).ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn log(&self) -> String {
         fs::read_to_string(self.dir.path().join("postfix.log")).unwrap_or_default()
     }
 
