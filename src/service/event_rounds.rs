@@ -10,7 +10,8 @@
 
 mod cups;
 
-pub(super) use cups::{bracket_text, groups_text, start_cup};
+pub(super) use crate::store::cups::{bracket_text, groups_text};
+pub(super) use cups::start_cup;
 
 use super::board_mail::{self, Occasion};
 pub(super) use super::event_start::with_token;
@@ -281,9 +282,9 @@ pub(super) fn crosstable_text(
     title: &str,
 ) -> Result<(String, String), ServiceError> {
     let table = Crosstable::compute(&results(ctx, event)?);
-    let cup = match cups::groups_text(ctx, event)? {
+    let cup = match groups_text(ctx.conn, event)? {
         Some(text) => Some(text),
-        None => cups::bracket_text(ctx, event)?,
+        None => bracket_text(ctx.conn, event)?,
     };
     if let Some(bracket) = cup {
         return Ok((

@@ -11,6 +11,7 @@ pub mod boards;
 pub mod claims;
 pub mod clocks;
 pub mod conditional;
+pub mod cups;
 pub mod deadlines;
 pub mod delivery;
 pub mod ladders;

@@ -533,7 +533,7 @@ struct RoundView {
 }
 
 /// `/events/<name>`: settings, entrants, pairings by round, crosstable
-/// and standings.
+/// and standings (a cup: its bracket, or its groups and final stage).
 pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebError> {
     let event = event_named(conn, name)?;
     let s = &event.settings;
@@ -632,6 +632,12 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
     let results = events::results(conn, &event)?;
     let table = Crosstable::compute(&results);
     let started = event.status != Status::Open;
+    // A cup shows what `tournament show` mails: the bracket, or each
+    // group's crosstable and the final stage's table or bracket.
+    let cup = match crate::store::cups::groups_text(conn, &event)? {
+        Some(groups) => Some(("Groups and final stage", groups)),
+        None => crate::store::cups::bracket_text(conn, &event)?.map(|b| ("Bracket", b)),
+    };
     html(
         site,
         "event.html",
@@ -641,6 +647,8 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
             entrants => value(&entrants),
             rounds => value(&rounds),
             started => started,
+            cup_heading => cup.as_ref().map(|(heading, _)| *heading),
+            cup => cup.as_ref().map(|(_, text)| text.clone()),
             crosstable => started.then(|| text::crosstable(&table)),
             standings => started.then(|| text::standings(&table)),
             legend => started.then(|| text::legend(&table)),

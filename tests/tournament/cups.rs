@@ -234,6 +234,20 @@ fn a_six_player_knockout_with_byes_decides_a_tied_match_by_a_playoff() {
     // playoff.
     assert!(body.contains("4 k4 1+2"), "{body}");
     assert!(body.contains("5 k5 1+0"), "{body}");
+    // The web site's event page shows the same bracket.
+    let page = event_page(&h, "cupA");
+    assert!(page.contains("<h2>Bracket</h2>"), "{page}");
+    assert!(page.contains("4 k4 1+2"), "{page}");
+    assert!(!page.contains("<h2>Crosstable</h2>"), "{page}");
+}
+
+/// The web site's page of event `name`, built in-process.
+fn event_page(h: &Harness, name: &str) -> String {
+    let site = pbem::web::Site::new(&h.config, pbem::server::Clock::Fixed(h.now));
+    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    pbem::web::pages::event(&site, &conn, name)
+        .unwrap_or_else(|e| panic!("the page of {name}: {e:?}"))
+        .body
 }
 
 #[test]
@@ -342,6 +356,15 @@ fn eight_players_in_two_groups_then_a_knockout_final() {
     assert!(over.body.contains("Final stage:"), "{}", over.body);
     let show = h.send("guest@example.net", "show", "tournament show groups8");
     assert!(show[0].body.contains("Group 2:"), "{}", show[0].body);
+    let page = event_page(&h, "groups8");
+    for part in [
+        "<h2>Groups and final stage</h2>",
+        "Group 1:",
+        "Group 2:",
+        "Final stage:",
+    ] {
+        assert!(page.contains(part), "{part} in {page}");
+    }
     assert!(
         show[0].body.contains("up to 60 players"),
         "{}",

@@ -11,153 +11,12 @@ use crate::domain::PlayerId;
 use crate::mail::outgoing::Outgoing;
 use crate::service::event_start::{NewGame, start_games};
 use crate::store::StoreError;
+use crate::store::cups::{Cup, bracket_of, group_rounds, group_tables, groups_of, seeds_of};
 use crate::store::players;
 use crate::store::tournaments::{self as store, Event, Status};
 use crate::tournament::groups::{FinalStage, Groups};
-use crate::tournament::knockout::{Bracket, Knockout, KnockoutGame};
-use crate::tournament::{Crosstable, Format, GameResult, berger, text};
-
-/// A knockout event's shape, its players by seed (seed `s` is
-/// `seeds[s - 1]`) and where its bracket stands, or a knockout final
-/// stage's (its rounds counted after the groups'); `None` for other
-/// formats, a cup not started yet and a final stage not begun.
-pub(in crate::service) fn bracket_of(
-    ctx: &Ctx<'_>,
-    event: &Event,
-) -> Result<Option<Cup>, ServiceError> {
-    if event.status == Status::Open {
-        return Ok(None);
-    }
-    let (match_games, tie, seeds, offset) = match event.settings.format {
-        Format::Knockout { match_games, tie } => {
-            let mut entries = store::entries(ctx.conn, event.id)?;
-            entries.retain(|e| e.start_number.is_some());
-            entries.sort_by_key(|e| e.start_number);
-            let seeds: Vec<PlayerId> = entries.iter().map(|e| e.player).collect();
-            (match_games, tie, seeds, 0)
-        }
-        Format::Groups {
-            final_stage: FinalStage::Knockout { match_games, tie },
-            ..
-        } => {
-            let seeds = store::finalists(ctx.conn, event.id)?;
-            if seeds.is_empty() {
-                return Ok(None);
-            }
-            (match_games, tie, seeds, group_rounds(ctx, event)?)
-        }
-        _ => return Ok(None),
-    };
-    let corrupt = |problem: String| {
-        StoreError::Corrupt(format!("knockout {}: {problem}", event.settings.name))
-    };
-    let seed_of = |player: PlayerId| -> Result<u32, StoreError> {
-        seeds
-            .iter()
-            .position(|&p| p == player)
-            .map(|i| i as u32 + 1)
-            .ok_or_else(|| corrupt(format!("player {} has no seed", player.0)))
-    };
-    let shape = Knockout::new(seeds.len() as u32, match_games, tie)
-        .map_err(|problem| corrupt(problem.to_string()))?;
-    let mut record = Vec::new();
-    for game in store::games(ctx.conn, event.id)? {
-        if game.round <= offset {
-            continue;
-        }
-        record.push(KnockoutGame {
-            round: game.round - offset,
-            white: seed_of(game.white)?,
-            black: seed_of(game.black)?,
-            result: match &game.result {
-                None => GameResult::Pending,
-                Some(score) => GameResult::from_score(score, game.forfeit),
-            },
-        });
-    }
-    let mut withdrawn = Vec::new();
-    for entry in store::entries(ctx.conn, event.id)? {
-        if entry.withdrawn && seeds.contains(&entry.player) {
-            withdrawn.push(seed_of(entry.player)?);
-        }
-    }
-    let bracket = shape
-        .compute_with_withdrawals(&record, &withdrawn)
-        .map_err(|problem| corrupt(problem.to_string()))?;
-    Ok(Some(Cup {
-        shape,
-        seeds,
-        bracket,
-        offset,
-    }))
-}
-
-/// A knockout (or a knockout final stage) as it stands.
-pub(in crate::service) struct Cup {
-    shape: Knockout,
-    /// Players by seed: seed `s` is `seeds[s - 1]`.
-    seeds: Vec<PlayerId>,
-    bracket: Bracket,
-    /// Rounds played before the knockout (the groups'); its round `r` is
-    /// stored as round `offset + r`.
-    offset: u32,
-}
-
-/// Rounds of the group stage of an event of groups: the most any group
-/// plays (0 for other formats).
-fn group_rounds(ctx: &Ctx<'_>, event: &Event) -> Result<u32, ServiceError> {
-    let Some(groups) = groups_of(ctx, event)? else {
-        return Ok(0);
-    };
-    Ok((1..=groups.groups())
-        .map(|g| groups.rounds(g).len() as u32)
-        .max()
-        .unwrap_or(0))
-}
-
-/// The shape of an event of groups that has started (its seeds are its
-/// start numbers).
-fn groups_of(ctx: &Ctx<'_>, event: &Event) -> Result<Option<Groups>, ServiceError> {
-    let Format::Groups {
-        groups,
-        advance,
-        double,
-        final_stage,
-    } = event.settings.format
-    else {
-        return Ok(None);
-    };
-    let seeded = store::entries(ctx.conn, event.id)?
-        .iter()
-        .filter(|e| e.start_number.is_some())
-        .count() as u32;
-    Groups::new(seeded, groups, advance, double, final_stage)
-        .map(Some)
-        .map_err(|problem| {
-            StoreError::Corrupt(format!("groups {}: {problem}", event.settings.name)).into()
-        })
-}
-
-/// The bracket as text (rounds as columns, match scores, its key), for
-/// `tournament show` and the final mail; `None` when the event is no
-/// knockout or has not started.
-pub(in crate::service) fn bracket_text(
-    ctx: &Ctx<'_>,
-    event: &Event,
-) -> Result<Option<String>, ServiceError> {
-    let Some(cup) = bracket_of(ctx, event)? else {
-        return Ok(None);
-    };
-    let mut names = Vec::with_capacity(cup.seeds.len());
-    for player in cup.seeds {
-        names.push(players::by_id(ctx.conn, player)?.userid);
-    }
-    Ok(Some(format!(
-        "{}\n{}",
-        text::bracket(&cup.bracket, &names),
-        text::bracket_legend()
-    )))
-}
+use crate::tournament::knockout::Knockout;
+use crate::tournament::{Format, berger};
 
 /// Starts a knockout or an event of groups: seeds by rating (highest
 /// first, then userid), then round 1 of the knockout (a bye for the top
@@ -233,10 +92,10 @@ pub(in crate::service) fn start_cup(
 /// Starts every group's games (each group a round robin by the Berger
 /// tables) and tells the director which groups there are.
 fn start_groups(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
-    let Some(groups) = groups_of(ctx, event)? else {
+    let Some(groups) = groups_of(ctx.conn, event)? else {
         return Ok(());
     };
-    let seeds = seeds_of(ctx, event)?;
+    let seeds = seeds_of(ctx.conn, event)?;
     let player = |seed: u32| player_of(&seeds, seed);
     let mut lines = Vec::new();
     for (index, members) in groups.members().iter().enumerate() {
@@ -278,14 +137,6 @@ fn start_groups(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
     )
 }
 
-/// The event's players by start number (seed `s` is `seeds[s - 1]`).
-fn seeds_of(ctx: &Ctx<'_>, event: &Event) -> Result<Vec<PlayerId>, ServiceError> {
-    let mut entries = store::entries(ctx.conn, event.id)?;
-    entries.retain(|e| e.start_number.is_some());
-    entries.sort_by_key(|e| e.start_number);
-    Ok(entries.iter().map(|e| e.player).collect())
-}
-
 /// The player of seed `seed`.
 fn player_of(seeds: &[PlayerId], seed: u32) -> Result<PlayerId, ServiceError> {
     seed.checked_sub(1)
@@ -313,40 +164,17 @@ fn all_games_over(ctx: &Ctx<'_>, event: &Event) -> Result<bool, ServiceError> {
         .all(|g| g.result.is_some()))
 }
 
-/// Each group's crosstable (its members in seed order, the group stage's
-/// games only), group 1 first.
-fn group_tables(
-    ctx: &Ctx<'_>,
-    event: &Event,
-    groups: &Groups,
-) -> Result<Vec<Crosstable>, ServiceError> {
-    let rounds = group_rounds(ctx, event)?;
-    let mut stage = store::results(ctx.conn, event)?;
-    stage.games.retain(|g| g.round <= rounds);
-    let mut tables = Vec::new();
-    for group in 1..=groups.groups() {
-        let results = groups.group_results(group, &stage).ok_or_else(|| {
-            StoreError::Corrupt(format!(
-                "groups {}: group {group} does not match its entrants",
-                event.settings.name
-            ))
-        })?;
-        tables.push(Crosstable::compute(&results));
-    }
-    Ok(tables)
-}
-
 /// When the last group game has ended: the top of each group go on to the
 /// final stage, seeded by group place (winners first), and its games start.
 fn groups_over(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
     if !all_games_over(ctx, event)? {
         return Ok(());
     }
-    let Some(groups) = groups_of(ctx, event)? else {
+    let Some(groups) = groups_of(ctx.conn, event)? else {
         return Ok(());
     };
-    let tables = group_tables(ctx, event, &groups)?;
-    let seeds = seeds_of(ctx, event)?;
+    let tables = group_tables(ctx.conn, event, &groups)?;
+    let seeds = seeds_of(ctx.conn, event)?;
     let advancers = match groups.advancers(&tables) {
         Ok(advancers) => advancers,
         Err(problem) => {
@@ -390,7 +218,7 @@ fn groups_over(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
         FinalStage::Knockout { .. } => advance(ctx, &event),
         FinalStage::RoundRobin { double } => {
             let finalists = store::finalists(ctx.conn, event.id)?;
-            let offset = group_rounds(ctx, &event)?;
+            let offset = group_rounds(ctx.conn, &event)?;
             let count = finalists.len() as u32;
             let table = if double {
                 berger::double(count)
@@ -430,59 +258,6 @@ fn groups_over(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
     }
 }
 
-/// The groups' crosstables and the final stage's table or bracket, for
-/// `tournament show`, `crosstable` and the final mail; `None` for other
-/// formats.
-pub(in crate::service) fn groups_text(
-    ctx: &Ctx<'_>,
-    event: &Event,
-) -> Result<Option<String>, ServiceError> {
-    let Some(groups) = groups_of(ctx, event)? else {
-        return Ok(None);
-    };
-    if event.status == Status::Open {
-        return Ok(None);
-    }
-    let mut out = String::new();
-    for (index, table) in group_tables(ctx, event, &groups)?.iter().enumerate() {
-        out.push_str(&format!(
-            "Group {}:\n{}\n",
-            index + 1,
-            text::crosstable(table)
-        ));
-    }
-    if let Some(bracket) = bracket_text(ctx, event)? {
-        out.push_str(&format!("Final stage:\n{bracket}\n"));
-    } else {
-        let finalists = store::finalists(ctx.conn, event.id)?;
-        if !finalists.is_empty() {
-            let offset = group_rounds(ctx, event)?;
-            let mut stage = store::results(ctx.conn, event)?;
-            let all = seeds_of(ctx, event)?;
-            // The finalists only, in their final seed order, with the final games.
-            let index_of = |player: PlayerId| all.iter().position(|&p| p == player);
-            let old: Vec<usize> = finalists.iter().filter_map(|&p| index_of(p)).collect();
-            stage.entrants = old.iter().map(|&i| stage.entrants[i].clone()).collect();
-            stage.games = stage
-                .games
-                .iter()
-                .filter(|g| g.round > offset)
-                .filter_map(|g| {
-                    Some(crate::tournament::GameRecord {
-                        white: old.iter().position(|&i| i == g.white)?,
-                        black: old.iter().position(|&i| i == g.black)?,
-                        ..*g
-                    })
-                })
-                .collect();
-            stage.format = Format::RoundRobin { double: false };
-            let table = Crosstable::compute(&stage);
-            out.push_str(&format!("Final stage:\n{}\n", text::crosstable(&table)));
-        }
-    }
-    Ok(Some(out))
-}
-
 /// After a game of a knockout ended (or at its start): starts the games
 /// the bracket needs now (a match's games, a playoff, the next round) and
 /// tells the director, or ends the event when the final is decided.
@@ -500,7 +275,7 @@ pub(in crate::service) fn advance(ctx: &Ctx<'_>, event: &Event) -> Result<(), Se
         seeds,
         bracket,
         offset,
-    }) = bracket_of(ctx, event)?
+    }) = bracket_of(ctx.conn, event)?
     else {
         // A round-robin final: over when its last game is.
         if all_games_over(ctx, event)? {

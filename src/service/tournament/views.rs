@@ -123,8 +123,8 @@ fn view_mail(ctx: &MailCtx<'_>, event: &Event, view: View) -> Result<Outgoing, F
                         }
                     ));
                 }
-                let groups = super::super::event_rounds::groups_text(ctx, event)?;
-                let bracket = super::super::event_rounds::bracket_text(ctx, event)?;
+                let groups = super::super::event_rounds::groups_text(ctx.conn, event)?;
+                let bracket = super::super::event_rounds::bracket_text(ctx.conn, event)?;
                 block = match (groups, bracket) {
                     (Some(groups), _) => groups,
                     (None, Some(bracket)) => format!("Bracket:\n{bracket}"),
