@@ -28,9 +28,7 @@ use crate::store::boards::{self, BoardOptions};
 use crate::store::deadlines;
 use crate::store::ladders::{self as store, LadderSettings, Rung, StoredLadder};
 use crate::store::players::{self, Player};
-use crate::tournament::ladder::{
-    Challenge, DEFAULT_OPEN, DEFAULT_REACH, Ladder, LadderError, Shift,
-};
+use crate::tournament::ladder::{DEFAULT_OPEN, DEFAULT_REACH, Ladder, LadderError, Shift};
 
 /// Ladders one player may make (ladders never end).
 pub const LADDERS_PER_OWNER: u32 = 5;
@@ -84,26 +82,6 @@ fn answer(
 fn named(ctx: &MailCtx<'_>, name: &str) -> Result<StoredLadder, Failure> {
     store::by_name(ctx.conn, name)?
         .ok_or_else(|| refuse(format!("there is no ladder \"{name}\""), None))
-}
-
-/// The ladder's rules, order and open games, checked as the crate builds
-/// them.
-fn load(conn: &rusqlite::Connection, ladder: &StoredLadder) -> Result<Ladder<Rung>, ServiceError> {
-    let rungs = store::rungs(conn, ladder.id)?;
-    let open = store::open_games(conn, ladder.id)?
-        .into_iter()
-        .map(|game| Challenge {
-            challenger: game.challenger,
-            defender: game.defender,
-        })
-        .collect();
-    Ladder::restore(ladder.settings.reach, ladder.settings.max_open, rungs, open).map_err(|e| {
-        crate::store::StoreError::Corrupt(format!(
-            "ladder {:?} does not restore: {e}",
-            ladder.settings.name
-        ))
-        .into()
-    })
 }
 
 /// A rule's refusal: changes nothing.
@@ -241,7 +219,7 @@ fn details(ctx: &Ctx<'_>, ladder: &StoredLadder) -> Result<String, ServiceError>
 
 fn join(ctx: &mut MailCtx<'_>, name: &str, player: &Player) -> Result<Vec<Outgoing>, Failure> {
     let ladder = named(ctx, name)?;
-    let mut order = load(ctx.conn, &ladder)?;
+    let mut order = store::order(ctx.conn, &ladder)?;
     let place = order.join(rung_of(player)).map_err(refused)?;
     store::set_order(ctx.conn, ladder.id, order.players())?;
     let name = &ladder.settings.name;
@@ -254,7 +232,7 @@ fn join(ctx: &mut MailCtx<'_>, name: &str, player: &Player) -> Result<Vec<Outgoi
 
 fn leave(ctx: &mut MailCtx<'_>, name: &str, player: &Player) -> Result<Vec<Outgoing>, Failure> {
     let ladder = named(ctx, name)?;
-    let mut order = load(ctx.conn, &ladder)?;
+    let mut order = store::order(ctx.conn, &ladder)?;
     let games = order.leave(&rung_of(player)).map_err(refused)?;
     store::set_order(ctx.conn, ladder.id, order.players())?;
     store::detach_games_of(ctx.conn, ladder.id, player.id)?;
@@ -276,7 +254,7 @@ fn challenge(
     opponent: &str,
 ) -> Result<Vec<Outgoing>, Failure> {
     let ladder = named(ctx, name)?;
-    let mut order = load(ctx.conn, &ladder)?;
+    let mut order = store::order(ctx.conn, &ladder)?;
     let me = rung_of(challenger);
     // An unknown userid reads as a player not on the ladder.
     let defender = players::by_userid(ctx.conn, opponent)?
@@ -339,7 +317,7 @@ fn challenge(
 
 fn show(ctx: &mut MailCtx<'_>, name: &str) -> Result<Vec<Outgoing>, Failure> {
     let ladder = named(ctx, name)?;
-    let order = load(ctx.conn, &ladder)?;
+    let order = store::order(ctx.conn, &ladder)?;
     let mut block = format!("Order:\n{}", order.text());
     let games = store::open_games(ctx.conn, ladder.id)?;
     if !games.is_empty() {
@@ -414,7 +392,7 @@ pub(super) fn game_ended(
         return Ok(());
     };
     let ladder = store::by_id(ctx.conn, game.ladder)?;
-    let mut order = load(ctx.conn, &ladder)?;
+    let mut order = store::order(ctx.conn, &ladder)?;
     let Some(on_board) = boards::get(ctx.conn, board)? else {
         return Ok(());
     };

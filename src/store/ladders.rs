@@ -8,6 +8,7 @@ use super::players::PlayerId;
 use super::{CachedStatements, StoreError, time_text};
 use crate::domain::BoardNumber;
 use crate::rules::Variant;
+use crate::tournament::ladder::{Challenge, Ladder};
 
 /// A ladder's rules, fixed at `ladder create`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,6 +194,26 @@ pub fn rungs(conn: &Connection, ladder: i64) -> Result<Vec<Rung>, StoreError> {
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rungs)
+}
+
+/// The ladder's order and open games as `tournament::ladder` plays them,
+/// checked as the crate builds them: for the commands, `ladder show` and
+/// the web site's ladder page alike.
+pub fn order(conn: &Connection, ladder: &StoredLadder) -> Result<Ladder<Rung>, StoreError> {
+    let rungs = rungs(conn, ladder.id)?;
+    let open = open_games(conn, ladder.id)?
+        .into_iter()
+        .map(|game| Challenge {
+            challenger: game.challenger,
+            defender: game.defender,
+        })
+        .collect();
+    Ladder::restore(ladder.settings.reach, ladder.settings.max_open, rungs, open).map_err(|e| {
+        StoreError::Corrupt(format!(
+            "ladder {:?} does not restore: {e}",
+            ladder.settings.name
+        ))
+    })
 }
 
 /// Writes the ladder's order anew, `players` top first.

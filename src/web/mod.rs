@@ -149,6 +149,7 @@ pub fn router(site: Arc<Site>) -> Router {
         .route("/boards/{file}", get(board))
         .route("/events", get(events))
         .route("/events/{file}", get(event))
+        .route("/ladders/{name}", get(ladder))
         .route("/ratings", get(rated_variants))
         .route("/ratings/{variant}", get(ratings))
         .route("/players/{userid}", get(player))
@@ -454,6 +455,18 @@ async fn event(
             Some(_) => pages::event_feed(site, conn, &name),
         },
     )
+    .await
+}
+
+async fn ladder(
+    State(site): State<Arc<Site>>,
+    Path(name): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    checked(site, &headers, check_query(&query), move |site, conn| {
+        pages::ladder(site, conn, &name)
+    })
     .await
 }
 

@@ -23,7 +23,7 @@ use crate::schedule;
 use crate::store::boards::{self, Board, StoredTurn};
 use crate::store::deadlines as clocks;
 use crate::store::tournaments::{self as events, Event, Status};
-use crate::store::{self, ratings, web};
+use crate::store::{self, ladders, ratings, web};
 use crate::tournament::{ByeKind, Crosstable, Format, text};
 
 const HTML: &str = "text/html; charset=utf-8";
@@ -501,6 +501,94 @@ pub fn events(site: &Site, conn: &Connection) -> Result<Page, WebError> {
             running => value(event_lines(conn, Status::Running, u32::MAX)?),
             finished => value(&finished),
             more_finished => more,
+            ladders => value(ladder_lines(conn)?),
+        },
+    )
+}
+
+#[derive(Serialize)]
+struct LadderLine {
+    name: String,
+    variant: &'static str,
+    players: usize,
+}
+
+/// Every ladder, by name: name, variant, players (as `tournaments` lists
+/// them).
+fn ladder_lines(conn: &Connection) -> Result<Vec<LadderLine>, WebError> {
+    ladders::all(conn)?
+        .into_iter()
+        .map(|ladder| {
+            Ok(LadderLine {
+                players: ladders::rungs(conn, ladder.id)?.len(),
+                variant: ladder.settings.variant.display_name(),
+                name: ladder.settings.name,
+            })
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct LadderGameView {
+    board: u32,
+    challenger: String,
+    challenger_place: usize,
+    defender: String,
+    defender_place: usize,
+}
+
+/// `/ladders/<name>`: the rules, the order (top first, as `ladder show`
+/// mails it) and the games the ladder waits for. Userids only.
+pub fn ladder(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebError> {
+    let ladder = ladders::by_name(conn, name)?.ok_or(WebError::NotFound)?;
+    let s = &ladder.settings;
+    let order = ladders::order(conn, &ladder)?;
+    let mut settings: Vec<(String, String)> = vec![
+        (
+            "Variant".into(),
+            format!("{}, rated", s.variant.display_name()),
+        ),
+        ("Owner".into(), web::userid(conn, s.owner)?),
+        (
+            "Reach".into(),
+            format!("challenge up to {} places above", s.reach),
+        ),
+        (
+            "Open games".into(),
+            format!("at most {} per player", s.max_open),
+        ),
+    ];
+    match (&s.time_control, s.days_per_turn) {
+        (Some(control), _) => settings.push(("Time".into(), format!("--time={control}"))),
+        (None, Some(days)) => settings.push(("Days per turn".into(), days.to_string())),
+        (None, None) => {}
+    }
+    let place = |rung: &ladders::Rung| {
+        order
+            .players()
+            .iter()
+            .position(|p| p == rung)
+            .map_or(0, |i| i + 1)
+    };
+    let games: Vec<LadderGameView> = ladders::open_games(conn, ladder.id)?
+        .into_iter()
+        .map(|game| LadderGameView {
+            board: game.board.0,
+            challenger_place: place(&game.challenger),
+            defender_place: place(&game.defender),
+            challenger: game.challenger.userid,
+            defender: game.defender.userid,
+        })
+        .collect();
+    html(
+        site,
+        "ladder.html",
+        minijinja::context! {
+            name => s.name.clone(),
+            settings => settings,
+            players => order.players().len(),
+            order => order.text(),
+            games => value(&games),
         },
     )
 }

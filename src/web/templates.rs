@@ -23,6 +23,10 @@ const BUILT_IN: &[(&str, &str)] = &[
     ),
     ("event.html", include_str!("../../templates/web/event.html")),
     (
+        "ladder.html",
+        include_str!("../../templates/web/ladder.html"),
+    ),
+    (
         "ratings.html",
         include_str!("../../templates/web/ratings.html"),
     ),

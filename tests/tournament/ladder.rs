@@ -198,6 +198,28 @@ fn a_ladder_of_five_challenges_up_and_out_of_reach_and_only_a_win_moves_it() {
         line.contains("ladder") && line.contains("5 players"),
         "{line}"
     );
+    // The web site lists the ladder and shows its order and open games,
+    // userids only.
+    let site = pbem::web::Site::new(&h.config, pbem::server::Clock::Fixed(h.now));
+    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let events = pbem::web::pages::events(&site, &conn)
+        .expect("/events")
+        .body;
+    assert!(
+        events.contains("<a href=\"/ladders/top\">top</a>"),
+        "{events}"
+    );
+    let page = pbem::web::pages::ladder(&site, &conn, "top")
+        .expect("/ladders/top")
+        .body;
+    assert!(page.contains("Order (5 players)"), "{page}");
+    assert!(page.contains("4  carla"), "{page}");
+    assert!(
+        page.contains(&format!("/boards/{dmitri_eva}")) && page.contains("dmitri (place 5)"),
+        "{page}"
+    );
+    assert!(!page.contains('@'), "no address: {page}");
+    assert!(pbem::web::pages::ladder(&site, &conn, "nothing").is_err());
     // A defender's win changes nothing either.
     let resigned = h.send(
         &address("dmitri"),
