@@ -148,25 +148,9 @@ fn unexpected(words: &[&str], usage: &'static str) -> CommandError {
     )
 }
 
-/// A ladder name: a letter, then letters, digits, `-` or `_`, up to
-/// [`MAX_LADDER_NAME`] characters.
+/// A ladder name: see [`super::name_word`].
 fn ladder_name(word: Option<&&str>, usage: &'static str) -> Result<String, CommandError> {
-    let word = word.ok_or_else(|| error("ladder", "the ladder name is missing", usage))?;
-    let good = word.len() <= MAX_LADDER_NAME
-        && word.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if !good {
-        return Err(error(
-            "ladder",
-            &format!(
-                "\"{word}\" is not a ladder name: a letter, then letters, digits, - or _, up to {MAX_LADDER_NAME} characters"
-            ),
-            usage,
-        ));
-    }
-    Ok(word.to_ascii_lowercase())
+    super::name_word(word, "ladder", "ladder", MAX_LADDER_NAME, usage)
 }
 
 fn parse_create(args: &[&str]) -> Result<CreateLadder, CommandError> {

@@ -362,6 +362,38 @@ fn board_number(
         .map_err(|_| error(command, &format!("\"{word}\" is not a board number"), usage))
 }
 
+/// The name of an event or a ladder (`what`): a letter, then letters,
+/// digits, `-` or `_`, up to `max` characters; kept in lower case.
+fn name_word(
+    word: Option<&&str>,
+    command: &str,
+    what: &str,
+    max: usize,
+    usage: &'static str,
+) -> Result<String, CommandError> {
+    let word = word.ok_or_else(|| error(command, &format!("the {what} name is missing"), usage))?;
+    let good = word.len() <= max
+        && word.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !good {
+        return Err(error(
+            command,
+            &format!(
+                "\"{word}\" is not {} {what} name: a letter, then letters, digits, - or _, up to {max} characters",
+                if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                }
+            ),
+            usage,
+        ));
+    }
+    Ok(word.to_ascii_lowercase())
+}
+
 fn error(command: &str, problem: &str, usage: &'static str) -> CommandError {
     CommandError {
         command: command.to_string(),

@@ -442,25 +442,9 @@ fn no_more(rest: &[&str], usage: &'static str) -> Result<(), CommandError> {
 /// The longest event name.
 pub const MAX_NAME: usize = 32;
 
-/// An event name: a letter, then letters, digits, `-` or `_`, up to
-/// [`MAX_NAME`] characters.
+/// An event name: see [`super::name_word`].
 fn event_name(word: Option<&&str>, usage: &'static str) -> Result<String, CommandError> {
-    let word = word.ok_or_else(|| error("tournament", "the event name is missing", usage))?;
-    let good = word.len() <= MAX_NAME
-        && word.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if !good {
-        return Err(error(
-            "tournament",
-            &format!(
-                "\"{word}\" is not an event name: a letter, then letters, digits, - or _, up to {MAX_NAME} characters"
-            ),
-            usage,
-        ));
-    }
-    Ok(word.to_ascii_lowercase())
+    super::name_word(word, "tournament", "event", MAX_NAME, usage)
 }
 
 fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
