@@ -144,6 +144,39 @@ pub(super) fn send_board_mails(
     Ok(())
 }
 
+/// Seeds `entries` of `event` by rating (highest first, then userid),
+/// stores their start numbers and ratings, and marks the event running.
+/// Returns the list the director's notice shows (`  1. ann  1650`).
+pub(super) fn seed_by_rating(
+    ctx: &Ctx<'_>,
+    event: &Event,
+    entries: &[store::Entry],
+    rating_of: impl Fn(PlayerId) -> Result<i32, ServiceError>,
+) -> Result<String, ServiceError> {
+    let mut seeded = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let player = players::by_id(ctx.conn, entry.player)?;
+        let rating = rating_of(player.id)?;
+        seeded.push((rating, player));
+    }
+    seeded.sort_by(|(ra, a), (rb, b)| {
+        rb.cmp(ra)
+            .then_with(|| a.userid.to_lowercase().cmp(&b.userid.to_lowercase()))
+    });
+    let mut list = String::new();
+    for (number, (rating, player)) in seeded.iter().enumerate() {
+        store::set_start_number(ctx.conn, event.id, player.id, number as u32 + 1)?;
+        store::set_rating(ctx.conn, event.id, player.id, *rating)?;
+        list.push_str(&format!(
+            "  {:>3}. {:<24} {rating}\n",
+            number + 1,
+            player.userid
+        ));
+    }
+    store::set_status(ctx.conn, event.id, Status::Running, ctx.now)?;
+    Ok(list)
+}
+
 /// Pairs and starts the next round of a Swiss (FIDE Dutch, `pairing::dutch`);
 /// withdrawn players are left out (a zero-point bye each). The director
 /// gets the pairings; a player who gets the pairing-allocated bye is told.

@@ -132,15 +132,7 @@ fn create(
             None,
         ));
     }
-    let variant: Variant = command.variant.parse().map_err(|_| {
-        refuse(
-            format!(
-                "\"{}\" is not a variant; send \"help variants\" for the list",
-                command.variant
-            ),
-            None,
-        )
-    })?;
+    let variant: Variant = super::variant_named(&command.variant)?;
     if store::by_name(ctx.conn, &command.name)?.is_some() {
         return Err(refuse(
             format!(

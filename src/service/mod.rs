@@ -241,6 +241,16 @@ fn refuse(message: impl Into<String>, board: Option<BoardNumber>) -> Failure {
     })
 }
 
+/// The variant a command names, or the refusal that says where the list is.
+fn variant_named(text: &str) -> Result<crate::rules::Variant, Failure> {
+    text.parse().map_err(|_| {
+        refuse(
+            format!("\"{text}\" is not a variant; send \"help variants\" for the list"),
+            None,
+        )
+    })
+}
+
 /// The service.
 pub struct Service {
     store: Store,

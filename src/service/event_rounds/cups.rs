@@ -54,27 +54,7 @@ pub(in crate::service) fn start_cup(
         }
         _ => return Ok(Vec::new()),
     };
-    let mut seeded = Vec::with_capacity(entries.len());
-    for entry in entries {
-        let player = players::by_id(ctx.conn, entry.player)?;
-        let rating = rating_of(ctx, player.id)?;
-        seeded.push((rating, player));
-    }
-    seeded.sort_by(|(ra, a), (rb, b)| {
-        rb.cmp(ra)
-            .then_with(|| a.userid.to_lowercase().cmp(&b.userid.to_lowercase()))
-    });
-    let mut list = String::new();
-    for (number, (rating, player)) in seeded.iter().enumerate() {
-        store::set_start_number(ctx.conn, event.id, player.id, number as u32 + 1)?;
-        store::set_rating(ctx.conn, event.id, player.id, *rating)?;
-        list.push_str(&format!(
-            "  {:>3}. {:<24} {rating}\n",
-            number + 1,
-            player.userid
-        ));
-    }
-    store::set_status(ctx.conn, event.id, Status::Running, ctx.now)?;
+    let list = super::seed_by_rating(ctx, event, entries, |player| rating_of(ctx, player))?;
     let event = store::by_id(ctx.conn, event.id)?;
     match event.settings.format {
         Format::Groups { .. } => start_groups(ctx, &event)?,

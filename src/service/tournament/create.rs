@@ -20,15 +20,7 @@ pub(super) fn create(
             None,
         ));
     }
-    let variant: Variant = command.variant.parse().map_err(|_| {
-        refuse(
-            format!(
-                "\"{}\" is not a variant; send \"help variants\" for the list",
-                command.variant
-            ),
-            None,
-        )
-    })?;
+    let variant: Variant = super::super::variant_named(&command.variant)?;
     if store::by_name(ctx.conn, &command.name)?.is_some() {
         return Err(refuse(
             format!(

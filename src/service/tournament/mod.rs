@@ -12,7 +12,7 @@ use super::board_mail::{self, Occasion};
 use super::ending::{Ending, end_game};
 use super::event_rounds::{
     crosstable_text, finish_if_done, notice_to, notice_with_block, pair_next_round, results,
-    send_board_mails, subject, with_token,
+    seed_by_rating, send_board_mails, subject, with_token,
 };
 use super::event_start::{NewGame, start_games};
 use super::{Ctx, Failure, MailCtx, ServiceError, refuse};
