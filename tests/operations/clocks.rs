@@ -416,37 +416,14 @@ fn a_take_back_keeps_the_time_used_and_takes_back_the_increment() {
     assert_eq!(losses(&report), "1 losses on time", "{report}");
 }
 
-/// `GET /boards/<board>` from the web site run in this process, at the
-/// harness clock.
+/// The web site's page of `board` from White's side, built in this
+/// process at the harness clock (the pages the HTTP routes serve).
 fn board_page(h: &Harness, board: u32) -> String {
-    use std::io::{Read, Write};
     let site = pbem::web::Site::new(&h.config, pbem::server::Clock::Fixed(h.now));
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                .await
-                .expect("a free port");
-            sender
-                .send(listener.local_addr().expect("its address"))
-                .expect("the test waits");
-            pbem::web::serve_on(listener, site).await.expect("serves");
-        });
-    });
-    let address = receiver.recv().expect("the site's address");
-    let mut stream = std::net::TcpStream::connect(address).expect("the site answers");
-    write!(
-        stream,
-        "GET /boards/{board} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-    )
-    .expect("request written");
-    let mut page = String::new();
-    stream.read_to_string(&mut page).expect("a page");
-    page
+    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    pbem::web::pages::board(&site, &conn, board, shakmaty::Color::White)
+        .unwrap_or_else(|e| panic!("the page of board {board}: {e:?}"))
+        .body
 }
 
 #[test]
