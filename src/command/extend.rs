@@ -2,7 +2,9 @@
 
 use pbem_clock::{Days, DaysError};
 
-use super::{Command, CommandError, Speaker, board_number, credentials, error};
+use super::{
+    CommandError, Definition, Form, InReply, MailCommand, Speaker, board_number, credentials, error,
+};
 
 /// `extend <board> <userid> <password> <days>`, or `extend <days>` in a
 /// reply to a board mail (the reply's board, player and token): gives
@@ -15,10 +17,34 @@ pub struct Extend {
     pub days: Days,
 }
 
-pub(super) const EXTEND: &str = "extend <board> <userid> <password> <days> (gives your opponent extra days, at most 30 per game; in a reply to a board mail: extend <days>)";
+const EXTEND: &str = "extend <board> <userid> <password> <days> (gives your opponent extra days, at most 30 per game; in a reply to a board mail: extend <days>)";
 
-pub(super) fn extend(args: &[&str]) -> Result<Command, CommandError> {
-    let keyword = "extend";
+impl MailCommand for Extend {
+    const DEFINITION: Definition = Definition {
+        words: &["extend"],
+        forms: &[
+            Form::new(EXTEND, &[3], "extend 101 alice alice-pw 2"),
+            Form::new(EXTEND, &[], "extend 2"),
+        ],
+        in_reply: InReply::WithoutLogin,
+        names_board: true,
+        fixed: &[],
+    };
+
+    fn parse(keyword: &str, args: &[&str]) -> Result<Extend, CommandError> {
+        extend(keyword, args)
+    }
+
+    fn board(&self) -> Option<u32> {
+        Some(self.board)
+    }
+
+    fn speaker(&self) -> Option<&Speaker> {
+        Some(&self.speaker)
+    }
+}
+
+fn extend(keyword: &str, args: &[&str]) -> Result<Extend, CommandError> {
     let (board, speaker, days) = match args {
         [days] => (0, Speaker::Token, days),
         [board, rest @ ..] => {
@@ -46,17 +72,17 @@ pub(super) fn extend(args: &[&str]) -> Result<Command, CommandError> {
         };
         error(keyword, &problem, EXTEND)
     })?;
-    Ok(Command::Extend(Extend {
+    Ok(Extend {
         board,
         speaker,
         days,
-    }))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::command::parse_line;
+    use crate::command::{Command, parse_line};
 
     fn parse(line: &str) -> Result<Command, CommandError> {
         parse_line(line).expect("a command").map(|l| l.command)

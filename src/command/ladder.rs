@@ -1,11 +1,11 @@
-//! Ladder commands: `ladder create|join|leave|challenge|show` and
-//! `ladders`. In a reply to a mail pbem sent a player, those that log in
+//! `ladder create|join|leave|challenge|show`: ladders, where a player
+//! challenges those a few places above. In a reply to a mail pbem sent a player, those that log in
 //! may leave out the userid and password (`ladder join top`): the reply
 //! token speaks for the player ([`Speaker::Token`]).
 
 use pbem_clock::TimeControl;
 
-use super::{Command, CommandError, Speaker, error};
+use super::{CommandError, Definition, Form, InReply, MailCommand, Speaker, error};
 
 /// `ladder create <userid> <password> <name> <variant> [options]`
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,7 +23,7 @@ pub struct CreateLadder {
     pub time: Option<TimeControl>,
 }
 
-/// A `ladder ...` command, or `ladders`.
+/// A `ladder ...` command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ladder {
     Create(CreateLadder),
@@ -44,7 +44,6 @@ pub enum Ladder {
     Show {
         name: String,
     },
-    List,
 }
 
 impl Ladder {
@@ -54,28 +53,69 @@ impl Ladder {
             Ladder::Join { speaker, .. }
             | Ladder::Leave { speaker, .. }
             | Ladder::Challenge { speaker, .. } => Some(speaker),
-            Ladder::Show { .. } | Ladder::List => None,
+            Ladder::Show { .. } => None,
         }
     }
 }
 
-pub(super) const CREATE: &str = "ladder create <userid> <password> <name> <variant> [--reach=N] [--open=M] [--time=D|N/D|B+I/C | --days=N] (in a reply to a mail of pbem's, without userid and password)";
-pub(super) const JOIN: &str = "ladder join|leave <name> <userid> <password>";
-pub(super) const CHALLENGE: &str = "ladder challenge <name> <userid> <password> <opponent>";
-pub(super) const SHOW: &str = "ladder show <name>";
+const CREATE: &str = "ladder create <userid> <password> <name> <variant> [--reach=N] [--open=M] [--time=D|N/D|B+I/C | --days=N] (in a reply to a mail of pbem's, without userid and password)";
+const JOIN: &str = "ladder join|leave <name> <userid> <password>";
+const CHALLENGE: &str = "ladder challenge <name> <userid> <password> <opponent>";
+const SHOW: &str = "ladder show <name>";
 const LADDER: &str = "ladder create|join|leave|challenge|show ... (send \"help\" for the forms)";
-pub(super) const LIST: &str = "ladders";
 
 /// The longest ladder name.
 pub const MAX_LADDER_NAME: usize = 32;
 
-pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandError> {
-    if keyword == "ladders" {
-        if !args.is_empty() {
-            return Err(error(keyword, "ladders takes no more words", LIST));
-        }
-        return Ok(Command::Ladder(Ladder::List));
+impl MailCommand for Ladder {
+    const DEFINITION: Definition = Definition {
+        words: &["ladder"],
+        forms: &[
+            Form::of_sub(
+                CREATE,
+                &["create"],
+                &[3],
+                "ladder create owner owner-pw top chess --reach=3 --open=2 --days=3",
+            ),
+            Form::of_sub(
+                JOIN,
+                &["join", "leave"],
+                &[4],
+                "ladder join top alice alice-pw",
+            ),
+            Form::of_sub(
+                CHALLENGE,
+                &["challenge"],
+                &[4],
+                "ladder challenge top alice alice-pw bob",
+            ),
+            Form::of_sub(SHOW, &["show"], &[], "ladder show top"),
+        ],
+        in_reply: InReply::WithoutLogin,
+        names_board: false,
+        fixed: &[
+            "create",
+            "join",
+            "leave",
+            "challenge",
+            "show",
+            "--reach=",
+            "--open=",
+            "--time=",
+            "--days=",
+        ],
+    };
+
+    fn parse(keyword: &str, args: &[&str]) -> Result<Ladder, CommandError> {
+        parse(keyword, args)
     }
+
+    fn speaker(&self) -> Option<&Speaker> {
+        self.speaker()
+    }
+}
+
+fn parse(keyword: &str, args: &[&str]) -> Result<Ladder, CommandError> {
     let Some((sub, rest)) = args.split_first() else {
         return Err(error(keyword, "say what to do", LADDER));
     };
@@ -137,7 +177,7 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
             ));
         }
     };
-    Ok(Command::Ladder(command))
+    Ok(command)
 }
 
 fn unexpected(words: &[&str], usage: &'static str) -> CommandError {
@@ -261,7 +301,7 @@ fn parse_create(args: &[&str]) -> Result<CreateLadder, CommandError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::command::parse_line;
+    use crate::command::{Command, parse_line};
 
     fn parsed(line: &str) -> Result<Ladder, CommandError> {
         match parse_line(line).expect("a command line")?.command {
@@ -301,7 +341,6 @@ mod tests {
         assert!(problem("ladder challenge top alice pw").contains("name the player"));
         assert!(problem("ladder challenge top alice pw bob carol").contains("unexpected"));
         assert!(problem("ladder climb top").contains("climb"));
-        assert!(problem("ladders all").contains("no more words"));
     }
 
     #[test]
@@ -325,7 +364,6 @@ mod tests {
                 opponent: "bob".into()
             }
         );
-        assert_eq!(parsed("ladders").unwrap(), Ladder::List);
         assert_eq!(
             parsed("ladder show top").unwrap(),
             Ladder::Show { name: "top".into() }

@@ -2,41 +2,127 @@
 //! typed [`Command`], or a [`CommandError`] saying what the line should
 //! have looked like. No I/O and no store: the service acts on the result.
 //!
+//! Each command has one home, `command/<name>.rs`: its type, its
+//! [`Definition`] (words, forms, where its passwords stand, its reply
+//! form), its parser and its short form in a reply, all as its
+//! [`MailCommand`] implementation. Its act is `service/commands/<name>.rs`.
+//! The one list in [`list`] generates [`Word`], [`Command`] and the
+//! dispatch over them.
+//!
 //! Words are case-insensitive except passwords and free text. A line whose
 //! first word (after an optional variant name) is not a command word is not
 //! a command at all: the service treats it as a turn or a comment.
 
-mod account;
+mod definition;
+mod list;
+mod options;
+
 pub mod blank;
-mod board;
-mod conditional;
-mod extend;
-mod info;
-mod ladder;
-mod preferences;
-mod ratings;
-mod table;
-mod tournament;
+pub mod reading;
+
+// One module per command (see `list`).
+pub mod accept;
+pub mod address;
+pub mod challenge;
+pub mod chat;
+pub mod confirm;
+pub mod decline;
+pub mod draw;
+pub mod extend;
+pub mod games;
+pub mod help;
+pub mod history;
+pub mod r#if;
+pub mod ladder;
+pub mod ladders;
+pub mod r#move;
+pub mod password;
+pub mod pgn;
+pub mod queue;
+pub mod rating;
+pub mod ratings;
+pub mod reject;
+pub mod resign;
+pub mod set;
+pub mod settings;
+pub mod show;
+pub mod signup;
+pub mod subscribe;
+pub mod tournament;
+pub mod tournaments;
+pub mod undo;
+pub mod unsubscribe;
+pub mod vacation;
 
 use std::fmt;
 
 use crate::rules::Variant;
 
-pub use account::{Password, SetAddresses, Signup, Vacation};
-pub use board::{
-    Action, BoardAction, Challenge, Chat, ColorChoice, MoveTurn, Queue, Subscriber, Subscription,
-    split_guard,
-};
-pub use conditional::{If, IfWhat, begins_like_a_line};
+pub use address::SetAddresses;
+pub use challenge::{Challenge, ColorChoice};
+pub use chat::Chat;
+pub use definition::{Definition, Form, InReply};
 pub use extend::Extend;
-pub use info::{Games, GamesFilter, HelpTopic, Show};
+pub use games::{Games, GamesFilter};
+pub use help::HelpTopic;
+pub use r#if::{If, IfWhat, begins_like_a_line};
 pub use ladder::{CreateLadder, Ladder, MAX_LADDER_NAME};
-pub use preferences::{Change, SetPreference};
-pub use table::{Definition, Form, InReply, Word};
+pub(crate) use list::for_each_command;
+pub use list::{Command, Word};
+pub use r#move::{MoveTurn, split_guard};
+pub use password::Password;
+pub use queue::Queue;
+pub use set::{Change, SetPreference};
+pub use show::Show;
+pub use signup::Signup;
 pub use tournament::{
-    Create as CreateTournament, EventFilter, MAX_BROADCAST_CHARS, MAX_INVITES, Ruling, Tournament,
-    View, Withdrawal,
+    Create as CreateTournament, MAX_BROADCAST_CHARS, MAX_INVITES, Ruling, Tournament, View,
+    Withdrawal,
 };
+pub use tournaments::EventFilter;
+pub use unsubscribe::Subscriber;
+pub use vacation::Vacation;
+
+/// What every mail command is: the type its home defines, read from a
+/// line by its parser. The defaults are those of a command without board,
+/// login, extra passwords or reply form.
+pub trait MailCommand: Sized {
+    /// Its words, forms, reply form and fixed words.
+    const DEFINITION: Definition;
+
+    /// Reads the words after the command word (`keyword`, as written,
+    /// lowercase).
+    fn parse(keyword: &str, args: &[&str]) -> Result<Self, CommandError>;
+
+    /// Whether the words after the command word are prose rather than
+    /// this command (`If you agree, ...`): then the line is no command.
+    fn is_prose(_args: &[&str]) -> bool {
+        false
+    }
+
+    /// The command in its short form in a reply to a board mail of
+    /// `board`: its word alone or with a turn (`draw`, `queue e5`), the
+    /// words after it being `rest`. `None`: it has no such form, or `rest`
+    /// is not it.
+    fn in_reply(_rest: &str, _board: u32) -> Option<Self> {
+        None
+    }
+
+    /// The board it acts on or shows (0: the reply's board).
+    fn board(&self) -> Option<u32> {
+        None
+    }
+
+    /// Who speaks for it: a password, or the reply token.
+    fn speaker(&self) -> Option<&Speaker> {
+        None
+    }
+
+    /// Passwords it carries besides its login's (a signup's, a new one).
+    fn passwords_besides(&self) -> Vec<&str> {
+        Vec::new()
+    }
+}
 
 /// Who speaks for a player: a password in the command, or the reply token
 /// of the mail (checked by the service).
@@ -65,198 +151,6 @@ impl Speaker {
         match self {
             Speaker::Password { password, .. } => Some(password),
             Speaker::Token => None,
-        }
-    }
-}
-
-/// One command of the mail language.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    Signup(Signup),
-    Password(Password),
-    Address(SetAddresses),
-    Help(HelpTopic),
-    Games(Games),
-    Challenge(Challenge),
-    Move(MoveTurn),
-    Show(Show),
-    History {
-        board: u32,
-    },
-    Pgn {
-        board: u32,
-    },
-    Action(BoardAction),
-    Queue(Queue),
-    /// `if ...`: a conditional line, or `clear`.
-    If(If),
-    Subscription(Subscription),
-    Chat(Chat),
-    /// `extend ...`: extra days on the opponent's clock.
-    Extend(Extend),
-    Vacation(Vacation),
-    /// `confirm <code>`: the sender's address confirms a claim on it.
-    Confirm {
-        code: String,
-    },
-    /// `tournament ...` and `tournaments`.
-    Tournament(Tournament),
-    /// `ladder ...` and `ladders`.
-    Ladder(Ladder),
-    /// `ratings [<variant>]` (alias `standings`): the standings.
-    Ratings {
-        variant: Option<Variant>,
-    },
-    /// `rating <userid>`: one player's ratings and last rated games.
-    Rating {
-        userid: String,
-    },
-    /// `set ...`: changes one of the speaker's preferences.
-    Set(SetPreference),
-    /// `settings ...`: shows the speaker's preferences.
-    Settings {
-        speaker: Speaker,
-    },
-}
-
-impl Command {
-    /// The board the command is about, if any.
-    pub fn board(&self) -> Option<u32> {
-        match self {
-            Command::Move(m) => Some(m.board),
-            Command::Show(s) => Some(s.board),
-            Command::History { board } | Command::Pgn { board } => Some(*board),
-            Command::Action(a) => Some(a.board),
-            Command::Queue(q) => Some(q.board),
-            Command::If(c) => Some(c.board),
-            Command::Subscription(s) => Some(s.board),
-            Command::Chat(c) => Some(c.board),
-            Command::Extend(c) => Some(c.board),
-            Command::Signup(_)
-            | Command::Password(_)
-            | Command::Address(_)
-            | Command::Help(_)
-            | Command::Games(_)
-            | Command::Challenge(_)
-            | Command::Vacation(_)
-            | Command::Confirm { .. }
-            | Command::Tournament(_)
-            | Command::Ladder(_)
-            | Command::Ratings { .. }
-            | Command::Rating { .. }
-            | Command::Set(_)
-            | Command::Settings { .. } => None,
-        }
-    }
-
-    /// The userid and password the command logs in with, if any.
-    pub fn credentials(&self) -> Option<(&str, &str)> {
-        match self {
-            Command::Password(p) => p.speaker.credentials(),
-            Command::Address(a) => a.speaker.credentials(),
-            Command::Vacation(v) => v.speaker.credentials(),
-            Command::Challenge(c) => c.speaker.credentials(),
-            Command::Move(m) => m.speaker.credentials(),
-            Command::Action(a) => a.speaker.credentials(),
-            Command::Queue(q) => q.speaker.credentials(),
-            Command::If(c) => c.speaker.credentials(),
-            Command::Chat(c) => c.speaker.credentials(),
-            Command::Extend(c) => c.speaker.credentials(),
-            Command::Set(c) => c.speaker.credentials(),
-            Command::Settings { speaker } => speaker.credentials(),
-            Command::Subscription(Subscription {
-                subscriber: Subscriber::Player(speaker),
-                ..
-            }) => speaker.credentials(),
-            Command::Tournament(t) => t.speaker().and_then(Speaker::credentials),
-            Command::Ladder(l) => l.speaker().and_then(Speaker::credentials),
-            Command::Signup(_)
-            | Command::Confirm { .. }
-            | Command::Help(_)
-            | Command::Games(_)
-            | Command::Show(_)
-            | Command::History { .. }
-            | Command::Pgn { .. }
-            | Command::Ratings { .. }
-            | Command::Rating { .. }
-            | Command::Subscription(_) => None,
-        }
-    }
-
-    /// Passwords the line carries, to blank when quoting it back: the
-    /// login's, and those a command carries besides (a signup's, a new
-    /// password).
-    pub fn passwords(&self) -> Vec<&str> {
-        let besides = match self {
-            Command::Signup(s) => Some(s.password.as_str()),
-            Command::Password(p) => Some(p.new.as_str()),
-            Command::Address(_)
-            | Command::Vacation(_)
-            | Command::Challenge(_)
-            | Command::Move(_)
-            | Command::Action(_)
-            | Command::Queue(_)
-            | Command::If(_)
-            | Command::Chat(_)
-            | Command::Extend(_)
-            | Command::Set(_)
-            | Command::Settings { .. }
-            | Command::Tournament(_)
-            | Command::Ladder(_)
-            | Command::Subscription(_)
-            | Command::Confirm { .. }
-            | Command::Help(_)
-            | Command::Games(_)
-            | Command::Show(_)
-            | Command::History { .. }
-            | Command::Pgn { .. }
-            | Command::Ratings { .. }
-            | Command::Rating { .. } => None,
-        };
-        self.credentials()
-            .map(|(_, password)| password)
-            .into_iter()
-            .chain(besides)
-            .collect()
-    }
-
-    /// The command word of the command.
-    pub fn word(&self) -> Word {
-        match self {
-            Command::Signup(_) => Word::Signup,
-            Command::Password(_) => Word::Password,
-            Command::Address(_) => Word::Address,
-            Command::Help(_) => Word::Help,
-            Command::Games(_) => Word::Games,
-            Command::Challenge(_) => Word::Challenge,
-            Command::Move(_) => Word::Move,
-            Command::Show(_) => Word::Show,
-            Command::History { .. } => Word::History,
-            Command::Pgn { .. } => Word::Pgn,
-            Command::Action(a) => match a.action {
-                Action::Resign => Word::Resign,
-                Action::Draw => Word::Draw,
-                Action::Accept => Word::Accept,
-                Action::Reject => Word::Reject,
-                Action::Undo => Word::Undo,
-                Action::Decline => Word::Decline,
-            },
-            Command::Queue(_) => Word::Queue,
-            Command::If(_) => Word::If,
-            Command::Subscription(s) if s.subscribe => Word::Subscribe,
-            Command::Subscription(_) => Word::Unsubscribe,
-            Command::Chat(_) => Word::Chat,
-            Command::Extend(_) => Word::Extend,
-            Command::Vacation(_) => Word::Vacation,
-            Command::Confirm { .. } => Word::Confirm,
-            Command::Tournament(Tournament::List(_)) => Word::Tournaments,
-            Command::Tournament(_) => Word::Tournament,
-            Command::Ladder(Ladder::List) => Word::Ladders,
-            Command::Ladder(_) => Word::Ladder,
-            Command::Ratings { .. } => Word::Ratings,
-            Command::Rating { .. } => Word::Rating,
-            Command::Set(_) => Word::Set,
-            Command::Settings { .. } => Word::Settings,
         }
     }
 }
@@ -308,40 +202,7 @@ pub fn parse_line(line: &str) -> Option<Result<Line, CommandError>> {
     let (written, args) = rest.split_first()?;
     let word = Word::from_text(written)?;
     let keyword = written.to_ascii_lowercase();
-    let parsed = match word {
-        Word::Signup => account::signup(args),
-        Word::Password => account::password(args),
-        Word::Address => account::address(args),
-        Word::Vacation => account::vacation(args),
-        Word::Confirm => account::confirm(args),
-        Word::Help => info::help(args),
-        Word::Games => info::games(args),
-        Word::Show => info::show(args),
-        Word::History => info::history(args),
-        Word::Pgn => info::pgn(args),
-        Word::Challenge => board::challenge(args),
-        Word::Move => board::move_turn(args),
-        Word::Queue => board::queue(args),
-        // `If you agree, ...` is prose, not a command.
-        Word::If => conditional::parse(args)?,
-        Word::Resign => board::action(Action::Resign, args),
-        Word::Draw => board::action(Action::Draw, args),
-        Word::Accept => board::action(Action::Accept, args),
-        Word::Reject => board::action(Action::Reject, args),
-        Word::Undo => board::action(Action::Undo, args),
-        Word::Decline => board::action(Action::Decline, args),
-        Word::Subscribe => board::subscription(true, args),
-        Word::Unsubscribe => board::subscription(false, args),
-        Word::Chat => board::chat(args),
-        Word::Extend => extend::extend(args),
-        Word::Tournament | Word::Tournaments => tournament::parse(&keyword, args),
-        Word::Ladder | Word::Ladders => ladder::parse(&keyword, args),
-        // `standings` is told as the sender wrote it.
-        Word::Ratings => ratings::ratings(&keyword, args),
-        Word::Rating => ratings::rating(args),
-        Word::Set => preferences::set(args),
-        Word::Settings => preferences::settings(args),
-    };
+    let parsed = word.parse(&keyword, args)?;
     Some(parsed.map(|command| Line { variant, command }))
 }
 
@@ -414,3 +275,58 @@ fn credentials<'a>(
         [] => Err(error(command, "the userid and password are missing", usage)),
     }
 }
+
+/// `<board> <userid> <password>` and nothing after: the form of the
+/// one-word board commands (`resign`, `draw`, ...).
+fn board_and_login(
+    args: &[&str],
+    keyword: &str,
+    usage: &'static str,
+) -> Result<(u32, Speaker), CommandError> {
+    let board = board_number(args.first(), keyword, usage)?;
+    let (userid, password, rest) = credentials(&args[1..], keyword, usage)?;
+    if !rest.is_empty() {
+        return Err(error(keyword, "unexpected words after the password", usage));
+    }
+    Ok((board, Speaker::Password { userid, password }))
+}
+
+/// The board number that is the only word after the command word.
+fn only_board(args: &[&str], keyword: &str, usage: &'static str) -> Result<u32, CommandError> {
+    if args.len() > 1 {
+        return Err(error(
+            keyword,
+            "unexpected words after the board number",
+            usage,
+        ));
+    }
+    board_number(args.first(), keyword, usage)
+}
+
+/// The usage of the one-word board commands, which `help` and their
+/// errors write as one.
+const BOARD_ACTIONS: &str = "resign|draw|accept|reject|undo|decline <board> <userid> <password>";
+/// `<board> <userid> <password> <turn>`.
+fn board_login_turn(
+    args: &[&str],
+    keyword: &str,
+    usage: &'static str,
+) -> Result<(u32, Speaker, String), CommandError> {
+    let board = board_number(args.first(), keyword, usage)?;
+    let (userid, password, rest) = credentials(&args[1..], keyword, usage)?;
+    if rest.is_empty() {
+        return Err(error(keyword, "the turn is missing", usage));
+    }
+    Ok((
+        board,
+        Speaker::Password { userid, password },
+        rest.join(" "),
+    ))
+}
+
+/// The usage `subscribe` and `unsubscribe` share (as `help` lists them).
+const SUBSCRIPTIONS: &str =
+    "subscribe|unsubscribe <board> <userid> <password>, or unsubscribe <board> <address>";
+
+#[cfg(test)]
+mod tests;

@@ -1,38 +1,46 @@
-//! Rating commands: `ratings [<variant>]` (alias `standings`, as pbmserv
-//! had) and `rating <userid>`. Both only read; anybody may send them.
+//! `ratings [<variant>]` (alias `standings`, as pbmserv had): the
+//! standings. Anybody may send it.
 
-use super::{Command, CommandError, error};
+use super::{CommandError, Definition, Form, InReply, MailCommand, error};
 use crate::rules::Variant;
 
-pub(super) const RATINGS: &str = "ratings [<variant>]   (or: standings [<variant>])";
-pub(super) const RATING: &str = "rating <userid>";
-
-/// `keyword`: `ratings` or `standings`, as written (lowercase).
-pub(super) fn ratings(keyword: &str, args: &[&str]) -> Result<Command, CommandError> {
-    match args {
-        [] => Ok(Command::Ratings { variant: None }),
-        [variant] => variant
-            .parse::<Variant>()
-            .map(|v| Command::Ratings { variant: Some(v) })
-            .map_err(|e| error(keyword, &e.to_string(), RATINGS)),
-        _ => Err(error(keyword, "give at most one variant", RATINGS)),
-    }
+/// `ratings [<variant>]`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ratings {
+    pub variant: Option<Variant>,
 }
 
-pub(super) fn rating(args: &[&str]) -> Result<Command, CommandError> {
-    match args {
-        [userid] => Ok(Command::Rating {
-            userid: userid.to_string(),
-        }),
-        [] => Err(error("rating", "the userid is missing", RATING)),
-        _ => Err(error("rating", "give one userid", RATING)),
+const USAGE: &str = "ratings [<variant>]   (or: standings [<variant>])";
+
+impl MailCommand for Ratings {
+    const DEFINITION: Definition = Definition {
+        words: &["ratings", "standings"],
+        forms: &[Form::new(USAGE, &[], "ratings chess2")],
+        in_reply: InReply::Full,
+        names_board: false,
+        fixed: &[],
+    };
+
+    /// `keyword` is `ratings` or `standings`, as written: errors say it so.
+    fn parse(keyword: &str, args: &[&str]) -> Result<Ratings, CommandError> {
+        match args {
+            [] => Ok(Ratings { variant: None }),
+            [variant] => variant
+                .parse::<Variant>()
+                .map(|v| Ratings { variant: Some(v) })
+                .map_err(|e| error(keyword, &e.to_string(), USAGE)),
+            _ => Err(error(keyword, "give at most one variant", USAGE)),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::command::rating::Rating;
     use crate::command::{Command, parse_line};
     use crate::rules::Variant;
+
+    use super::*;
 
     fn parse(line: &str) -> Command {
         parse_line(line)
@@ -43,12 +51,15 @@ mod tests {
 
     #[test]
     fn ratings_and_rating() {
-        assert_eq!(parse("ratings"), Command::Ratings { variant: None });
+        assert_eq!(
+            parse("ratings"),
+            Command::Ratings(Ratings { variant: None })
+        );
         assert_eq!(
             parse("Standings chess2"),
-            Command::Ratings {
+            Command::Ratings(Ratings {
                 variant: Some(Variant::Chess2)
-            }
+            })
         );
         let line = parse_line("chess2 ratings")
             .expect("a command")
@@ -56,9 +67,9 @@ mod tests {
         assert_eq!(line.variant, Some(Variant::Chess2));
         assert_eq!(
             parse("rating Alice"),
-            Command::Rating {
+            Command::Rating(Rating {
                 userid: "Alice".into()
-            }
+            })
         );
         let error = parse_line("ratings nosuch")
             .expect("a command")

@@ -1,6 +1,6 @@
-//! Tournament commands: `tournament create|enter|leave|invite|start|
-//! withdraw|adjudicate|broadcast|show|standings|crosstable|pgn|trf` and
-//! `tournaments [open|running|finished]`.
+//! `tournament create|enter|leave|invite|start|withdraw|adjudicate|
+//! broadcast|show|standings|crosstable|pgn|trf`: events, run by mail by
+//! their director (the list of events is `tournaments`).
 //!
 //! In a reply to a mail pbem sent a player, every one of them may leave out
 //! the userid and password (`tournament start spring`): the reply token
@@ -12,7 +12,9 @@
 
 use time::macros::format_description;
 
-use super::{Command, CommandError, Speaker, board_number, credentials, error};
+use super::{
+    CommandError, Definition, Form, InReply, MailCommand, Speaker, board_number, credentials, error,
+};
 use crate::tournament::groups::MAX_GROUPS;
 use crate::tournament::knockout::{MAX_MATCH_GAMES, TieRule};
 use crate::tournament::{MAX_ROUND_ROBIN, MAX_SWISS_ROUNDS, Tiebreak, parse_tiebreaks};
@@ -97,15 +99,6 @@ pub enum View {
     Trf,
 }
 
-/// Which events `tournaments` lists.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EventFilter {
-    All,
-    Open,
-    Running,
-    Finished,
-}
-
 /// A `tournament ...` command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Tournament {
@@ -153,7 +146,6 @@ pub enum Tournament {
         /// token may prove its player).
         speaker: Speaker,
     },
-    List(EventFilter),
 }
 
 impl Tournament {
@@ -167,24 +159,21 @@ impl Tournament {
             | Tournament::Adjudicate { director, .. }
             | Tournament::Broadcast { director, .. } => Some(director),
             Tournament::View { speaker, .. } => Some(speaker),
-            Tournament::List(_) => None,
         }
     }
 }
 
-pub(super) const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS|--knockout [--match=N] [--tie=playoff|seed]|--groups=G --advance=K [--final=rr|knockout]] [--round-days=N] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] [--public-delay=N] (in a reply to a mail of pbem's, without userid and password)";
-pub(super) const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
-pub(super) const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
-pub(super) const START: &str = "tournament start <name> <td> <password>";
-pub(super) const WITHDRAW: &str =
+const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS|--knockout [--match=N] [--tie=playoff|seed]|--groups=G --advance=K [--final=rr|knockout]] [--round-days=N] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] [--public-delay=N] (in a reply to a mail of pbem's, without userid and password)";
+const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
+const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
+const START: &str = "tournament start <name> <td> <password>";
+const WITHDRAW: &str =
     "tournament withdraw <name> <td> <password> <userid> [--forfeit-all|--keep-played]";
-pub(super) const ADJUDICATE: &str =
+const ADJUDICATE: &str =
     "tournament adjudicate <name> <td> <password> <board> <1-0|0-1|1/2-1/2|cancel> <reason...>";
-pub(super) const BROADCAST: &str = "tournament broadcast <name> <td> <password> <text>";
-pub(super) const VIEW: &str =
-    "tournament show|standings|crosstable|pgn|trf <name> [<userid> <password>]";
+const BROADCAST: &str = "tournament broadcast <name> <td> <password> <text>";
+const VIEW: &str = "tournament show|standings|crosstable|pgn|trf <name> [<userid> <password>]";
 const TOURNAMENT: &str = "tournament create|enter|leave|invite|start|withdraw|adjudicate|broadcast|show|standings|crosstable|pgn|trf ... (send \"help\" for the forms)";
-pub(super) const LIST: &str = "tournaments [open|running|finished]";
 
 /// The longest broadcast, in characters.
 pub const MAX_BROADCAST_CHARS: usize = 2_000;
@@ -194,27 +183,117 @@ pub const MAX_PUBLIC_DELAY: u32 = 1000;
 /// The most players one `tournament invite` names.
 pub const MAX_INVITES: usize = 50;
 
-pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandError> {
-    if keyword == "tournaments" {
-        let filter = match args {
-            [] => EventFilter::All,
-            [word] => match word.to_ascii_lowercase().as_str() {
-                "open" => EventFilter::Open,
-                "running" => EventFilter::Running,
-                "finished" => EventFilter::Finished,
-                "all" => EventFilter::All,
-                _ => {
-                    return Err(error(
-                        keyword,
-                        &format!("\"{word}\" is not open, running or finished"),
-                        LIST,
-                    ));
-                }
-            },
-            _ => return Err(error(keyword, "too many words", LIST)),
-        };
-        return Ok(Command::Tournament(Tournament::List(filter)));
+impl MailCommand for Tournament {
+    const DEFINITION: Definition = Definition {
+        words: &["tournament"],
+        forms: &[
+            Form::of_sub(
+                CREATE,
+                &["create"],
+                &[3],
+                "tournament create td td-pw spring chess --double --days=3",
+            ),
+            Form::of_sub(
+                ENTER,
+                &["enter", "leave"],
+                &[4],
+                "tournament enter spring alice alice-pw",
+            ),
+            Form::of_sub(
+                INVITE,
+                &["invite"],
+                &[4],
+                "tournament invite spring td td-pw bob carol",
+            ),
+            Form::of_sub(START, &["start"], &[4], "tournament start spring td td-pw"),
+            Form::of_sub(
+                WITHDRAW,
+                &["withdraw"],
+                &[4],
+                "tournament withdraw spring td td-pw bob --forfeit-all",
+            ),
+            Form::of_sub(
+                ADJUDICATE,
+                &["adjudicate"],
+                &[4],
+                "tournament adjudicate spring td td-pw 101 1-0 bob left",
+            ),
+            Form::of_sub(
+                BROADCAST,
+                &["broadcast"],
+                &[4],
+                "tournament broadcast spring td td-pw round two starts",
+            ),
+            Form::of_sub(
+                VIEW,
+                &["show", "standings", "crosstable", "pgn", "trf"],
+                &[],
+                "tournament crosstable spring",
+            ),
+        ],
+        in_reply: InReply::WithoutLogin,
+        names_board: false,
+        fixed: FIXED,
+    };
+
+    fn parse(keyword: &str, args: &[&str]) -> Result<Tournament, CommandError> {
+        parse(keyword, args)
     }
+
+    fn speaker(&self) -> Option<&Speaker> {
+        self.speaker()
+    }
+}
+
+/// The fixed words of `tournament`'s grammar: never a password.
+const FIXED: &[&str] = &[
+    "create",
+    "enter",
+    "leave",
+    "invite",
+    "start",
+    "withdraw",
+    "adjudicate",
+    "broadcast",
+    "show",
+    "standings",
+    "crosstable",
+    "pgn",
+    "trf",
+    "--double",
+    "--swiss=",
+    "--round-days=",
+    "--time=",
+    "--remind=",
+    "--days=",
+    "--nag=",
+    "--forfeit=",
+    "--vacation=",
+    "--max=",
+    "--rated",
+    "--unrated",
+    "--closes=",
+    "--invite-only",
+    "--tiebreaks=",
+    "--min-rating=",
+    "--max-rating=",
+    "--public-delay=",
+    "--knockout",
+    "--match=",
+    "--tie=",
+    "--groups=",
+    "--advance=",
+    "--final=",
+    "--forfeit-all",
+    "--keep-played",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "½-½",
+    "cancel",
+];
+
+fn parse(keyword: &str, args: &[&str]) -> Result<Tournament, CommandError> {
     let Some((sub, rest)) = args.split_first() else {
         return Err(error(keyword, "say what to do", TOURNAMENT));
     };
@@ -381,7 +460,7 @@ pub(super) fn parse(keyword: &str, args: &[&str]) -> Result<Command, CommandErro
             ));
         }
     };
-    Ok(Command::Tournament(command))
+    Ok(command)
 }
 
 /// A ruling word.
@@ -525,10 +604,10 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
             "--nag" => create.nag_days = Some(number(1, 365, "a number of days")?),
             "--forfeit" => create.forfeit_days = Some(number(1, 365, "a number of days")?),
             "--time" => {
-                create.time = Some(super::board::time_control("tournament", value, CREATE)?)
+                create.time = Some(super::options::time_control("tournament", value, CREATE)?)
             }
             "--remind" => {
-                create.remind = Some(super::board::reminders("tournament", value, CREATE)?)
+                create.remind = Some(super::options::reminders("tournament", value, CREATE)?)
             }
             "--vacation" => create.vacation_days = Some(number(0, 365, "a number of days")?),
             "--max" => create.max_entrants = Some(number(3, 1000, "a number of players")?),
@@ -658,7 +737,7 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::command::parse_line;
+    use crate::command::{Command, parse_line};
 
     fn parsed(line: &str) -> Result<Tournament, CommandError> {
         match parse_line(line).expect("a command line")?.command {
@@ -776,10 +855,6 @@ mod tests {
                 view: View::Crosstable,
                 speaker: Speaker::Token
             }
-        );
-        assert_eq!(
-            parsed("tournaments running").unwrap(),
-            Tournament::List(EventFilter::Running)
         );
     }
 

@@ -24,96 +24,20 @@ use pbem_conditional::{Stop, Tree, chain};
 use shakmaty::Color;
 
 use super::board_mail::{self, Loaded, Occasion, load};
-use super::play::{my_active_board, play_queued, play_turn};
-use super::{Failure, MailCtx, ServiceError, challenges, refuse};
-use crate::command::{If, IfWhat};
+use super::play::{play_queued, play_turn};
+use super::{Failure, MailCtx, ServiceError};
 use crate::domain::{BoardNumber, PlayerId};
-use crate::mail::outgoing::Outgoing;
+use crate::store::CachedStatements;
 use crate::store::conditional::{self as stored, StoredLines};
-use crate::store::{CachedStatements, boards};
-
-/// `if`: adds one line to the speaker's tree on the board, or clears it.
-pub(super) fn give(
-    ctx: &mut MailCtx<'_>,
-    command: &If,
-    token: Option<(BoardNumber, PlayerId)>,
-) -> Result<Vec<Outgoing>, Failure> {
-    let number = BoardNumber(command.board);
-    let player = ctx.speaker(&command.speaker, token, Some(number))?;
-    let (loaded, color) = my_active_board(ctx, number, &player)?;
-    if loaded.board.white == loaded.board.black {
-        return Err(refuse(
-            format!(
-                "board {number} is played by one player on both sides: it takes no conditional moves"
-            ),
-            Some(number),
-        ));
-    }
-    let variant = loaded.board.variant.display_name();
-    let subject = format!("{variant} Board {number} conditional moves");
-    let turns = turn_count(&loaded);
-    let mut tree = current_tree(ctx, &loaded, player.id, color)?;
-    let text = match &command.what {
-        IfWhat::Clear => {
-            let dropped = tree.clear();
-            stored::clear(ctx.conn, number, player.id)?;
-            match dropped {
-                0 => format!("You had no conditional moves on board {number}."),
-                1 => format!("Your conditional line on board {number} was dropped."),
-                n => format!("Your {n} conditional lines on board {number} were dropped."),
-            }
-        }
-        IfWhat::Line(written) => {
-            if loaded.game.state().turn() == color {
-                return Err(refuse(
-                    format!(
-                        "it is your turn on board {number}: a conditional line starts with your opponent's next turn; send your turn first (move, then if, in one mail is fine); nothing was stored"
-                    ),
-                    Some(number),
-                ));
-            }
-            tree.add(&loaded.game, written)
-                .map_err(|error| refuse(format!("{error}; nothing was stored"), Some(number)))?;
-            // The challenged player's line accepts the challenge, as a
-            // queued turn does.
-            challenges::accept_if_waiting(ctx, &loaded.board, &player)?;
-            stored::set(
-                ctx.conn,
-                number,
-                player.id,
-                turns,
-                &tree.to_stored(),
-                ctx.now,
-            )?;
-            let mut text = format!(
-                "Your conditional moves on board {number} ({} line{}), played at once when your opponent plays a turn that begins one:",
-                tree.line_count(),
-                if tree.line_count() == 1 { "" } else { "s" }
-            );
-            for line in tree.numbered_lines(&loaded.game) {
-                text.push_str("\n  ");
-                text.push_str(&line);
-            }
-            // `queue` and `if` are one or the other: the lines replace a
-            // queued turn.
-            if boards::queued_turn(ctx.conn, number, player.id)?.is_some() {
-                boards::clear_queued_turn(ctx.conn, number, player.id)?;
-                text.push_str("\nYour queued turn was dropped: conditional moves take its place.");
-            }
-            text
-        }
-    };
-    Ok(vec![ctx.notice_to_sender(&subject, &text)?])
-}
 
 /// The number of turns played on a loaded board.
-fn turn_count(loaded: &Loaded) -> u32 {
+pub(super) fn turn_count(loaded: &Loaded) -> u32 {
     u32::try_from(loaded.turns.len()).unwrap_or(u32::MAX)
 }
 
 /// `player`'s tree on the board as it stands, when it is relative to the
 /// current position; otherwise (none, or stale) an empty one.
-fn current_tree(
+pub(super) fn current_tree(
     ctx: &MailCtx<'_>,
     loaded: &Loaded,
     player: PlayerId,

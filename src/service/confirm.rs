@@ -21,10 +21,10 @@
 use rusqlite::Connection;
 use time::{Duration, OffsetDateTime};
 
-use super::{Failure, MailCtx, ServiceError, limits, refuse};
+use super::{Failure, MailCtx, ServiceError, refuse};
 use crate::mail::outgoing::Outgoing;
-use crate::store::players::{self, Player};
-use crate::store::{claims, time_text};
+use crate::store::claims;
+use crate::store::players::Player;
 
 /// How long a claim waits for its confirmation.
 pub const CLAIM_LAPSE: Duration = Duration::days(7);
@@ -97,72 +97,6 @@ fn confirmation_mail(ctx: &MailCtx<'_>, address: &str, code: &str) -> Result<Out
     let mut mail = ctx.notice(vec![address.to_string()], "", &text)?;
     mail.subject = format!("confirm {code}");
     Ok(mail)
-}
-
-/// `confirm <code>`: the sender's address joins the addresses of the
-/// player whose claim has this code.
-pub(super) fn confirm(ctx: &mut MailCtx<'_>, code: &str) -> Result<Vec<Outgoing>, Failure> {
-    let address = ctx.sender.to_string();
-    let wrong_here = ctx
-        .accounts
-        .code_outcomes
-        .iter()
-        .filter(|right| !**right)
-        .count();
-    let wrong_here = u32::try_from(wrong_here).unwrap_or(u32::MAX);
-    let stored = claims::code_failures(ctx.conn, &address)?;
-    if let Some(until) = limits::pause_after(stored, wrong_here, ctx.now) {
-        return Err(refuse(
-            format!(
-                "too many wrong confirmation codes from {address}: codes from it are read again after {}",
-                time_text(until)
-            ),
-            None,
-        ));
-    }
-    let claimant = claims::claimant(ctx.conn, &address, code, ctx.now - CLAIM_LAPSE)?;
-    ctx.accounts.code_outcomes.push(claimant.is_some());
-    let Some(player_id) = claimant else {
-        return Err(refuse(
-            format!(
-                "no confirmation with this code is waiting for {address}; codes are valid for {} days, and only a mail from the address itself confirms it",
-                CLAIM_LAPSE.whole_days()
-            ),
-            None,
-        ));
-    };
-    if players::address_owner(ctx.conn, &address)?.is_some() {
-        claims::drop_address(ctx.conn, &address)?;
-        return Err(refuse(
-            format!("{address} is registered to a player already"),
-            None,
-        ));
-    }
-    let before = players::by_id(ctx.conn, player_id)?;
-    players::add_address(ctx.conn, player_id, &address)?;
-    claims::drop_address(ctx.conn, &address)?;
-    let player = players::by_id(ctx.conn, player_id)?;
-    if before.addresses.is_empty() {
-        let text = format!(
-            "Welcome to pbem, {}! You play from {address}.\n\nChallenge someone with, for example:\n  chess2 challenge {} <password> <opponent>\nSend \"help\" for every command and \"help variants\" for the games.",
-            player.userid, player.userid
-        );
-        return Ok(vec![ctx.notice(
-            vec![address],
-            &format!("pbem signup {}", player.userid),
-            &text,
-        )?]);
-    }
-    let text = format!(
-        "{address} is now an address of {}; board mail goes to {}.",
-        player.userid,
-        player.mail_address()
-    );
-    Ok(vec![ctx.notice(
-        player.addresses.clone(),
-        "pbem address confirmed",
-        &text,
-    )?])
 }
 
 /// Stores the outcomes of a mail's `confirm` commands for the sender

@@ -10,14 +10,12 @@ use rusqlite::Connection;
 use time::OffsetDateTime;
 
 use super::*;
-use crate::command::{self, Command, Line, Speaker};
+use crate::command::{self};
 use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::inbound::Inbound;
 use crate::mail::outgoing::Outgoing;
 use crate::mail::token::TokenKey;
 use crate::render::templates::Templates;
-use crate::store::players::{self, Player};
-use crate::store::{self, boards};
 
 /// What a command needs to act, and what its work leaves for the end of
 /// the mail (or of the sweep's item); see the module doc. Built by
@@ -260,7 +258,7 @@ pub(super) struct MailCtx<'a> {
     pub(super) login_outcomes: Vec<(String, bool)>,
     /// What this mail did with tournament commands so far, for their
     /// per-mail bounds (one start, one broadcast, invitations).
-    pub(super) events: tournament::MailEvents,
+    pub(super) events: commands::tournament::MailEvents,
     /// What the mail's account commands did so far, for their limits.
     pub(super) accounts: account::MailAccounts,
     /// Whether the sender is a confirmed address of the player the mail
@@ -287,250 +285,6 @@ impl DerefMut for MailCtx<'_> {
 }
 
 impl MailCtx<'_> {
-    pub(super) fn run_command(
-        &mut self,
-        line: &Line,
-        token: Option<(BoardNumber, PlayerId)>,
-    ) -> Result<Vec<Outgoing>, Failure> {
-        if let (Some(variant), Some(number)) = (line.variant, line.command.board())
-            && let Some(board) = boards::get(self.conn, BoardNumber(number))?
-            && board.variant != variant
-        {
-            return Err(refuse(
-                format!(
-                    "board {number} plays {}, not {}",
-                    board.variant.display_name(),
-                    variant.display_name()
-                ),
-                Some(BoardNumber(number)),
-            ));
-        }
-        match &line.command {
-            Command::Signup(c) => account::signup(self, c),
-            Command::Password(c) => account::password(self, c, token),
-            Command::Address(c) => account::addresses(self, c, token),
-            Command::Vacation(c) => account::vacation(self, c, token),
-            Command::Confirm { code } => confirm::confirm(self, code),
-            Command::Ratings { variant } => ratings::standings(self, variant.or(line.variant)),
-            Command::Rating { userid } => ratings::rating(self, userid),
-            Command::Help(topic) => account::help(self, *topic),
-            Command::Games(c) => account::games(self, c),
-            Command::Challenge(c) => play::challenge(self, c, line.variant, token),
-            Command::Move(c) => play::make_move(self, c, token),
-            Command::Queue(c) => play::queue(self, c, token),
-            Command::If(c) => conditional::give(self, c, token),
-            Command::Action(c) => play::action(self, c, token),
-            Command::Show(c) => play::show(self, c),
-            Command::History { board } => play::history(self, BoardNumber(*board)),
-            Command::Pgn { board } => play::pgn(self, BoardNumber(*board)),
-            Command::Subscription(c) => play::subscription(self, c),
-            Command::Chat(c) => play::chat(self, c, token),
-            Command::Extend(c) => extend::extend(self, c, token),
-            Command::Set(c) => preferences::set(self, c, token),
-            Command::Settings { speaker } => preferences::settings(self, speaker, token),
-            Command::Tournament(c) => tournament::run(self, c, token),
-            Command::Ladder(c) => ladder::run(self, c, token),
-        }
-    }
-
-    /// The reply token in the mail's recipients: `None` when there is none,
-    /// an error when it does not check out.
-    pub(super) fn reply_token(&self) -> Option<Result<(BoardNumber, PlayerId), String>> {
-        let token = self
-            .mail
-            .recipients
-            .iter()
-            .find_map(|r| self.config.address.token_of(r))?;
-        Some(
-            self.key
-                .verify(token)
-                .map(|(board, player)| (BoardNumber(board), player))
-                .ok_or_else(|| "the reply address of your mail is not one pbem gave out; please reply to a board mail or use a password".to_string()),
-        )
-    }
-
-    /// Authenticates the speaker of a command.
-    pub(super) fn speaker(
-        &mut self,
-        speaker: &Speaker,
-        token: Option<(BoardNumber, PlayerId)>,
-        board: Option<BoardNumber>,
-    ) -> Result<Player, Failure> {
-        let player = self.speaker_unrecorded(speaker, token, board)?;
-        if !self.speakers.contains(&(player.id, board)) {
-            self.speakers.push((player.id, board));
-        }
-        Ok(player)
-    }
-
-    pub(super) fn speaker_unrecorded(
-        &mut self,
-        speaker: &Speaker,
-        token: Option<(BoardNumber, PlayerId)>,
-        board: Option<BoardNumber>,
-    ) -> Result<Player, Failure> {
-        match speaker {
-            Speaker::Password { userid, password } => self.login(userid, password, board),
-            Speaker::Token => {
-                let Some((token_board, player_id)) = token else {
-                    return Err(refuse(
-                        "a command without userid and password must be a reply to a mail pbem sent you: reply to one of pbem's mails from your registered address, or give your userid and password",
-                        board,
-                    ));
-                };
-                if board.is_some_and(|b| b != token_board) {
-                    return Err(refuse(
-                        format!(
-                            "this reply belongs to board {token_board}; to act on another board use its own mail or a password"
-                        ),
-                        board,
-                    ));
-                }
-                let player = players::by_id(self.conn, player_id)?;
-                // A reply to an old board mail is stale for the board's
-                // commands only: it still proves its player elsewhere.
-                if board.is_some()
-                    && let Some(refusal) = self.stale.clone()
-                {
-                    return Err(Failure::Refused(refusal));
-                }
-                if !player.owns_address(self.sender) {
-                    return Err(refuse(
-                        format!(
-                            "this reply came from {}, which is not an address of {}; reply from your registered address or use your password",
-                            self.sender, player.userid
-                        ),
-                        board,
-                    ));
-                }
-                Ok(player)
-            }
-        }
-    }
-
-    /// Checks a userid and password. The answer is the same for an unknown
-    /// userid and a wrong password; after repeated failures from one place
-    /// the userid's password logins from there pause (see `limits`), except
-    /// in a reply from the player's own address to a mail pbem sent them.
-    /// A signup none of whose addresses has confirmed cannot log in: the
-    /// right password is told to confirm first (a wrong one is only wrong).
-    pub(super) fn login(
-        &mut self,
-        userid: &str,
-        password: &str,
-        board: Option<BoardNumber>,
-    ) -> Result<Player, Failure> {
-        let player = self.login_even_unconfirmed(userid, password, board)?;
-        if !player.is_confirmed() {
-            return Err(refuse(
-                format!(
-                    "\"{userid}\" is not confirmed yet: an account exists once an address of it confirms. Reply to the confirmation mail pbem sent to that address (or send \"confirm <code>\" from it), then send this again"
-                ),
-                board,
-            ));
-        }
-        Ok(player)
-    }
-
-    /// [`MailCtx::login`] that also lets in a signup not yet confirmed (for
-    /// signing it up again).
-    pub(super) fn login_even_unconfirmed(
-        &mut self,
-        userid: &str,
-        password: &str,
-        board: Option<BoardNumber>,
-    ) -> Result<Player, Failure> {
-        let login = (userid.to_string(), password.to_string());
-        if !self.logins.contains(&login) {
-            if self.logins.len() >= LOGINS_PER_MAIL {
-                return Err(refuse(
-                    format!(
-                        "a mail may log in with at most {LOGINS_PER_MAIL} different userid and password pairs; send the other commands in another mail"
-                    ),
-                    board,
-                ));
-            }
-            self.logins.push(login);
-        }
-        let player = players::by_userid_or_reserved(self.conn, userid)?;
-        let owner_replies = player
-            .as_ref()
-            .is_some_and(|player| self.token_speaks_for(player));
-        let failed_here = self
-            .login_outcomes
-            .iter()
-            .filter(|(u, good)| !good && u.eq_ignore_ascii_case(userid))
-            .count() as u32;
-        if !owner_replies
-            && let Some(until) =
-                limits::paused_until(self.conn, userid, self.sender, failed_here, self.now)?
-        {
-            return Err(refuse(
-                format!(
-                    "too many wrong passwords for \"{userid}\": password logins for it from {} pause until {}; the player's password from the player's own address, and a reply from there to a mail pbem sent the player, still work",
-                    self.sender,
-                    store::time_text(until)
-                ),
-                board,
-            ));
-        }
-        let good = player
-            .as_ref()
-            .is_some_and(|player| self.passwords.verify(player, password));
-        self.login_outcomes.push((userid.to_string(), good));
-        match player {
-            Some(player) if good => Ok(player),
-            _ => Err(refuse(
-                format!("wrong userid or password for \"{userid}\""),
-                board,
-            )),
-        }
-    }
-
-    /// Whether the mail carries a reply token of `player` and comes from
-    /// one of the player's addresses.
-    pub(super) fn token_speaks_for(&self, player: &Player) -> bool {
-        matches!(self.reply_token(), Some(Ok((_, id))) if id == player.id)
-            && player.owns_address(self.sender)
-    }
-
-    /// The player the mail proves: a reply token from the player's own
-    /// address, or else the first command with a right password (checked
-    /// only for userids whose logins are not paused, and at most
-    /// [`LOGINS_PER_MAIL`] of them) of a player whose address confirmed.
-    pub(super) fn proven_player(&mut self) -> Result<Option<PlayerId>, ServiceError> {
-        if let Some(Ok((_, id))) = self.reply_token() {
-            let player = players::by_id(self.conn, id)?;
-            if player.owns_address(self.sender) {
-                return Ok(Some(player.id));
-            }
-        }
-        let subject = strip_reply_prefixes(&self.mail.subject);
-        let mut tried = 0;
-        let lines = self.mail.command_lines();
-        for line in std::iter::once(subject).chain(lines.iter().map(String::as_str)) {
-            let Some(Ok(line)) = command::parse_line(line) else {
-                continue;
-            };
-            let Some((userid, password)) = line.command.credentials() else {
-                continue;
-            };
-            if tried >= LOGINS_PER_MAIL {
-                break;
-            }
-            tried += 1;
-            if limits::paused_until(self.conn, userid, self.sender, 0, self.now)?.is_some() {
-                continue;
-            }
-            if let Some(player) = players::by_userid(self.conn, userid)?
-                && self.passwords.verify(&player, password)
-            {
-                return Ok(Some(player.id));
-            }
-        }
-        Ok(None)
-    }
-
     /// A command line (its passwords already blanked) as the sender's
     /// answer names it: whole to a trusted sender; to any other only its
     /// leading command

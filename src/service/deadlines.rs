@@ -30,6 +30,7 @@ use super::challenges;
 use super::charge::{self, Payer};
 use super::clocks::{self, BoardClock};
 use super::ending::{Ending, end_game};
+use super::event_rounds::send_board_mails;
 use super::queue::{Replies, queue_all};
 use super::{Ctx, Service, ServiceError};
 use crate::caught::panic_text;
@@ -107,7 +108,7 @@ impl Service {
     /// and pairs the next round), in a transaction of their own.
     fn swiss_round_deadlines(&mut self, now: OffsetDateTime) -> Result<(), ServiceError> {
         self.in_short_transactions(now, &["Swiss rounds"], |ctx, _| {
-            super::tournament::round_deadlines(ctx).map(drop)
+            round_deadlines(ctx).map(drop)
         })?;
         Ok(())
     }
@@ -602,4 +603,40 @@ fn player_digest(
     }
     ctx.out.push(mail);
     Ok(true)
+}
+
+/// The sweep's part: a Swiss round past its deadline has its unfinished
+/// games scored as draws (the event's rule; the director may adjudicate
+/// them before), which pairs the next round.
+fn round_deadlines(ctx: &Ctx<'_>) -> Result<usize, ServiceError> {
+    let mut scored = 0;
+    for id in tournaments::rounds_started_before(ctx.conn, ctx.now)? {
+        let event = tournaments::by_id(ctx.conn, id)?;
+        let (Some(days), Some(started)) = (event.settings.round_days, event.round_started_at)
+        else {
+            continue;
+        };
+        if started + time::Duration::days(i64::from(days)) > ctx.now {
+            continue;
+        }
+        let reason = format!(
+            "the {days} days of round {} passed: scored as a draw by the event's rule",
+            event.current_round
+        );
+        for game in tournaments::games(ctx.conn, id)? {
+            if game.round == event.current_round && game.result.is_none() {
+                end_game(
+                    ctx,
+                    game.board,
+                    Ending::Played {
+                        score: "1/2-1/2",
+                        reason: &reason,
+                    },
+                )?;
+                send_board_mails(ctx, game.board, Occasion::Update)?;
+                scored += 1;
+            }
+        }
+    }
+    Ok(scored)
 }

@@ -6,10 +6,10 @@
 
 use super::answer::{self, Outcome};
 use super::board_mail::{self, Occasion};
-use super::reading::{self, COMMENT_CHARS, Item, Reading};
 use super::{Failure, MailCtx, Refusal, ServiceError, strip_reply_prefixes, token_board};
 use crate::command::Word;
 use crate::command::blank::Blanking;
+use crate::command::reading::{self, COMMENT_CHARS, Item, Reading};
 use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::reply::{self, Known};
 use crate::mail::token::NOT_A_BOARD;
@@ -192,7 +192,7 @@ impl MailCtx<'_> {
         let board = line.command.board();
         let pending = self.later_mails_len();
         self.conn.execute_cached("SAVEPOINT command", [])?;
-        match self.run_command(line, token) {
+        match super::commands::run(self, line, token) {
             Ok(mails) => {
                 self.conn.execute_cached("RELEASE command", [])?;
                 Ok(Outcome::done(written, board.map(BoardNumber), mails))

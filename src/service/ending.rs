@@ -64,6 +64,6 @@ pub(super) fn end_game(
         }
     }
     event_rounds::game_ended(ctx, number, score, reason, forfeit)?;
-    super::ladder::game_ended(ctx, number, score)?;
+    super::ladders::game_ended(ctx, number, score)?;
     Ok(())
 }

@@ -36,11 +36,13 @@
 
 mod account;
 mod answer;
+mod auth;
 mod board_mail;
 mod bounces;
 mod challenges;
 pub mod charge;
 mod clocks;
+mod commands;
 mod conditional;
 mod confirm;
 mod context;
@@ -49,19 +51,15 @@ mod dialogue;
 mod ending;
 mod event_rounds;
 mod event_start;
-mod extend;
-mod ladder;
+mod ladders;
 mod limits;
 mod passwords;
 mod play;
-mod preferences;
 mod prune;
 mod queue;
 mod ratings;
 pub(crate) use ratings::variant_sections;
-mod reading;
 mod threading;
-mod tournament;
 
 use crate::caught::panic_text;
 use crate::domain::{BoardNumber, PlayerId};
@@ -608,7 +606,7 @@ fn handle_in(
         speakers: Vec::new(),
         stale: None,
         login_outcomes: Vec::new(),
-        events: tournament::MailEvents::default(),
+        events: commands::tournament::MailEvents::default(),
         accounts: account::MailAccounts::default(),
         trusted: false,
         refused: false,

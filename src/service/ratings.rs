@@ -4,16 +4,12 @@
 //! commands.
 
 use rusqlite::Connection;
-use serde::Serialize;
 use time::OffsetDateTime;
 
-use super::{Ctx, Failure, MailCtx, ServiceError};
+use super::{Ctx, MailCtx, ServiceError};
 use crate::domain::BoardNumber;
 use crate::mail::outgoing::Outgoing;
-use crate::ratings::START;
-use crate::render::ratings::{
-    PastRow, Row, change_line, past_table, player_table, standings_sections,
-};
+use crate::render::ratings::{Row, change_line, standings_sections};
 use crate::render::templates::Rendered;
 use crate::rules::Variant;
 use crate::store::players;
@@ -53,115 +49,7 @@ pub(super) const STANDINGS_ROWS: usize = 100;
 /// Rated games shown by `rating <userid>`.
 pub(super) const RECENT_GAMES: u32 = 10;
 
-#[derive(Serialize)]
-struct SectionView {
-    title: String,
-    table: String,
-}
-
-#[derive(Serialize)]
-struct TableView {
-    title: String,
-    sections: Vec<SectionView>,
-}
-
-/// `ratings [<variant>]`: the standings of one variant, or of every
-/// variant with ratings, each in sections Established, Provisional and
-/// Inactive.
-pub(super) fn standings(
-    ctx: &mut MailCtx<'_>,
-    variant: Option<Variant>,
-) -> Result<Vec<Outgoing>, Failure> {
-    let variants = match variant {
-        Some(variant) => vec![variant],
-        None => ratings::variants(ctx.conn)?,
-    };
-    let mut tables = Vec::new();
-    for variant in &variants {
-        let sections = variant_sections(ctx.conn, *variant, ctx.now, STANDINGS_ROWS)?
-            .into_iter()
-            .map(|(title, table)| SectionView { title, table })
-            .collect();
-        tables.push(TableView {
-            title: format!("{} ratings", variant.display_name()),
-            sections,
-        });
-    }
-    if tables.is_empty() {
-        tables.push(TableView {
-            title: "No rated games yet.".to_string(),
-            sections: Vec::new(),
-        });
-    }
-    let subject = match variant {
-        Some(variant) => format!("pbem ratings {}", variant.id()),
-        None => "pbem ratings".to_string(),
-    };
-    #[derive(Serialize)]
-    struct View {
-        subject: String,
-        tables: Vec<TableView>,
-        start: i32,
-        start_deviation: u32,
-    }
-    let rendered = ctx.templates.render(
-        "ratings.txt",
-        View {
-            subject,
-            tables,
-            start: START.shown(),
-            start_deviation: START.shown_deviation(),
-        },
-    )?;
-    Ok(vec![to_sender(ctx, rendered)])
-}
-
-/// `rating <userid>`: a player's rating in every variant played and the
-/// last rated games. An unknown userid is answered as a player without
-/// rated games (the userid as written in both): the answer never tells
-/// whether a userid exists.
-pub(super) fn rating(ctx: &mut MailCtx<'_>, userid: &str) -> Result<Vec<Outgoing>, Failure> {
-    let now = ratings::nanos(ctx.now);
-    let (standings, games) = match players::by_userid(ctx.conn, userid)? {
-        Some(player) => (
-            ratings::of_player(ctx.conn, player.id)?
-                .into_iter()
-                .map(|(variant, standing)| (variant, standing.rating, standing.section(now)))
-                .collect(),
-            ratings::recent_games(ctx.conn, player.id, RECENT_GAMES)?,
-        ),
-        None => (Vec::new(), Vec::new()),
-    };
-    let rows: Vec<PastRow<'_>> = games
-        .iter()
-        .map(|g| PastRow {
-            date: OffsetDateTime::from_unix_timestamp_nanos(i128::from(g.finished))
-                .map(|t| t.date().to_string())
-                .unwrap_or_default(),
-            board: g.board.0,
-            variant: g.variant,
-            outcome: g.outcome,
-            opponent: &g.opponent,
-            opponent_rating: g.opponent_before,
-            before: g.before,
-            after: g.after,
-        })
-        .collect();
-    let rendered = ctx.templates.render(
-        "rating.txt",
-        minijinja::context! {
-            subject => format!("pbem rating {userid}"),
-            userid => userid,
-            ratings => if standings.is_empty() { String::new() } else { player_table(&standings) },
-            games => past_table(&rows),
-            start => START.shown(),
-            start_deviation => START.shown_deviation(),
-        },
-    )?;
-    Ok(vec![to_sender(ctx, rendered)])
-}
-
-fn to_sender(ctx: &MailCtx<'_>, rendered: Rendered) -> Outgoing {
+pub(super) fn to_sender(ctx: &MailCtx<'_>, rendered: Rendered) -> Outgoing {
     Outgoing {
         to: vec![ctx.sender.to_string()],
         subject: rendered.subject,

@@ -1,0 +1,85 @@
+//! The act of `challenge`: a new board between the challenger and the
+//! opponent, waiting for the opponent's first turn or `accept`.
+
+use super::{Act, Asked};
+use crate::command::{Challenge, ColorChoice};
+use crate::mail::outgoing::Outgoing;
+use crate::rules::Variant;
+use crate::schedule;
+use crate::service::board_mail::{self, Occasion};
+use crate::service::challenges;
+use crate::service::{Failure, MailCtx, refuse};
+use crate::store::boards::{self, BoardOptions};
+use crate::store::deadlines;
+use crate::store::players::{self};
+
+impl Act for Challenge {
+    fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
+        let variant = asked.variant;
+        let challenger = ctx.speaker(&self.speaker, asked.token, None)?;
+        let Some(opponent) = players::by_userid(ctx.conn, &self.opponent)? else {
+            return Err(refuse(
+                format!("there is no player \"{}\" to challenge", self.opponent),
+                None,
+            ));
+        };
+        if opponent.id == challenger.id {
+            return Err(refuse("you cannot challenge yourself", None));
+        }
+        let challenger_white = match self.color {
+            ColorChoice::White => true,
+            ColorChoice::Black => false,
+            ColorChoice::Random => {
+                let mut byte = [0u8; 1];
+                getrandom::fill(&mut byte).ok();
+                byte[0] & 1 == 0
+            }
+        };
+        let (white, black) = if challenger_white {
+            (challenger.id, opponent.id)
+        } else {
+            (opponent.id, challenger.id)
+        };
+        let (nag_days, forfeit_days) = schedule::turn_deadlines(
+            self.days_per_turn,
+            self.forfeit_days,
+            self.nag_days,
+            ctx.config.default_forfeit_days,
+            |_| ctx.config.default_nag_days,
+        )
+        .map_err(|problem| refuse(problem, None))?;
+        let control = crate::service::clocks::chosen_control(
+            self.time,
+            self.remind,
+            self.days_per_turn.is_some() || self.forfeit_days.is_some(),
+            self.nag_days.is_some(),
+            forfeit_days,
+        )
+        .map_err(|problem| refuse(problem, None))?;
+        let options = BoardOptions {
+            rated: self.rated,
+            days_per_turn: self.days_per_turn,
+            nag_days,
+            forfeit_days,
+        };
+        let variant = variant.unwrap_or(Variant::Chess);
+        // The same challenge written again in one mail makes no second board.
+        let colours = (white, black, self.color == ColorChoice::Random);
+        if let Some(number) =
+            boards::same_challenge(ctx.conn, &ctx.mail.message_id, colours, variant, options)?
+        {
+            return Ok(board_mail::board_mails(ctx, number, Occasion::New)?);
+        }
+        challenges::check_bounds(ctx, &challenger, &opponent)?;
+        let number = boards::insert(ctx.conn, variant, white, black, options, ctx.now)?;
+        if let Some((control, reminders)) = control {
+            crate::store::clocks::set_control(ctx.conn, number, control, reminders)?;
+        }
+        boards::set_challenge(ctx.conn, number, opponent.id, &ctx.mail.message_id)?;
+        if self.private {
+            crate::store::web::set_private(ctx.conn, number.0)?;
+        }
+        deadlines::set_to_move(ctx.conn, number, white)?;
+        Ok(board_mail::board_mails(ctx, number, Occasion::New)?)
+    }
+}

@@ -1,0 +1,60 @@
+//! The act of `games`: a player's boards, as the sender may see them.
+
+use super::{Act, Asked};
+use crate::command::{Games, GamesFilter};
+use crate::mail::outgoing::Outgoing;
+use crate::service::{Failure, MailCtx, refuse};
+use crate::store::boards;
+use crate::store::players::{self};
+
+impl Act for Games {
+    fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
+        let _ = asked;
+        let command = self;
+
+        let Some(player) = players::by_userid(ctx.conn, &command.userid)? else {
+            return Err(refuse(
+                format!("there is no player \"{}\"", command.userid),
+                None,
+            ));
+        };
+        let mut lines = Vec::new();
+        for board in boards::of_player(ctx.conn, player.id)? {
+            let turns = boards::turns(ctx.conn, board.number)?;
+            let game = crate::service::board_mail::replay(&board, &turns, turns.len())?;
+            let white = players::by_id(ctx.conn, board.white)?.userid;
+            let black = players::by_id(ctx.conn, board.black)?.userid;
+            let to_move = if game.state().turn() == shakmaty::Color::White {
+                &white
+            } else {
+                &black
+            };
+            let keep = match command.filter {
+                GamesFilter::All => true,
+                GamesFilter::Active => !board.is_finished(),
+                GamesFilter::Next => {
+                    !board.is_finished() && to_move.eq_ignore_ascii_case(&player.userid)
+                }
+            };
+            if !keep {
+                continue;
+            }
+            let state = match &board.result {
+                Some(result) => format!("finished {result}"),
+                None => format!("{to_move} to move, turn #{}", turns.len() + 1),
+            };
+            lines.push(format!(
+                "Board {}  {}  {white} (White) - {black} (Black)  {state}",
+                board.number,
+                board.variant.display_name()
+            ));
+        }
+        if lines.is_empty() {
+            lines.push("No boards.".to_string());
+        }
+        Ok(vec![ctx.notice_to_sender(
+            &format!("pbem games {}", player.userid),
+            &lines.join("\n"),
+        )?])
+    }
+}

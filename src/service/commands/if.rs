@@ -1,0 +1,90 @@
+//! The act of `if`: a conditional line (or `clear`) checked against the
+//! board and stored for its owner alone.
+
+use super::{Act, Asked};
+use crate::command::{If, IfWhat};
+use crate::domain::BoardNumber;
+use crate::mail::outgoing::Outgoing;
+use crate::service::conditional::{current_tree, turn_count};
+use crate::service::play::my_active_board;
+use crate::service::{Failure, MailCtx, challenges, refuse};
+use crate::store::boards;
+use crate::store::conditional::{self as stored};
+
+/// `if`: adds one line to the speaker's tree on the board, or clears it.
+impl Act for If {
+    fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
+        let command = self;
+        let token = asked.token;
+
+        let number = BoardNumber(command.board);
+        let player = ctx.speaker(&command.speaker, token, Some(number))?;
+        let (loaded, color) = my_active_board(ctx, number, &player)?;
+        if loaded.board.white == loaded.board.black {
+            return Err(refuse(
+                format!(
+                    "board {number} is played by one player on both sides: it takes no conditional moves"
+                ),
+                Some(number),
+            ));
+        }
+        let variant = loaded.board.variant.display_name();
+        let subject = format!("{variant} Board {number} conditional moves");
+        let turns = turn_count(&loaded);
+        let mut tree = current_tree(ctx, &loaded, player.id, color)?;
+        let text = match &command.what {
+            IfWhat::Clear => {
+                let dropped = tree.clear();
+                stored::clear(ctx.conn, number, player.id)?;
+                match dropped {
+                    0 => format!("You had no conditional moves on board {number}."),
+                    1 => format!("Your conditional line on board {number} was dropped."),
+                    n => format!("Your {n} conditional lines on board {number} were dropped."),
+                }
+            }
+            IfWhat::Line(written) => {
+                if loaded.game.state().turn() == color {
+                    return Err(refuse(
+                        format!(
+                            "it is your turn on board {number}: a conditional line starts with your opponent's next turn; send your turn first (move, then if, in one mail is fine); nothing was stored"
+                        ),
+                        Some(number),
+                    ));
+                }
+                tree.add(&loaded.game, written).map_err(|error| {
+                    refuse(format!("{error}; nothing was stored"), Some(number))
+                })?;
+                // The challenged player's line accepts the challenge, as a
+                // queued turn does.
+                challenges::accept_if_waiting(ctx, &loaded.board, &player)?;
+                stored::set(
+                    ctx.conn,
+                    number,
+                    player.id,
+                    turns,
+                    &tree.to_stored(),
+                    ctx.now,
+                )?;
+                let mut text = format!(
+                    "Your conditional moves on board {number} ({} line{}), played at once when your opponent plays a turn that begins one:",
+                    tree.line_count(),
+                    if tree.line_count() == 1 { "" } else { "s" }
+                );
+                for line in tree.numbered_lines(&loaded.game) {
+                    text.push_str("\n  ");
+                    text.push_str(&line);
+                }
+                // `queue` and `if` are one or the other: the lines replace a
+                // queued turn.
+                if boards::queued_turn(ctx.conn, number, player.id)?.is_some() {
+                    boards::clear_queued_turn(ctx.conn, number, player.id)?;
+                    text.push_str(
+                        "\nYour queued turn was dropped: conditional moves take its place.",
+                    );
+                }
+                text
+            }
+        };
+        Ok(vec![ctx.notice_to_sender(&subject, &text)?])
+    }
+}

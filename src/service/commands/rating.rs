@@ -1,0 +1,62 @@
+//! The act of `rating`: one player's ratings and last rated games.
+
+use super::{Act, Asked};
+use crate::command::rating::Rating;
+use crate::mail::outgoing::Outgoing;
+use crate::ratings::START;
+use crate::render::ratings::{PastRow, past_table, player_table};
+use crate::service::ratings::{RECENT_GAMES, to_sender};
+use crate::service::{Failure, MailCtx};
+use crate::store::players;
+use crate::store::ratings;
+use time::OffsetDateTime;
+
+/// `rating <userid>`: a player's rating in every variant played and the
+/// last rated games. An unknown userid is answered as a player without
+/// rated games (the userid as written in both): the answer never tells
+/// whether a userid exists.
+impl Act for Rating {
+    fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
+        let _ = asked;
+        let userid = self.userid.as_str();
+
+        let now = ratings::nanos(ctx.now);
+        let (standings, games) = match players::by_userid(ctx.conn, userid)? {
+            Some(player) => (
+                ratings::of_player(ctx.conn, player.id)?
+                    .into_iter()
+                    .map(|(variant, standing)| (variant, standing.rating, standing.section(now)))
+                    .collect(),
+                ratings::recent_games(ctx.conn, player.id, RECENT_GAMES)?,
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
+        let rows: Vec<PastRow<'_>> = games
+            .iter()
+            .map(|g| PastRow {
+                date: OffsetDateTime::from_unix_timestamp_nanos(i128::from(g.finished))
+                    .map(|t| t.date().to_string())
+                    .unwrap_or_default(),
+                board: g.board.0,
+                variant: g.variant,
+                outcome: g.outcome,
+                opponent: &g.opponent,
+                opponent_rating: g.opponent_before,
+                before: g.before,
+                after: g.after,
+            })
+            .collect();
+        let rendered = ctx.templates.render(
+            "rating.txt",
+            minijinja::context! {
+                subject => format!("pbem rating {userid}"),
+                userid => userid,
+                ratings => if standings.is_empty() { String::new() } else { player_table(&standings) },
+                games => past_table(&rows),
+                start => START.shown(),
+                start_deviation => START.shown_deviation(),
+            },
+        )?;
+        Ok(vec![to_sender(ctx, rendered)])
+    }
+}

@@ -1,0 +1,38 @@
+//! Starting a Swiss (its start numbers, and round 1 paired). What happens
+//! as games end, and the sweep's round deadlines, are in
+//! `service::event_rounds`.
+
+use super::*;
+
+/// Starts a Swiss: start numbers by rating (highest first, then userid),
+/// and round 1 paired.
+pub(super) fn start_swiss(
+    ctx: &mut MailCtx<'_>,
+    event: &Event,
+    entries: &[store::Entry],
+    rounds: u32,
+) -> Result<Vec<Outgoing>, Failure> {
+    let name = &event.settings.name;
+    if entries.len() as u32 <= rounds {
+        return Err(refuse(
+            format!(
+                "a Swiss of {rounds} rounds needs at least {} players; \"{name}\" has {}",
+                rounds + 1,
+                entries.len()
+            ),
+            None,
+        ));
+    }
+    let variant = event.settings.variant;
+    let list = seed_by_rating(ctx, event, entries, |player| {
+        rating_of(ctx, player, variant)
+    })?;
+    let event = store::by_id(ctx.conn, event.id)?;
+    pair_next_round(ctx, &event)?;
+    let text = format!(
+        "\"{name}\" has started: a Swiss of {rounds} rounds. Start numbers by rating:\n{list}\nThe pairings of round 1 follow in a notice of their own; each player has a mail naming their board, and White its board mail."
+    );
+    Ok(vec![
+        ctx.notice_to_sender(&subject(&event, "started"), &text)?,
+    ])
+}
