@@ -395,6 +395,22 @@ fn looks_like_move(word: &str) -> bool {
     }
 }
 
+/// `Re: Chess2 Board 101 bob` -> `Chess2 Board 101 bob`.
+pub fn strip_reply_prefixes(subject: &str) -> &str {
+    let mut rest = subject.trim();
+    loop {
+        let lower = rest.to_ascii_lowercase();
+        let stripped = ["re:", "fwd:", "fw:", "aw:", "sv:", "antw:"]
+            .iter()
+            .find(|prefix| lower.starts_with(*prefix))
+            .map(|prefix| rest[prefix.len()..].trim_start());
+        match stripped {
+            Some(next) => rest = next,
+            None => return rest,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,11 +3,15 @@
 //! and the player the whole mail proves, who pays for its answers. Every
 //! command's speaker is checked here, and nowhere else.
 
-use super::*;
+use super::context::MailCtx;
+use super::kernel::{Failure, ServiceConfig, ServiceError, refuse};
+use super::limits;
+use crate::command::reading::strip_reply_prefixes;
 use crate::command::{self, Speaker};
 use crate::domain::{BoardNumber, PlayerId};
+use crate::mail::inbound::Inbound;
+use crate::store;
 use crate::store::players::{self, Player};
-use context::MailCtx;
 
 impl MailCtx<'_> {
     /// The reply token in the mail's recipients: `None` when there is none,
@@ -207,4 +211,20 @@ impl MailCtx<'_> {
         }
         Ok(None)
     }
+}
+
+/// Different userid/password pairs one mail may log in with. A player's
+/// mail names one or two; each new pair costs an Argon2 check (about 15 ms),
+/// and a hostile mail of thousands would cost minutes of processor time.
+pub(super) const LOGINS_PER_MAIL: usize = 8;
+
+/// The board named by the (unverified) reply token of a mail, for showing
+/// the board in an error mail.
+pub(super) fn token_board(mail: &Inbound, config: &ServiceConfig) -> Option<u32> {
+    mail.recipients
+        .iter()
+        .find_map(|r| config.address.token_of(r))
+        .and_then(|token| token.split('.').next())
+        .and_then(|board| board.parse().ok())
+        .filter(|board| *board != crate::mail::token::NOT_A_BOARD)
 }

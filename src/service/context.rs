@@ -9,7 +9,9 @@ use std::ops::{Deref, DerefMut};
 use rusqlite::Connection;
 use time::OffsetDateTime;
 
-use super::*;
+use super::kernel::{Refusal, ServiceConfig, ServiceError};
+use super::passwords::PasswordCheck;
+use super::{account, board_mail, commands};
 use crate::command::{self};
 use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::inbound::Inbound;
@@ -281,6 +283,31 @@ impl<'a> Deref for MailCtx<'a> {
 impl DerefMut for MailCtx<'_> {
     fn deref_mut(&mut self) -> &mut Self::Target {
         &mut self.ctx
+    }
+}
+
+impl<'a> MailCtx<'a> {
+    /// The one way to make a mail's context: nothing proven yet.
+    pub(super) fn new(
+        ctx: Ctx<'a>,
+        mail: &'a Inbound,
+        sender: &'a str,
+        passwords: &'a mut PasswordCheck,
+    ) -> MailCtx<'a> {
+        MailCtx {
+            ctx,
+            mail,
+            sender,
+            passwords,
+            logins: Vec::new(),
+            speakers: Vec::new(),
+            stale: None,
+            login_outcomes: Vec::new(),
+            events: commands::tournament::MailEvents::default(),
+            accounts: account::MailAccounts::default(),
+            trusted: false,
+            refused: false,
+        }
     }
 }
 

@@ -25,14 +25,15 @@ use rusqlite::Connection;
 use shakmaty::Color;
 use time::OffsetDateTime;
 
+use super::Ctx;
 use super::board_mail::{self, Occasion};
 use super::challenges;
 use super::charge::{self, Payer};
 use super::clocks::{self, BoardClock};
 use super::ending::{Ending, end_game};
 use super::event_rounds::send_board_mails;
+use super::kernel::{Service, ServiceError};
 use super::queue::{Replies, queue_all};
-use super::{Ctx, Service, ServiceError};
 use crate::caught::panic_text;
 use crate::domain::{BoardNumber, PlayerId, Vacation};
 use crate::render::readable_time;

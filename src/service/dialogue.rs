@@ -5,10 +5,12 @@
 //! outcomes to `answer`, which sends one answer per mail.
 
 use super::answer::{self, Outcome};
+use super::auth::token_board;
 use super::board_mail::{self, Occasion};
-use super::{Failure, MailCtx, Refusal, ServiceError, strip_reply_prefixes, token_board};
+use super::{Failure, MailCtx, Refusal, ServiceError};
 use crate::command::Word;
 use crate::command::blank::Blanking;
+use crate::command::reading::strip_reply_prefixes;
 use crate::command::reading::{self, COMMENT_CHARS, Item, Reading};
 use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::reply::{self, Known};

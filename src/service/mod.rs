@@ -27,14 +27,23 @@
 //!   one. The commands take a `MailCtx`, which dereferences to its `Ctx`,
 //!   so a command hands itself to the work below.
 //!
-//! A new mail command is its word in `command::table`, its variant and
-//! parser in `command` (and its place among the bare words a reply may
-//! give, in `service::reading`), a function here in the module of its kind
-//! taking `&mut MailCtx`, and its arm in `MailCtx::run_command` (in
-//! `context`); what it must remember across one mail's commands is a field
-//! of `MailCtx`.
+//! The root keeps the per-mail flow, one step per concern: duplicates
+//! and bounces, then trust (`establish_trust`), the ceilings on mail in
+//! (`stopped_at_a_ceiling`), running the commands within the ceilings on
+//! mail out (`run_within_ceilings`), the password throttle's record
+//! (`record_login_outcomes`), charging and queueing. What the modules
+//! share (`ServiceConfig`, `Service`, `Failure`, `ServiceError`) is in
+//! `kernel`; who speaks in `auth`; Argon2 ahead of the transaction in
+//! `ahead`.
+//!
+//! A new mail command is two files and one line: its definition and parser
+//! in `command/<name>.rs`, its act in `service/commands/<name>.rs` (an
+//! `commands::Act` for its type), and its line in the one list
+//! (`command::for_each_command`). What it must remember across one mail's
+//! commands is a field of `MailCtx`.
 
 mod account;
+mod ahead;
 mod answer;
 mod auth;
 mod board_mail;
@@ -51,6 +60,7 @@ mod dialogue;
 mod ending;
 mod event_rounds;
 mod event_start;
+mod kernel;
 mod ladders;
 mod limits;
 mod passwords;
@@ -62,201 +72,29 @@ pub(crate) use ratings::variant_sections;
 mod threading;
 
 use crate::caught::panic_text;
-use crate::domain::{BoardNumber, PlayerId};
+use crate::domain::PlayerId;
 use std::panic::{self, AssertUnwindSafe};
-use std::path::PathBuf;
 
 use rusqlite::Connection;
 use time::OffsetDateTime;
 
-use crate::command::{self, Command, Speaker};
-use crate::mail::ServerAddress;
 use crate::mail::bounce::Verp;
 use crate::mail::inbound::{Authenticated, Inbound};
-use crate::mail::outgoing::{self, Outgoing};
+use crate::mail::outgoing::Outgoing;
 use crate::mail::token::TokenKey;
-use crate::render::templates::{TemplateError, Templates};
+use crate::render::templates::Templates;
 use crate::store::players;
-use crate::store::{self, CachedStatements, Store, StoreError, mailbox};
+use crate::store::{self, CachedStatements, Store, mailbox};
 use charge::Payer;
 use queue::{Replies, queue_all};
 
 pub use context::SMALL_ANSWER_BYTES;
 use context::{Answering, Ctx, MailCtx};
 pub use deadlines::SweepReport;
+use kernel::{Failure, refuse, variant_named};
+pub use kernel::{Handled, Refusal, Service, ServiceConfig, ServiceError};
 pub use passwords::PasswordCheck;
 pub use prune::Pruned;
-
-/// Settings of the service.
-#[derive(Clone, Debug)]
-pub struct ServiceConfig {
-    /// The server's own address; replies come from it.
-    pub address: ServerAddress,
-    /// Where bounces go (`server.bounce_address`); `None`: to `address`.
-    /// The VERP addresses a bounce is read by are at it.
-    pub bounce_address: Option<ServerAddress>,
-    /// Mails larger than this get one short error.
-    pub max_mail_bytes: usize,
-    /// Mails from one sender per hour before further ones are ignored
-    /// (unless they prove their player: see `handle_in`).
-    pub mails_per_sender_per_hour: u32,
-    /// Mails from one domain per (clock) hour, the same way.
-    pub mails_per_domain_per_hour: u32,
-    /// Mails from anybody per (clock) hour, the same way.
-    pub mails_per_hour: u32,
-    /// Mails that prove one player (by password or reply token) per clock
-    /// hour: over the sender's ceiling, such a mail is charged to its
-    /// player's own budget instead, which has this ceiling.
-    pub mails_per_player_per_hour: u32,
-    /// The ceilings on the mail pbem sends (see `charge`).
-    pub sent: charge::SentCeilings,
-    /// The shortest password `signup` and `password` accept.
-    pub min_password_length: usize,
-    /// The authserv-id of the operator's mail server, whose
-    /// `Authentication-Results` headers pbem believes (see
-    /// `mail::inbound`); `None` to believe none.
-    pub trusted_authserv_id: Option<String>,
-    /// Where operators keep edited templates; `None` for the built-in ones.
-    pub templates_dir: Option<PathBuf>,
-    /// The reply-token secret; `None` to use (and on first start create)
-    /// the one stored in the database.
-    pub token_secret: Option<String>,
-    pub default_nag_days: u32,
-    pub default_forfeit_days: u32,
-    /// Vacation days each player may take per calendar year.
-    pub vacation_days_per_year: u32,
-}
-
-impl Default for ServiceConfig {
-    fn default() -> ServiceConfig {
-        ServiceConfig {
-            address: ServerAddress {
-                local: "pbem".into(),
-                domain: "localhost".into(),
-            },
-            bounce_address: None,
-            max_mail_bytes: 256 * 1024,
-            mails_per_sender_per_hour: 120,
-            mails_per_domain_per_hour: 1_000,
-            mails_per_hour: 10_000,
-            mails_per_player_per_hour: 120,
-            sent: charge::SentCeilings::default(),
-            min_password_length: 8,
-            trusted_authserv_id: None,
-            templates_dir: None,
-            token_secret: None,
-            default_nag_days: 7,
-            default_forfeit_days: 21,
-            vacation_days_per_year: 30,
-        }
-    }
-}
-
-/// A failure that stops a mail from being processed at all; the mail stays
-/// in the inbox and is tried again.
-#[derive(Debug, thiserror::Error)]
-pub enum ServiceError {
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error(transparent)]
-    Template(#[from] TemplateError),
-    #[error("cannot build a reply: {0}")]
-    Build(#[from] outgoing::BuildError),
-    #[error("the stored game of board {board} no longer replays: {reason}")]
-    CorruptGame { board: BoardNumber, reason: String },
-    #[error("no randomness for the reply-token secret: {0}")]
-    Random(String),
-    #[error("{0}")]
-    Builder(String),
-    #[error(
-        "the configured token secret is too weak: give 64 random hex digits (openssl rand -hex 32), or a text of at least 32 characters of which at least 10 differ"
-    )]
-    WeakSecret,
-}
-
-impl ServiceError {
-    /// Whether the failure belongs to the one mail being handled (it would
-    /// fail the same way on every try), rather than to the database or the
-    /// configuration (which an operator fixes, and the mail then goes
-    /// through).
-    fn is_about_one_mail(&self) -> bool {
-        match self {
-            ServiceError::Build(_) | ServiceError::CorruptGame { .. } => true,
-            ServiceError::Store(StoreError::Corrupt(_)) => true,
-            ServiceError::Store(StoreError::Sqlite(rusqlite::Error::SqliteFailure(error, _))) => {
-                error.code == rusqlite::ErrorCode::ConstraintViolation
-            }
-            _ => false,
-        }
-    }
-}
-
-impl From<rusqlite::Error> for ServiceError {
-    fn from(error: rusqlite::Error) -> ServiceError {
-        ServiceError::Store(StoreError::Sqlite(error))
-    }
-}
-
-/// What became of a mail.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Handled {
-    /// Processed; this many replies were queued. `refused`: a command of
-    /// it was refused, or the mail was not acted on (over a ceiling, too
-    /// long, or it failed).
-    Processed { replies: usize, refused: bool },
-    /// Already processed before (same Message-ID): nothing done.
-    Duplicate,
-    /// Automatic mail, our own mail, or mail without a sender: recorded,
-    /// never answered.
-    Ignored,
-}
-
-/// A command refused: the sender gets this message, and nothing changes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    pub message: String,
-    /// The board it is about, to show it again in the error mail.
-    pub board: Option<BoardNumber>,
-}
-
-/// Why a command did not complete.
-#[derive(Debug)]
-enum Failure {
-    Refused(Refusal),
-    Fatal(ServiceError),
-}
-
-impl<E: Into<ServiceError>> From<E> for Failure {
-    fn from(error: E) -> Failure {
-        Failure::Fatal(error.into())
-    }
-}
-
-fn refuse(message: impl Into<String>, board: Option<BoardNumber>) -> Failure {
-    Failure::Refused(Refusal {
-        message: message.into(),
-        board,
-    })
-}
-
-/// The variant a command names, or the refusal that says where the list is.
-fn variant_named(text: &str) -> Result<crate::rules::Variant, Failure> {
-    text.parse().map_err(|_| {
-        refuse(
-            format!("\"{text}\" is not a variant; send \"help variants\" for the list"),
-            None,
-        )
-    })
-}
-
-/// The service.
-pub struct Service {
-    store: Store,
-    config: ServiceConfig,
-    templates: Templates,
-    key: TokenKey,
-    passwords: PasswordCheck,
-}
 
 impl Service {
     pub fn new(store: Store, config: ServiceConfig) -> Result<Service, ServiceError> {
@@ -431,119 +269,7 @@ impl Service {
         tx.commit()?;
         Ok(handled)
     }
-
-    /// Checks the passwords of the mails' commands before the batch takes
-    /// the database's write lock, so that a batch of first logins (Argon2,
-    /// about 17 ms each) does not keep the outbox sender, the deadline
-    /// sweep and `pbem process` waiting. Only the outcomes are kept, for
-    /// the commands to find; a password this pass misses is simply checked
-    /// when its command runs. The new password of a mail's first `signup`,
-    /// and of a `password` command whose old password is right (or whose
-    /// reply token proves its player), is hashed here too, at most one of
-    /// each per mail (a mail acts on one signup).
-    fn check_passwords_ahead(
-        &mut self,
-        mails: &[Inbound],
-        now: OffsetDateTime,
-    ) -> Result<(), ServiceError> {
-        for mail in mails {
-            if mail.size > self.config.max_mail_bytes || mail.automatic.is_some() {
-                continue;
-            }
-            let mut logins: Vec<(String, String)> = Vec::new();
-            let (mut signup_seen, mut new_password_seen) = (false, false);
-            let subject = strip_reply_prefixes(&mail.subject);
-            let lines = mail.command_lines();
-            for line in std::iter::once(subject).chain(lines.iter().map(String::as_str)) {
-                let Some(Ok(line)) = command::parse_line(line) else {
-                    continue;
-                };
-                if let Command::Signup(signup) = &line.command
-                    && !std::mem::replace(&mut signup_seen, true)
-                {
-                    self.signup_ahead(signup, mail.from.as_deref().unwrap_or(""), now)?;
-                }
-                // `password <new>` in a reply proves its player by the
-                // token: its hash too is made ahead.
-                if let Command::Password(change) = &line.command
-                    && change.speaker == Speaker::Token
-                    && !new_password_seen
-                    && change.new.chars().count() >= self.config.min_password_length
-                    && self.token_proves_sender(mail)
-                {
-                    new_password_seen = true;
-                    self.passwords.prepare_hash(&change.new);
-                }
-                let Some((userid, password)) = line.command.credentials() else {
-                    continue;
-                };
-                let login = (userid.to_string(), password.to_string());
-                if logins.contains(&login) || logins.len() >= LOGINS_PER_MAIL {
-                    continue;
-                }
-                // A userid whose logins pause costs no Argon2 at all.
-                let sender = mail.from.as_deref().unwrap_or("");
-                let right = limits::paused_until(self.store.conn(), userid, sender, 0, now)?
-                    .is_none()
-                    && players::by_userid_or_reserved(self.store.conn(), userid)?
-                        .is_some_and(|player| self.passwords.verify(&player, password));
-                if let Command::Password(change) = &line.command
-                    && right
-                    && !std::mem::replace(&mut new_password_seen, true)
-                    && change.new.chars().count() >= self.config.min_password_length
-                {
-                    self.passwords.prepare_hash(&change.new);
-                }
-                logins.push(login);
-            }
-        }
-        Ok(())
-    }
-
-    /// Whether the mail carries a reply token of a player whose address
-    /// sent it (checked again when its command runs).
-    fn token_proves_sender(&self, mail: &Inbound) -> bool {
-        let sender = mail.from.as_deref().unwrap_or("");
-        mail.recipients
-            .iter()
-            .find_map(|r| self.config.address.token_of(r))
-            .and_then(|token| self.key.verify(token))
-            .and_then(|(_, id)| players::by_id(self.store.conn(), id).ok())
-            .is_some_and(|player| player.owns_address(sender))
-    }
-
-    /// The Argon2 work of a mail's `signup`, ahead: the new password's
-    /// hash for a userid nobody has, the check of the password for a
-    /// reservation signed up again. The command itself checks everything
-    /// again.
-    fn signup_ahead(
-        &mut self,
-        signup: &command::Signup,
-        sender: &str,
-        now: OffsetDateTime,
-    ) -> Result<(), ServiceError> {
-        if signup.password.chars().count() < self.config.min_password_length {
-            return Ok(());
-        }
-        match players::by_userid_or_reserved(self.store.conn(), &signup.userid)? {
-            None => self.passwords.prepare_hash(&signup.password),
-            Some(reserved)
-                if !reserved.is_confirmed()
-                    && limits::paused_until(self.store.conn(), &signup.userid, sender, 0, now)?
-                        .is_none() =>
-            {
-                self.passwords.verify(&reserved, &signup.password);
-            }
-            Some(_) => {}
-        }
-        Ok(())
-    }
 }
-
-/// Different userid/password pairs one mail may log in with. A player's
-/// mail names one or two; each new pair costs an Argon2 check (about 15 ms),
-/// and a hostile mail of thousands would cost minutes of processor time.
-const LOGINS_PER_MAIL: usize = 8;
 
 /// One mail, inside the caller's transaction.
 fn handle_in(
@@ -597,114 +323,21 @@ fn handle_in(
         message_id: &mail.message_id,
         sender: &sender,
     };
-    let mut ctx = MailCtx {
-        ctx: Ctx::new(tx, config, templates, key, now, Some(answering)),
-        mail,
-        sender: &sender,
-        passwords,
-        logins: Vec::new(),
-        speakers: Vec::new(),
-        stale: None,
-        login_outcomes: Vec::new(),
-        events: commands::tournament::MailEvents::default(),
-        accounts: account::MailAccounts::default(),
-        trusted: false,
-        refused: false,
-    };
-    let payer = match ctx.proven_player()? {
-        Some(player) => Payer::Player(player),
-        None => Payer::Address(sender.clone()),
-    };
-    ctx.trusted = match (&payer, players::address_owner(tx, &sender)?) {
-        (Payer::Player(proven), Some(owner)) => *proven == owner,
-        (Payer::Address(_), Some(_)) => true,
-        (Payer::Pbem, _) | (_, None) => false,
-    };
-    // A mail that proves its player is charged to the player's own budget:
-    // a password or token moves the charge, it never lifts the ceiling.
-    let player_over = match &payer {
-        Payer::Player(player) => {
-            let key = format!("in:player:{}", player.0);
-            store::limits::count_mail(tx, &key, now)? >= config.mails_per_player_per_hour
-        }
-        _ => false,
-    };
-    // The bill of the answers, once checked against the ceilings.
-    let mut checked = None;
-    // Not acted on as a whole: over a ceiling, too long, or taken back.
-    let mut not_acted_on = true;
-    if let (Some(over), Payer::Address(_)) = (over, &payer) {
-        // Over a ceiling, only a mail that proves its player is acted on:
-        // a flood, forged or not, never locks a player out of a game.
-        tracing::info!(message_id = %mail.message_id, from = %sender, ?over, "mail over a rate ceiling is not answered");
-        if over == limits::Over::Sender(config.mails_per_sender_per_hour) {
-            ctx.short_error(&format!(
-                "You sent more than {} mails within an hour. Further mails are ignored until the hour has passed (replies to board mails and commands with your password still work).",
-                config.mails_per_sender_per_hour
-            ))?;
-        }
-    } else if player_over {
-        tracing::info!(message_id = %mail.message_id, from = %sender, "mail over its player's hourly ceiling is not acted on");
-        if ctx.trusted && charge::may_tell(tx, &payer, now)? {
-            ctx.short_error(&format!(
-                "Your player sent more than {} mails within an hour. Further mails are not acted on until the hour has passed.",
-                config.mails_per_player_per_hour
-            ))?;
-        }
-    } else if mail.size > config.max_mail_bytes {
-        ctx.short_error(&format!(
-            "Your mail is {} bytes long; pbem reads mails of up to {} bytes. Please send your commands in a shorter, plain-text mail.",
-            mail.size, config.max_mail_bytes
-        ))?;
+    let ctx = Ctx::new(tx, config, templates, key, now, Some(answering));
+    let mut ctx = MailCtx::new(ctx, mail, &sender, passwords);
+    let payer = establish_trust(&mut ctx)?;
+    // The bill of the answers once checked against the ceilings; `None`:
+    // the mail was not acted on as a whole (over a ceiling, too long, or
+    // taken back).
+    let checked = if stopped_at_a_ceiling(&mut ctx, &payer, over)? {
+        None
     } else {
-        // The commands in a savepoint of their own: replies that would pass
-        // a ceiling take the whole mail back (see `charge`).
-        tx.execute_cached("SAVEPOINT commands", [])?;
-        ctx.run_mail()?;
-        if !ctx.trusted {
-            let answers = std::mem::take(&mut ctx.out);
-            ctx.out = small_answers(&ctx, answers)?;
-        }
-        let answers = charge::Bill::of(tx, &ctx.out)?;
-        match charge::check(tx, &config.sent, &payer, &answers, now)? {
-            None => {
-                tx.execute_cached("RELEASE commands", [])?;
-                checked = Some(answers);
-                not_acted_on = false;
-            }
-            Some(passed) => {
-                tx.execute_batch("ROLLBACK TO commands; RELEASE commands")?;
-                ctx.out.clear();
-                tracing::info!(
-                    message_id = %mail.message_id,
-                    from = %sender,
-                    ?passed,
-                    "a mail whose replies would pass a ceiling is taken back"
-                );
-                if ctx.trusted && charge::may_tell(tx, &payer, now)? {
-                    ctx.short_error(&format!(
-                        "Nothing of your mail was done: its answers would pass the ceiling of {} mails per {} that pbem sends for {}. Send it again after {}.",
-                        passed.ceiling,
-                        passed.per,
-                        passed.whose,
-                        store::time_text(passed.until(now))
-                    ))?;
-                }
-            }
-        }
-    }
-    // Outside the commands' savepoints: a refused command still counts
-    // as a failed login.
-    for (userid, good) in std::mem::take(&mut ctx.login_outcomes) {
-        let place = limits::failure_place(tx, &userid, &sender)?;
-        if good {
-            store::limits::login_succeeded(tx, &userid, &place)?;
-        } else {
-            store::limits::login_failed(tx, &userid, &place, now)?;
-        }
-    }
+        run_within_ceilings(&mut ctx, &payer)?
+    };
+    record_login_outcomes(&mut ctx)?;
     // The answers checked above are what goes out, unless they were
     // replaced by a short error: then that is read.
+    let not_acted_on = checked.is_none();
     let bill = match checked {
         Some(bill) => bill,
         None => charge::Bill::of(tx, &ctx.out)?,
@@ -719,6 +352,122 @@ fn handle_in(
         replies,
         refused: not_acted_on || ctx.refused,
     })
+}
+
+/// Trust: who pays for the mail's answers (the player it proves, or its
+/// sender's address), and whether the sender is trusted with whole
+/// answers (a confirmed address of that player; see `MailCtx::trusted`).
+fn establish_trust(ctx: &mut MailCtx<'_>) -> Result<Payer, ServiceError> {
+    let payer = match ctx.proven_player()? {
+        Some(player) => Payer::Player(player),
+        None => Payer::Address(ctx.sender.to_string()),
+    };
+    ctx.trusted = match (&payer, players::address_owner(ctx.conn, ctx.sender)?) {
+        (Payer::Player(proven), Some(owner)) => *proven == owner,
+        (Payer::Address(_), Some(_)) => true,
+        (Payer::Pbem, _) | (_, None) => false,
+    };
+    Ok(payer)
+}
+
+/// Ceilings on mail in: whether the mail is not acted on at all, because
+/// its sender passed a rate ceiling (`over`; only a mail that proves its
+/// player goes on, so a flood, forged or not, never locks a player out of
+/// a game), its player passed theirs (a password or token moves the charge
+/// to the player's own budget, it never lifts the ceiling), or it is too
+/// long. The sender is told, where telling is allowed.
+fn stopped_at_a_ceiling(
+    ctx: &mut MailCtx<'_>,
+    payer: &Payer,
+    over: Option<limits::Over>,
+) -> Result<bool, ServiceError> {
+    let (tx, config, now, message_id) = (ctx.conn, ctx.config, ctx.now, &ctx.mail.message_id);
+    let player_over = match payer {
+        Payer::Player(player) => {
+            let key = format!("in:player:{}", player.0);
+            store::limits::count_mail(tx, &key, now)? >= config.mails_per_player_per_hour
+        }
+        _ => false,
+    };
+    if let (Some(over), Payer::Address(_)) = (over, payer) {
+        tracing::info!(message_id = %message_id, from = %ctx.sender, ?over, "mail over a rate ceiling is not answered");
+        if over == limits::Over::Sender(config.mails_per_sender_per_hour) {
+            ctx.short_error(&format!(
+                "You sent more than {} mails within an hour. Further mails are ignored until the hour has passed (replies to board mails and commands with your password still work).",
+                config.mails_per_sender_per_hour
+            ))?;
+        }
+    } else if player_over {
+        tracing::info!(message_id = %message_id, from = %ctx.sender, "mail over its player's hourly ceiling is not acted on");
+        if ctx.trusted && charge::may_tell(tx, payer, now)? {
+            ctx.short_error(&format!(
+                "Your player sent more than {} mails within an hour. Further mails are not acted on until the hour has passed.",
+                config.mails_per_player_per_hour
+            ))?;
+        }
+    } else if ctx.mail.size > config.max_mail_bytes {
+        ctx.short_error(&format!(
+            "Your mail is {} bytes long; pbem reads mails of up to {} bytes. Please send your commands in a shorter, plain-text mail.",
+            ctx.mail.size, config.max_mail_bytes
+        ))?;
+    } else {
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// Running: the mail's commands in a savepoint of their own, then the
+/// ceilings on mail out (see `charge`): answers that would pass one take
+/// the whole mail back, and a trusted sender is told. The answers' bill,
+/// or `None` when the mail was taken back.
+fn run_within_ceilings(
+    ctx: &mut MailCtx<'_>,
+    payer: &Payer,
+) -> Result<Option<charge::Bill>, ServiceError> {
+    let (tx, config, now) = (ctx.conn, ctx.config, ctx.now);
+    tx.execute_cached("SAVEPOINT commands", [])?;
+    ctx.run_mail()?;
+    if !ctx.trusted {
+        let answers = std::mem::take(&mut ctx.out);
+        ctx.out = small_answers(ctx, answers)?;
+    }
+    let answers = charge::Bill::of(tx, &ctx.out)?;
+    let Some(passed) = charge::check(tx, &config.sent, payer, &answers, now)? else {
+        tx.execute_cached("RELEASE commands", [])?;
+        return Ok(Some(answers));
+    };
+    tx.execute_batch("ROLLBACK TO commands; RELEASE commands")?;
+    ctx.out.clear();
+    tracing::info!(
+        message_id = %ctx.mail.message_id,
+        from = %ctx.sender,
+        ?passed,
+        "a mail whose replies would pass a ceiling is taken back"
+    );
+    if ctx.trusted && charge::may_tell(tx, payer, now)? {
+        ctx.short_error(&format!(
+            "Nothing of your mail was done: its answers would pass the ceiling of {} mails per {} that pbem sends for {}. Send it again after {}.",
+            passed.ceiling,
+            passed.per,
+            passed.whose,
+            store::time_text(passed.until(now))
+        ))?;
+    }
+    Ok(None)
+}
+
+/// The password throttle's record, outside the commands' savepoints: a
+/// refused command still counts as a failed login.
+fn record_login_outcomes(ctx: &mut MailCtx<'_>) -> Result<(), ServiceError> {
+    for (userid, good) in std::mem::take(&mut ctx.login_outcomes) {
+        let place = limits::failure_place(ctx.conn, &userid, ctx.sender)?;
+        if good {
+            store::limits::login_succeeded(ctx.conn, &userid, &place)?;
+        } else {
+            store::limits::login_failed(ctx.conn, &userid, &place, ctx.now)?;
+        }
+    }
+    Ok(())
 }
 
 /// The sender to answer: none for automatic mail, mail without a sender,
@@ -810,133 +559,4 @@ fn small_answers(ctx: &MailCtx<'_>, mails: Vec<Outgoing>) -> Result<Vec<Outgoing
         small.push(mail);
     }
     Ok(small)
-}
-
-/// `Re: Chess2 Board 101 bob` -> `Chess2 Board 101 bob`.
-fn strip_reply_prefixes(subject: &str) -> &str {
-    let mut rest = subject.trim();
-    loop {
-        let lower = rest.to_ascii_lowercase();
-        let stripped = ["re:", "fwd:", "fw:", "aw:", "sv:", "antw:"]
-            .iter()
-            .find(|prefix| lower.starts_with(*prefix))
-            .map(|prefix| rest[prefix.len()..].trim_start());
-        match stripped {
-            Some(next) => rest = next,
-            None => return rest,
-        }
-    }
-}
-
-/// The board named by the (unverified) reply token of a mail, for showing
-/// the board in an error mail.
-fn token_board(mail: &Inbound, config: &ServiceConfig) -> Option<u32> {
-    mail.recipients
-        .iter()
-        .find_map(|r| config.address.token_of(r))
-        .and_then(|token| token.split('.').next())
-        .and_then(|board| board.parse().ok())
-        .filter(|board| *board != crate::mail::token::NOT_A_BOARD)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn passwords_of_a_batch_are_checked_before_its_transaction() {
-        let store = Store::open_in_memory().expect("store");
-        let now = OffsetDateTime::UNIX_EPOCH;
-        let hash = passwords::hash("s3cret").expect("hash");
-        let tx = store.transaction().expect("transaction");
-        let alice = players::insert(&tx, "alice", &hash, &["alice@example.org".into()], now)
-            .expect("player");
-        tx.commit().expect("commit");
-        let mut service = Service::new(store, ServiceConfig::default()).expect("service");
-        let alice = players::by_id(service.store().conn(), alice).expect("alice");
-        let mail = |id: &str, subject: &str, body: &str| {
-            Inbound::parse(
-                format!(
-                    "From: alice@example.org\r\nMessage-ID: <{id}@example.org>\r\n\
-                     Subject: {subject}\r\n\r\n{body}\r\n"
-                )
-                .as_bytes(),
-            )
-        };
-        let mails = [
-            mail("a", "Re: move 101 alice s3cret e4", ""),
-            mail("b", "hello", "draw 101 alice wrong"),
-            mail("c", "hello", "> move 101 alice quoted e4"),
-        ];
-        service.check_passwords_ahead(&mails, now).expect("checked");
-        assert!(
-            service.passwords.knows(&alice, "s3cret"),
-            "from the subject"
-        );
-        assert!(service.passwords.knows(&alice, "wrong"), "a wrong one too");
-        assert!(
-            !service.passwords.knows(&alice, "quoted"),
-            "quoted lines are no commands"
-        );
-        assert!(service.passwords.verify(&alice, "s3cret"));
-        assert!(!service.passwords.verify(&alice, "wrong"));
-    }
-
-    #[test]
-    fn new_passwords_are_hashed_before_the_transaction_that_stores_them() {
-        let store = Store::open_in_memory().expect("store");
-        let now = OffsetDateTime::UNIX_EPOCH;
-        let hash = passwords::hash("s3cret-old").expect("hash");
-        let tx = store.transaction().expect("transaction");
-        players::insert(&tx, "alice", &hash, &["alice@example.org".into()], now).expect("alice");
-        tx.commit().expect("commit");
-        let mut service = Service::new(store, ServiceConfig::default()).expect("service");
-        let raw = |from: &str, id: &str, body: &str| {
-            format!(
-                "From: {from}\r\nMessage-ID: <{id}@example.org>\r\nSubject: hello\r\n\r\n{body}\r\n"
-            )
-        };
-        let signup = raw(
-            "carol@example.org",
-            "a",
-            "signup carol carol-secret\nsignup dave dave-secret",
-        );
-        let change = raw(
-            "alice@example.org",
-            "b",
-            "password alice s3cret-old alice-new-secret\npassword alice wrong other-secret",
-        );
-        let mails = [
-            Inbound::parse(signup.as_bytes()),
-            Inbound::parse(change.as_bytes()),
-        ];
-        service.check_passwords_ahead(&mails, now).expect("ahead");
-        let ready = |service: &Service, password: &str| {
-            service.passwords.ready_hash(password).map(str::to_string)
-        };
-        let carol_hash = ready(&service, "carol-secret").expect("the signup's hash is ready");
-        let alice_hash = ready(&service, "alice-new-secret").expect("the new password's too");
-        assert_eq!(ready(&service, "dave-secret"), None, "one signup per mail");
-        assert_eq!(
-            ready(&service, "other-secret"),
-            None,
-            "its old password is wrong"
-        );
-        // The batch finds the hashes ready (hashing ahead again makes no
-        // new ones) and stores them.
-        service
-            .handle_batch(&[signup.as_bytes(), change.as_bytes()], now)
-            .expect("handled");
-        let conn = service.store().conn();
-        let carol = players::by_userid_or_reserved(conn, "carol")
-            .expect("read")
-            .expect("carol is reserved");
-        assert_eq!(carol.password_hash, carol_hash);
-        let alice = players::by_userid(conn, "alice")
-            .expect("read")
-            .expect("alice");
-        assert_eq!(alice.password_hash, alice_hash);
-        assert_eq!(ready(&service, "carol-secret"), None, "taken");
-        assert_eq!(ready(&service, "dave-secret"), None, "nothing is left over");
-    }
 }

@@ -100,7 +100,7 @@ pub fn quote_blanked(ctx: &MailCtx<'_>) -> Result<Vec<String>, ServiceError> {
     let subject = ctx.mail.subject.trim_end();
     // The Subject as the commands were read from it: behind the client's
     // `Re:`, which stays in the quote.
-    let command = crate::service::strip_reply_prefixes(subject);
+    let command = crate::command::reading::strip_reply_prefixes(subject);
     let prefix = &subject[..subject.len() - command.len()];
     let blanking = blanking_of(
         ctx,
