@@ -98,7 +98,8 @@ fn play_by_password(h: &mut Harness, variant: &str, record: &str) -> Vec<Sent> {
     last
 }
 
-const CHESS2_EXAMPLE_4: &str = include_str!("../fixtures/chess2/example-4.txt");
+const CHESS2_EXAMPLE_4: &str =
+    include_str!("../../crates/pbem-rules/tests/fixtures/chess2/example-4.txt");
 
 #[test]
 fn a_whole_chess2_game_by_password_commands_ends_in_a_draw_by_agreement() {
