@@ -12,9 +12,10 @@ use std::time::Instant;
 
 use pbem::pairing::{Tournament, dutch, trf};
 
+/// A file of the pairing crate's test data.
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/pairing")
+        .join("crates/pbem-pairing/tests/data")
         .join(name)
 }
 

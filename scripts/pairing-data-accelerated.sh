@@ -1,5 +1,5 @@
 #!/bin/sh
-# Makes tests/data/pairing/random-accelerated.trf.gz: random Swiss
+# Makes crates/pbem-pairing/tests/data/random-accelerated.trf.gz: random Swiss
 # tournaments with accelerated rounds, every round paired by the
 # FIDE-endorsed engine bbpPairings (Apache-2.0). Its random generator (`-g`)
 # knows no acceleration, so this script plays the tournament itself: it
@@ -15,7 +15,7 @@
 #   scripts/pairing-data-accelerated.sh [COUNT]   (default 400)
 set -eu
 : "${BBP:?set BBP to the bbpPairings binary}"
-python3 - tests/data/pairing/random-accelerated.trf.gz "${1:-400}" <<'PY'
+python3 - crates/pbem-pairing/tests/data/random-accelerated.trf.gz "${1:-400}" <<'PY'
 import gzip, os, random, subprocess, sys, tempfile
 file, count = sys.argv[1], int(sys.argv[2])
 bbp = os.environ["BBP"]

@@ -1,9 +1,9 @@
 #!/bin/sh
-# Makes tests/data/pairing/random-dutch.trf.gz: random Swiss tournaments
-# made and paired, round by round, by the FIDE-endorsed engine bbpPairings
-# (Apache-2.0, its own random tournament generator `-g`), one configuration
-# per seed (see the Python lines below). Needs the built bbpPairings binary
-# as $BBP. Nothing of bbpPairings is committed: only the tournaments it
+# Makes crates/pbem-pairing/tests/data/random-dutch.trf.gz: random Swiss
+# tournaments made and paired, round by round, by the FIDE-endorsed engine
+# bbpPairings (Apache-2.0, its own random tournament generator `-g`), one
+# configuration per seed (see the Python lines below). Needs the built
+# bbpPairings binary as $BBP. Nothing of bbpPairings is committed: only the tournaments it
 # produced.
 #
 #   scripts/pairing-data.sh [COUNT]   (default 5000)
@@ -16,7 +16,7 @@
 # JOBS=2 runs two generators at once (the default is 1).
 set -eu
 : "${BBP:?set BBP to the bbpPairings binary}"
-file=tests/data/pairing/random-dutch.trf.gz
+file=crates/pbem-pairing/tests/data/random-dutch.trf.gz
 python3 - "$file" "${1:-5000}" "${FRESH:-0}" "${JOBS:-1}" <<'PY'
 import concurrent.futures, gzip, os, random, subprocess, sys, tempfile
 file, count, fresh, jobs = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4])

@@ -3,7 +3,7 @@
 //! the opponent once; a forged one changes nothing; three transient ones
 //! mark the address; the player's next mail clears it; `pbem status`.
 
-use pbem_testkit::{ALICE, BOB, Harness, Sent, pbem_binary, to};
+use pbem_testkit::{ALICE, BOB, Harness, Sent, pbem_binary, tick, to};
 use time::Duration;
 
 /// A bounce as Postfix writes it (the form of
@@ -38,7 +38,7 @@ fn alice_to_move(h: &mut Harness) -> Sent {
 /// Each address's delivery trouble (`address failing=F transient=T`) and
 /// each pause (`pause player=P open=O`), a line each.
 fn health(h: &Harness) -> String {
-    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let conn = h.database();
     let mut out = String::new();
     let mut rows = conn
         .prepare("SELECT address, failing, transient FROM address_health ORDER BY 1")
@@ -196,14 +196,7 @@ fn pbem_status_shows_the_outbox_the_failing_addresses_and_the_times() {
     let mut h = Harness::new();
     let alice = alice_to_move(&mut h);
     h.deliver_raw(&dsn(1, &alice.message_id, ALICE, "failed", "5.1.1"));
-    let output = std::process::Command::new(pbem_binary())
-        .arg("--data-dir")
-        .arg(h.dir.path())
-        .arg("status")
-        .output()
-        .expect("pbem runs");
-    assert!(output.status.success(), "{output:?}");
-    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let text = h.run(&["status"]);
     assert!(text.contains("outbox: 0 unsent"), "{text}");
     assert!(text.contains("held in back-off: 0"), "{text}");
     assert!(text.contains("failing addresses: 1"), "{text}");
@@ -435,21 +428,10 @@ fn postfix_pipes_mail_and_its_real_dsn_to_pbem_process() {
 
     // 25 days on, `pbem tick` (as cron runs it) forfeits nobody: ghost's
     // clock stands while his address fails.
-    let at = (time::OffsetDateTime::now_utc() + Duration::days(25))
-        .format(&time::format_description::well_known::Rfc3339)
-        .expect("formats");
-    let output = std::process::Command::new(pbem_binary())
-        .arg("--config")
-        .arg(&config)
-        .arg("--data-dir")
-        .arg(&data)
-        .args(["--now", &at, "tick"])
-        .output()
-        .expect("pbem runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let report = tick(
+        &data,
+        Some(&config),
+        time::OffsetDateTime::now_utc() + Duration::days(25),
     );
     let conn = rusqlite::Connection::open(&database).expect("database");
     let result: Option<String> = conn
@@ -457,7 +439,7 @@ fn postfix_pipes_mail_and_its_real_dsn_to_pbem_process() {
             r.get(0)
         })
         .expect("board 101");
-    assert_eq!(result, None, "{}", String::from_utf8_lossy(&output.stdout));
+    assert_eq!(result, None, "{report}");
 }
 
 /// Every file and directory under `dir`, `dir` included.

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use mail_parser::{MessageParser, MimeHeaders};
 use pbem::render::picture::{DARK, LIGHT, SIZE};
-use pbem_testkit::Harness;
+use pbem_testkit::{Harness, pixel_box};
 
 /// One variant of each family.
 const FAMILIES: &[&str] = &[
@@ -74,19 +74,10 @@ fn board_mails_show_their_board_and_text_in_chromium() {
             &rgb[i..i + 3]
         };
         // The board: square-coloured pixels, spread over a board-sized box.
-        let (mut count, mut left, mut right, mut top, mut bottom) = (0u32, width, 0, height, 0);
-        for y in 0..height {
-            for x in 0..width {
-                let p = at(x, y);
-                if near(p, LIGHT) || near(p, DARK) {
-                    count += 1;
-                    left = left.min(x);
-                    right = right.max(x);
-                    top = top.min(y);
-                    bottom = bottom.max(y);
-                }
-            }
-        }
+        let (count, left, right, top, bottom) = pixel_box(width, height, |x, y| {
+            let p = at(x, y);
+            near(p, LIGHT) || near(p, DARK)
+        });
         assert!(
             count > 8 * 8 * 600,
             "{variant}: the board is not shown ({count} board pixels); see {}",

@@ -5,7 +5,7 @@
 //! lines in a reply, `clear`, a tournament board, and the opponent never
 //! reading a turn of a line that was not played.
 
-use pbem_testkit::{ALICE, BOB, Harness, Sent, address, to};
+use pbem_testkit::{ALICE, BOB, Harness, Sent, address, games_in, to};
 
 /// Sends `body` (commands with passwords) from `from`; returns the replies.
 fn send(h: &mut Harness, from: &str, body: &str) -> Vec<Sent> {
@@ -321,17 +321,10 @@ fn a_tournament_board_answers_and_the_game_end_counts() {
     }
     let started = send(&mut h, &address("td"), "tournament start cup td td-pw");
     let notice = to(&started, &address("td"));
-    let (board, white, black) = notice
-        .body
-        .lines()
-        .find_map(
-            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
-                ["Round", _, "board", board, white, "-", black] => {
-                    Some((board.to_string(), white.to_string(), black.to_string()))
-                }
-                _ => None,
-            },
-        )
+    let (board, white, black) = games_in(&notice.body)
+        .into_iter()
+        .next()
+        .map(|game| (game.board.to_string(), game.white, game.black))
         .unwrap_or_else(|| panic!("a pairing: {started:#?}"));
     // Fool's mate from White's lines: the game ends, the event counts it.
     send(

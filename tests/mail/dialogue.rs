@@ -7,14 +7,6 @@ use pbem_testkit::{ALICE, BOB, Harness, Sent, to};
 
 const MALLORY: &str = "mallory@example.net";
 
-/// Every mail in the outbox, as one text (to look for leaks).
-fn outbox_text(h: &Harness) -> String {
-    h.all_mails()
-        .iter()
-        .map(|m| format!("{}\n{}\n", m.subject, m.body))
-        .collect()
-}
-
 /// A reply that must be refused: one error mail to the sender, carrying
 /// a reply token, nothing changed and nothing to anyone else.
 fn refused_reply(h: &mut Harness, mail: &Sent, from: &str, text: &str, reason: &str) -> Sent {
@@ -101,7 +93,7 @@ fn item_3_a_mistyped_command_is_never_forwarded_and_its_password_is_blanked() {
     // The same by plain mail, without a token.
     let mails = h.send(BOB, "move", "mvoe 101 bob hunter2 Kxc6");
     assert_eq!(mails.len(), 1, "{mails:#?}");
-    assert!(!outbox_text(&h).contains("hunter2"), "{}", outbox_text(&h));
+    assert!(!h.outbox_text().contains("hunter2"), "{}", h.outbox_text());
 }
 
 #[test]
@@ -198,7 +190,7 @@ fn item_6_a_refused_mail_stores_nothing_not_even_its_comment() {
     let mut h = Harness::new();
     let (alice, _) = h.alice_and_bob_on("chess");
     // Comments reach a challenged player only once they accepted.
-    bob_accepts(&mut h);
+    h.bob_accepts();
     let error = refused_reply(
         &mut h,
         &alice,
@@ -311,7 +303,7 @@ fn item_11_a_turn_says_that_it_let_an_offer_lapse() {
     let mut h = Harness::new();
     let (alice, _) = h.alice_and_bob_on("chess");
     // Offers reach a challenged player only once they accepted.
-    bob_accepts(&mut h);
+    h.bob_accepts();
     let played = h.reply(&alice, ALICE, "e4");
     let offered = h.reply(to(&played, ALICE), ALICE, "draw");
     let answered = h.reply(to(&offered, BOB), BOB, "e5");
@@ -359,19 +351,6 @@ fn item_12_every_board_mail_references_the_first_board_mail() {
     );
 }
 
-/// Bob accepts Alice's challenge on board 101 (issue 24: a challenge
-/// waits for the challenged player, who gets no chat, comment or offer
-/// before accepting).
-fn bob_accepts(h: &mut Harness) {
-    let accepted = h.send(BOB, "ok", "accept 101 bob bob-pw");
-    assert_eq!(accepted.len(), 2, "{accepted:#?}");
-    assert!(
-        to(&accepted, ALICE)
-            .body
-            .contains("bob accepted the challenge.")
-    );
-}
-
 fn h_last_id(mails: &[Sent], address: &str) -> String {
     to(mails, address)
         .in_reply_to
@@ -384,7 +363,7 @@ fn item_13_and_issue_10_item_3_one_answer_per_mail() {
     let mut h = Harness::new();
     h.alice_and_bob_on("chess");
     // Chat reaches a challenged player only once they accepted.
-    bob_accepts(&mut h);
+    h.bob_accepts();
     let mails = h.send(
         ALICE,
         "commands",

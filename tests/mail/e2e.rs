@@ -21,19 +21,6 @@ fn new_board(h: &mut Harness, variant: &str) -> (Sent, Sent) {
     (alice, bob)
 }
 
-/// Bob accepts Alice's challenge on board 101 (issue 24: a challenge
-/// waits for the challenged player, who gets no chat, comment or offer
-/// before accepting).
-fn bob_accepts(h: &mut Harness) {
-    let accepted = h.send(BOB, "ok", "accept 101 bob bob-pw");
-    assert_eq!(accepted.len(), 2, "{accepted:#?}");
-    assert!(
-        to(&accepted, ALICE)
-            .body
-            .contains("bob accepted the challenge.")
-    );
-}
-
 /// Checks one board mail: subject, summary, board, threading, headers.
 fn check_board_mail(mail: &Sent, variant: &str, headline: &str, reader_is_black: bool) {
     let subject = mail.subject.strip_prefix("New ").unwrap_or(&mail.subject);
@@ -111,7 +98,8 @@ fn play_by_password(h: &mut Harness, variant: &str, record: &str) -> Vec<Sent> {
     last
 }
 
-const CHESS2_EXAMPLE_4: &str = include_str!("../fixtures/chess2/example-4.txt");
+const CHESS2_EXAMPLE_4: &str =
+    include_str!("../../crates/pbem-rules/tests/fixtures/chess2/example-4.txt");
 
 #[test]
 fn a_whole_chess2_game_by_password_commands_ends_in_a_draw_by_agreement() {
@@ -517,7 +505,7 @@ fn a_comment_goes_under_the_board_of_the_other_player() {
     let mut h = Harness::new();
     let (alice_mail, _) = new_board(&mut h, "chess");
     // Comments reach a challenged player only once they accepted.
-    bob_accepts(&mut h);
+    h.bob_accepts();
     let mails = h.reply(&alice_mail, ALICE, "e4\nGood luck, Bob!");
     let bob = to(&mails, BOB);
     assert!(bob.subject.ends_with(" **"), "{}", bob.subject);
@@ -626,7 +614,7 @@ fn a_mail_may_log_in_with_at_most_eight_passwords() {
     let mut h = Harness::new();
     new_board(&mut h, "chess");
     // Chat reaches a challenged player only once they accepted.
-    bob_accepts(&mut h);
+    h.bob_accepts();
     let before = h.game_state();
     // Thousands of guesses in one mail would cost minutes of Argon2.
     let guesses: Vec<String> = (0..40)

@@ -15,7 +15,6 @@
 //! (`./scripts/test` installs it) the test fails and says why.
 
 use std::fs;
-use std::net::TcpListener;
 use std::os::unix::fs::{MetadataExt, PermissionsExt, chown};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -28,6 +27,7 @@ use pbem::mail::transport::smtp::SmtpConfig;
 use pbem::mail::transport::{MailSender, SendmailSender, SmtpSender};
 use pbem::mail::{Endpoint, Security, ServerAddress};
 use pbem::store::{Store, mailbox};
+use pbem_testkit::free_port;
 use time::OffsetDateTime;
 
 const POSTFIX: &str = "/usr/sbin/postfix";
@@ -37,14 +37,6 @@ const SENDMAIL: &str = "/usr/sbin/sendmail";
 const MAIL_UID: u32 = 65534;
 /// How long a bounce may take to arrive.
 const BOUNCE_WAIT: Duration = Duration::from_secs(60);
-
-/// A free port on 127.0.0.1 (bound and released).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|address| address.port())
-        .unwrap_or_else(|e| panic!("no free loopback port: {e}"))
-}
 
 /// Runs `program` with `args`, failing the test with its output.
 fn run(program: &str, args: &[&str]) {

@@ -5,18 +5,8 @@
 //! crates/pbem-clock; these check that the service stores, replays,
 //! shows and acts on it.
 
-use pbem_testkit::{ALICE, BOB, Harness, Sent, address, to};
+use pbem_testkit::{ALICE, BOB, Harness, Sent, address, days, flat, readable, to};
 use time::{Duration, OffsetDateTime};
-
-fn days(n: i64) -> Duration {
-    Duration::days(n)
-}
-
-/// A time as the mails show it: `2026-04-01 12:05 UTC`.
-fn readable(time: OffsetDateTime) -> String {
-    let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
-    time.format(&format).expect("formats")
-}
 
 /// Board 101, Alice White, Bob Black, with `options`; Bob accepts it.
 /// Returns when the clock started (the acceptance).
@@ -48,29 +38,6 @@ fn play_at(h: &mut Harness, at: OffsetDateTime, from: &str, turn: &str) -> Vec<S
     mails
 }
 
-/// Runs `pbem --now <at> tick` as a process on the harness's data
-/// directory; returns its report line and the mails it sent.
-fn tick(h: &mut Harness, at: OffsetDateTime) -> (String, Vec<Sent>) {
-    let at = at
-        .format(&time::format_description::well_known::Rfc3339)
-        .expect("formats");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .arg("--data-dir")
-        .arg(h.dir.path())
-        .args(["--now", &at, "tick"])
-        .output()
-        .expect("pbem runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        h.new_mails(),
-    )
-}
-
 /// The losses on time of a tick's report: `1 losses on time`.
 fn losses(report: &str) -> &str {
     report
@@ -78,11 +45,6 @@ fn losses(report: &str) -> &str {
         .map(str::trim)
         .find(|part| part.ends_with("losses on time"))
         .unwrap_or(report)
-}
-
-/// A mail's text with its lines joined (mails are wrapped).
-fn flat(mail: &Sent) -> String {
-    mail.body.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[test]
@@ -97,7 +59,7 @@ fn a_slow_first_turn_in_2_in_10_loses_on_time_when_the_block_runs_out() {
     let loses_at = start + days(10) + Duration::minutes(1);
     let mail = to(&moved, ALICE);
     assert!(
-        flat(mail).contains(&format!(
+        flat(&mail.body).contains(&format!(
             "Clock: alice (White): 1 turn by {} (1 day left)",
             readable(loses_at)
         )),
@@ -105,12 +67,12 @@ fn a_slow_first_turn_in_2_in_10_loses_on_time_when_the_block_runs_out() {
         mail.body
     );
     assert!(
-        flat(mail).contains("Clock: bob (Black): 1 turn in 9 days 23 hours"),
+        flat(&mail.body).contains("Clock: bob (Black): 1 turn in 9 days 23 hours"),
         "{}",
         mail.body
     );
     assert!(
-        flat(mail).contains(&format!(
+        flat(&mail.body).contains(&format!(
             "alice loses on time at {} if no turn comes",
             readable(loses_at)
         )),
@@ -118,13 +80,14 @@ fn a_slow_first_turn_in_2_in_10_loses_on_time_when_the_block_runs_out() {
         mail.body
     );
     assert!(
-        flat(mail).contains("Time control: 2/10 (2 turns in 10 days, unused time carried over)"),
+        flat(&mail.body)
+            .contains("Time control: 2/10 (2 turns in 10 days, unused time carried over)"),
         "{}",
         mail.body
     );
 
     // A quarter of her time left: one reminder, once.
-    let (report, reminded) = tick(&mut h, start + days(9) + Duration::hours(20));
+    let (report, reminded) = h.tick(start + days(9) + Duration::hours(20));
     assert!(
         report.starts_with("sweep: 1 reminders, 0 losses"),
         "{report}"
@@ -133,26 +96,26 @@ fn a_slow_first_turn_in_2_in_10_loses_on_time_when_the_block_runs_out() {
     assert_eq!(reminded[0].to, ALICE);
     assert_eq!(reminded[0].subject, "Nag: Chess Board 101 alice");
     assert!(
-        flat(&reminded[0]).contains(&format!(
+        flat(&reminded[0].body).contains(&format!(
             "Reminder: alice has 4 hours 1 minute left on board 101 (2 turns in 10 days, unused time carried over). The game is lost on time at {} unless alice moves.",
             readable(loses_at)
         )),
         "{}",
         reminded[0].body
     );
-    let (report, _) = tick(&mut h, loses_at - Duration::seconds(1));
+    let (report, _) = h.tick(loses_at - Duration::seconds(1));
     assert!(
         report.starts_with("sweep: 0 reminders, 0 losses"),
         "{report}"
     );
 
-    let (report, lost) = tick(&mut h, loses_at);
+    let (report, lost) = h.tick(loses_at);
     assert_eq!(losses(&report), "1 losses on time", "{report}");
     assert_eq!(lost.len(), 2, "{lost:#?}");
     for mail in &lost {
         assert_eq!(mail.subject, "Chess Board 101 0-1");
         assert!(
-            flat(mail).contains(&format!(
+            flat(&mail.body).contains(&format!(
                 "lost on time: alice's time ran out at {} (2 turns in 10 days, unused time carried over)",
                 readable(loses_at)
             )),
@@ -175,12 +138,12 @@ fn time_saved_in_the_first_block_of_2_in_10_carries_over() {
     play_at(&mut h, bob_moved, BOB, "Nc6");
     // 15 days on one turn: more than a block's 10, but not her 18; 3
     // are left for the last turn of her second block.
-    let (report, _) = tick(&mut h, bob_moved + days(15));
+    let (report, _) = h.tick(bob_moved + days(15));
     assert_eq!(losses(&report), "0 losses on time", "{report}");
     let moved = play_at(&mut h, bob_moved + days(15), ALICE, "Bb5");
     assert_eq!(moved.len(), 2, "the turn is played: {moved:#?}");
     assert!(
-        flat(to(&moved, BOB)).contains("Clock: alice (White): 1 turn in 3 days"),
+        flat(&to(&moved, BOB).body).contains("Clock: alice (White): 1 turn in 3 days"),
         "{}",
         to(&moved, BOB).body
     );
@@ -195,7 +158,7 @@ fn a_bank_of_3_days_gains_1_after_each_turn_and_runs_out() {
     let bob_moved = start + days(2) + Duration::minutes(1);
     let mails = play_at(&mut h, bob_moved, BOB, "e5");
     let loses_at = bob_moved + days(2);
-    let body = flat(to(&mails, ALICE));
+    let body = flat(&to(&mails, ALICE).body);
     assert!(
         body.contains(&format!(
             "Clock: alice (White): 2 days left, until {}",
@@ -208,13 +171,13 @@ fn a_bank_of_3_days_gains_1_after_each_turn_and_runs_out() {
         body.contains("Clock: bob (Black): 3 days 23 hours left"),
         "{body}"
     );
-    let (report, none) = tick(&mut h, loses_at - Duration::minutes(1));
+    let (report, none) = h.tick(loses_at - Duration::minutes(1));
     assert!(none.is_empty(), "no reminders asked for: {none:#?}");
     assert_eq!(losses(&report), "0 losses on time", "{report}");
-    let (report, lost) = tick(&mut h, loses_at);
+    let (report, lost) = h.tick(loses_at);
     assert_eq!(losses(&report), "1 losses on time", "{report}");
     assert!(
-        flat(&lost[0]).contains(&format!(
+        flat(&lost[0].body).contains(&format!(
             "lost on time: alice's time ran out at {} (a bank of 3 days, 1 day more after each turn)",
             readable(loses_at)
         )),
@@ -235,7 +198,7 @@ fn an_event_with_10_in_50_gives_its_games_that_control() {
         "tournament create td td-pw spring chess --time=10/50",
     );
     assert!(
-        flat(&created[0]).contains(
+        flat(&created[0].body).contains(
             "Time control: 10/50 (10 turns in 50 days, unused time carried over), reminders 25%,1"
         ),
         "{}",
@@ -257,12 +220,12 @@ fn an_event_with_10_in_50_gives_its_games_that_control() {
     assert!(!board_mails.is_empty(), "{started:#?}");
     for mail in &board_mails {
         assert!(
-            flat(mail).contains("Time control: 10/50 (10 turns in 50 days"),
+            flat(&mail.body).contains("Time control: 10/50 (10 turns in 50 days"),
             "{}",
             mail.body
         );
         assert!(
-            flat(mail).contains(&format!(
+            flat(&mail.body).contains(&format!(
                 "(White): 10 turns by {} (50 days left)",
                 readable(start + days(50))
             )),
@@ -270,13 +233,13 @@ fn an_event_with_10_in_50_gives_its_games_that_control() {
             mail.body
         );
     }
-    let (report, _) = tick(&mut h, start + days(50) - Duration::minutes(1));
+    let (report, _) = h.tick(start + days(50) - Duration::minutes(1));
     assert_eq!(losses(&report), "0 losses on time", "{report}");
-    let (report, lost) = tick(&mut h, start + days(50));
+    let (report, lost) = h.tick(start + days(50));
     assert_ne!(losses(&report), "0 losses on time", "{report}");
     assert!(
         lost.iter()
-            .any(|m| flat(m).contains("(10 turns in 50 days, unused time carried over)")),
+            .any(|m| flat(&m.body).contains("(10 turns in 50 days, unused time carried over)")),
         "{lost:#?}"
     );
 }
@@ -290,12 +253,13 @@ fn extend_gives_the_opponent_days_up_to_30_a_game_and_only_from_a_player() {
     assert_eq!(extended.len(), 2, "both players hear of it: {extended:#?}");
     for mail in &extended {
         assert!(
-            flat(mail).contains("bob gave alice 5 days more on the clock (extend); 25 of the 30"),
+            flat(&mail.body)
+                .contains("bob gave alice 5 days more on the clock (extend); 25 of the 30"),
             "{}",
             mail.body
         );
         assert!(
-            flat(mail).contains(&format!(
+            flat(&mail.body).contains(&format!(
                 "alice loses on time at {}",
                 readable(loses_at + days(5))
             )),
@@ -303,7 +267,7 @@ fn extend_gives_the_opponent_days_up_to_30_a_game_and_only_from_a_player() {
             mail.body
         );
     }
-    let (report, _) = tick(&mut h, loses_at + days(1));
+    let (report, _) = h.tick(loses_at + days(1));
     assert_eq!(losses(&report), "0 losses on time", "{report}");
 
     // More than the game has left, and a stranger: refused, nothing changes.
@@ -312,7 +276,7 @@ fn extend_gives_the_opponent_days_up_to_30_a_game_and_only_from_a_player() {
     let refused = h.send(BOB, "more", "extend 101 bob bob-pw 26");
     assert_eq!(refused.len(), 1, "{refused:#?}");
     assert!(
-        flat(&refused[0]).contains("give at most 25"),
+        flat(&refused[0].body).contains("give at most 25"),
         "{}",
         refused[0].body
     );
@@ -320,7 +284,7 @@ fn extend_gives_the_opponent_days_up_to_30_a_game_and_only_from_a_player() {
     let stranger = h.send(&address("carol"), "more", "extend 101 carol carol-pw 1");
     assert_eq!(stranger.len(), 1, "{stranger:#?}");
     assert!(
-        flat(&stranger[0]).contains("carol does not play on board 101"),
+        flat(&stranger[0].body).contains("carol does not play on board 101"),
         "{}",
         stranger[0].body
     );
@@ -331,19 +295,19 @@ fn extend_gives_the_opponent_days_up_to_30_a_game_and_only_from_a_player() {
     let replied = h.reply(&board_mail, ALICE, "extend 25");
     assert_eq!(replied.len(), 2, "{replied:#?}");
     assert!(
-        flat(to(&replied, BOB))
+        flat(&to(&replied, BOB).body)
             .contains("alice gave bob 25 days more on the clock (extend); 0 of the 30"),
         "{}",
         to(&replied, BOB).body
     );
     let full = h.send(ALICE, "more", "extend 101 alice alice-pw 1");
     assert!(
-        flat(&full[0]).contains("this one had them all"),
+        flat(&full[0].body).contains("this one had them all"),
         "{}",
         full[0].body
     );
 
-    let (report, lost) = tick(&mut h, loses_at + days(5));
+    let (report, lost) = h.tick(loses_at + days(5));
     assert_eq!(losses(&report), "1 losses on time", "{report}");
     assert!(lost[0].subject.contains(" 0-1"), "{lost:#?}");
 }
@@ -371,7 +335,7 @@ fn odd_controls_and_clashing_options_are_refused_with_what_to_write() {
         );
         assert_eq!(refused.len(), 1, "{options}: {refused:#?}");
         assert!(
-            flat(&refused[0]).contains(says),
+            flat(&refused[0].body).contains(says),
             "{options}: {}",
             refused[0].body
         );
@@ -385,7 +349,7 @@ fn odd_controls_and_clashing_options_are_refused_with_what_to_write() {
     h.send(BOB, "ok", "accept 101 bob bob-pw");
     let refused = h.send(BOB, "more", "extend 101 bob bob-pw 2");
     assert!(
-        flat(&refused[0]).contains("has no time control"),
+        flat(&refused[0].body).contains("has no time control"),
         "{}",
         refused[0].body
     );
@@ -402,7 +366,7 @@ fn a_take_back_keeps_the_time_used_and_takes_back_the_increment() {
     let taken_back = h.send(BOB, "fine", "accept 101 bob bob-pw");
     let back_at = start + days(1) + Duration::minutes(2);
     assert_eq!(h.now, back_at);
-    let body = flat(to(&taken_back, ALICE));
+    let body = flat(&to(&taken_back, ALICE).body);
     assert!(
         body.contains(&format!(
             "Clock: alice (White): 2 days left, until {}",
@@ -410,9 +374,9 @@ fn a_take_back_keeps_the_time_used_and_takes_back_the_increment() {
         )),
         "{body}"
     );
-    let (report, _) = tick(&mut h, back_at + days(2) - Duration::seconds(1));
+    let (report, _) = h.tick(back_at + days(2) - Duration::seconds(1));
     assert_eq!(losses(&report), "0 losses on time", "{report}");
-    let (report, _) = tick(&mut h, back_at + days(2));
+    let (report, _) = h.tick(back_at + days(2));
     assert_eq!(losses(&report), "1 losses on time", "{report}");
 }
 
@@ -420,7 +384,7 @@ fn a_take_back_keeps_the_time_used_and_takes_back_the_increment() {
 /// process at the harness clock (the pages the HTTP routes serve).
 fn board_page(h: &Harness, board: u32) -> String {
     let site = pbem::web::Site::new(&h.config, pbem::server::Clock::Fixed(h.now));
-    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let conn = h.database();
     pbem::web::pages::board(&site, &conn, board, shakmaty::Color::White)
         .unwrap_or_else(|e| panic!("the page of board {board}: {e:?}"))
         .body

@@ -3,21 +3,14 @@
 //! sweeps), the loss on time, vacations that stop the clock, unanswered
 //! draw offers, and the daily digest; plus `pbem --now ... tick` as a process.
 
-use pbem_testkit::{ALICE, BOB, Harness, to};
+use pbem_testkit::{ALICE, BOB, Harness, days, readable, to};
 use time::{Duration, OffsetDateTime};
 
 /// A chess board 101 with Alice (White) to move, created and accepted by
 /// Bob at the harness clock; returns the time of the acceptance (a
 /// challenge runs no clock until the challenged player accepts it).
 fn board(h: &mut Harness) -> OffsetDateTime {
-    h.signup("alice", ALICE);
-    h.signup("bob", BOB);
-    let mails = h.send(
-        ALICE,
-        "new game",
-        "chess challenge alice alice-pw bob --white",
-    );
-    assert_eq!(mails.len(), 2);
+    h.alice_and_bob_on("chess");
     accept(h);
     h.now
 }
@@ -26,16 +19,6 @@ fn board(h: &mut Harness) -> OffsetDateTime {
 fn accept(h: &mut Harness) {
     let mails = h.send(BOB, "ok", "accept 101 bob bob-pw");
     assert_eq!(mails.len(), 2, "{mails:#?}");
-}
-
-fn days(n: i64) -> Duration {
-    Duration::days(n)
-}
-
-/// A time as the mails show it: `2026-04-01 12:05 UTC`.
-fn readable(time: OffsetDateTime) -> String {
-    let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
-    time.format(&format).expect("formats")
 }
 
 #[test]
@@ -226,26 +209,11 @@ fn the_daily_digest_lists_the_boards_waiting_and_comes_once_a_day() {
 fn tick_with_a_testable_clock_runs_as_a_process() {
     let mut h = Harness::new();
     let start = board(&mut h);
-    let at = start + days(8);
-    let at = at
-        .format(&time::format_description::well_known::Rfc3339)
-        .expect("formats");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .arg("--data-dir")
-        .arg(h.dir.path())
-        .args(["--now", &at, "tick"])
-        .output()
-        .expect("pbem runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let (report, nag) = h.tick(start + days(8));
     assert_eq!(
-        String::from_utf8_lossy(&output.stdout),
+        report,
         "sweep: 1 reminders, 0 losses on time, 0 draws by timeout; sent 1 mails\n"
     );
-    let nag = h.new_mails();
     assert_eq!(nag.len(), 1);
     assert_eq!(nag[0].subject, "Nag: Chess Board 101 alice");
 }

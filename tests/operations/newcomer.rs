@@ -9,7 +9,7 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Output, Stdio};
 
-use pbem_testkit::{ALICE, BOB, Harness, to};
+use pbem_testkit::{ALICE, BOB, Harness, flat, to};
 
 /// Runs the real binary.
 fn pbem(args: &[&str]) -> Output {
@@ -23,11 +23,6 @@ fn pbem(args: &[&str]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// The words of a body, one space apart (answers wrap their lines).
-fn flat(body: &str) -> String {
-    body.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 // 1. A misspelled command.

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use pbem_testkit::{ALICE, Harness};
+use pbem_testkit::{ALICE, Harness, outbox_files};
 
 /// What `pbem process` writes on standard error when it fails and the log
 /// is elsewhere (`pbem::cli::MDA_FAILURE`).
@@ -38,13 +38,6 @@ fn text(bytes: &[u8]) -> String {
 fn help_mail(id: &str) -> Vec<u8> {
     format!("From: {ALICE}\r\nTo: pbem@localhost\r\nSubject: help\r\nMessage-ID: <{id}@example.org>\r\n\r\nhelp\r\n")
         .into_bytes()
-}
-
-/// The files the outbox holds.
-fn outbox(data: &Path) -> Vec<PathBuf> {
-    std::fs::read_dir(data.join("outbox"))
-        .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
-        .unwrap_or_default()
 }
 
 /// A configuration file in `dir` with `text`.
@@ -79,7 +72,7 @@ fn pbem_process_exits_75_on_every_setup_error_and_says_why_only_in_the_log() {
         log.contains("ERROR") && log.contains("PBEM_TOKEN_SECRET, which is not set"),
         "{log}"
     );
-    assert!(outbox(&data).is_empty());
+    assert!(outbox_files(&data).is_empty());
 
     // Other setup errors: no configuration file, a data directory that
     // cannot be made, arguments the mail system's command gets wrong.
@@ -135,7 +128,7 @@ fn pbem_process_exits_75_on_every_setup_error_and_says_why_only_in_the_log() {
         output.stderr.is_empty(),
         "the log is in the file: {output:?}"
     );
-    assert_eq!(outbox(&data).len(), 1);
+    assert_eq!(outbox_files(&data).len(), 1);
 }
 
 /// A database that cannot be written (another process holds it locked,
@@ -205,7 +198,7 @@ fn the_example_config_works_in_mda_mode_with_no_environment() {
     };
     let output = run("process", &help_mail("m3"));
     assert!(output.status.success(), "{output:?}");
-    assert_eq!(outbox(&data).len(), 1);
+    assert_eq!(outbox_files(&data).len(), 1);
     // cron's `pbem tick`, with no environment either.
     let output = run("tick", b"");
     assert!(output.status.success(), "{output:?}");

@@ -3,7 +3,7 @@
 //! to both players under the board; lenient notation is played; notation
 //! errors say what they refuse once.
 
-use pbem_testkit::{ALICE, BOB, Harness, to};
+use pbem_testkit::{ALICE, BOB, Harness, flat, to};
 
 /// "Where `Kb5-c4` could be the plain move or an en passant capture, say
 /// which was played": after `2.Qd1-g4-g3` the knight on f6 may step to g4
@@ -12,14 +12,7 @@ use pbem_testkit::{ALICE, BOB, Harness, to};
 #[test]
 fn a_move_onto_a_passed_square_is_explained_under_the_board() {
     let mut h = Harness::new();
-    h.signup("alice", ALICE);
-    h.signup("bob", BOB);
-    let mails = h.send(
-        ALICE,
-        "new game",
-        "doublestep challenge alice alice-pw bob --white",
-    );
-    assert_eq!(mails.len(), 2, "{mails:#?}");
+    h.alice_and_bob_on("doublestep");
     for (address, who, turn) in [
         (ALICE, "alice", "e4"),
         (BOB, "bob", "Nf6"),
@@ -41,7 +34,7 @@ fn a_move_onto_a_passed_square_is_explained_under_the_board() {
     for address in [ALICE, BOB] {
         let mail = to(last_two, address);
         // Comments are wrapped: compare the words.
-        let words = mail.body.split_whitespace().collect::<Vec<_>>().join(" ");
+        let words = flat(&mail.body);
         assert!(words.contains(&format!("pbem: {note}")), "{}", mail.body);
     }
 }
@@ -51,14 +44,7 @@ fn a_move_onto_a_passed_square_is_explained_under_the_board() {
 #[test]
 fn lenient_notation_by_mail_and_errors_said_once() {
     let mut h = Harness::new();
-    h.signup("alice", ALICE);
-    h.signup("bob", BOB);
-    let mails = h.send(
-        ALICE,
-        "new game",
-        "chess2 challenge alice alice-pw bob --white",
-    );
-    assert_eq!(mails.len(), 2, "{mails:#?}");
+    h.alice_and_bob_on("chess2");
     let mails = h.send(ALICE, "my turn", "move 101 alice alice-pw nf3");
     assert_eq!(mails.len(), 2, "{mails:#?}");
     assert!(

@@ -1,26 +1,10 @@
-//! The rules of every variant: the rule pages' bullets one by one, the
-//! notation, the seed games, perft against independent slow references,
-//! and rules questions answered by mail.
+//! Rules questions through the server: answered by mail, and the rules as
+//! the `pbem` command line prints them. The rules themselves (every
+//! variant's bullets, the notation, the seed games, perft against slow
+//! references) are tested in crates/pbem-rules, without the server.
 //!
-//! One test binary (each file a module) so the suite links a handful of
-//! binaries instead of one per file; `cargo test --test rules chess2::` runs
-//! one file's tests.
+//! One test binary (each file a module); `cargo test --test rules by_mail::`
+//! runs one file's tests.
 
 mod by_mail;
-mod chess2;
-mod common;
-mod common_ground;
-mod doublemove;
-mod doublestep;
-mod extramove;
-mod marseillais;
-mod notation;
-mod perft_chess;
-mod perft_compare;
-mod perft_reference;
-mod perft_reference_moves;
-mod reference;
-mod reference_moves;
-mod seed_games;
-mod settled;
-mod twinmove;
+mod command_line;

@@ -10,12 +10,6 @@ use pbem_testkit::{ALICE, BOB, Harness, Sent, to};
 const GHOST: &str = "ghost@example.net";
 const MALLORY: &str = "mallory@example.net";
 
-/// A number the store answers, read from the real database file.
-fn count(h: &Harness, sql: &str) -> i64 {
-    let db = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
-    db.query_row(sql, [], |row| row.get(0)).expect(sql)
-}
-
 /// The one answer of a mail, to its sender.
 fn answer(mails: &[Sent], from: &str) -> String {
     assert_eq!(mails.len(), 1, "one answer: {mails:#?}");
@@ -43,7 +37,7 @@ fn an_unconfirmed_signup_cannot_log_in_and_is_told_to_confirm_first() {
     let mails = h.send(GHOST, "hello", &body);
     let text = answer(&mails, GHOST);
     assert_eq!(h.game_state(), before, "nothing changed");
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM tournaments"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM tournaments"), 0);
     assert_eq!(
         text.matches("\"ghost\" is not confirmed yet").count(),
         6,
@@ -82,7 +76,7 @@ fn a_mail_that_names_an_unconfirmed_userid_proves_nobody_over_the_ceiling() {
     // error of the ceiling, and the password of an unconfirmed signup lifts
     // no ceiling.
     assert_eq!(answered, 2);
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM boards"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM boards"), 0);
 }
 
 #[test]
@@ -117,7 +111,7 @@ fn an_unconfirmed_signup_looks_like_nobody_to_challenges_invitations_and_lookups
     }
     assert_eq!(h.game_state(), before, "nothing changed");
     assert_eq!(
-        count(&h, "SELECT COUNT(*) FROM tournament_invites"),
+        h.count("SELECT COUNT(*) FROM tournament_invites"),
         0,
         "nobody invited"
     );
@@ -146,8 +140,8 @@ fn a_mail_of_sixteen_signups_of_four_addresses_mails_four_strangers_and_signs_up
     let strangers: Vec<&Sent> = mails.iter().filter(|m| m.to != MALLORY).collect();
     assert_eq!(strangers.len(), 4, "{mails:#?}");
     assert!(strangers.iter().all(|m| m.subject.starts_with("confirm ")));
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM players"), 1);
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM address_claims"), 4);
+    assert_eq!(h.count("SELECT COUNT(*) FROM players"), 1);
+    assert_eq!(h.count("SELECT COUNT(*) FROM address_claims"), 4);
     let to_mallory = to(&mails, MALLORY);
     assert_eq!(
         to_mallory.body.matches("one signup per mail").count(),
@@ -199,15 +193,13 @@ fn the_address_commands_of_one_mail_mail_at_most_four_new_addresses_in_all() {
     // The refused commands changed nothing: c and d are claimed, e, f and
     // g are not.
     assert_eq!(
-        count(
-            &h,
+        h.count(
             "SELECT COUNT(*) FROM address_claims WHERE code != '' AND address IN ('c@victim.example', 'd@victim.example')"
         ),
         2
     );
     assert_eq!(
-        count(
-            &h,
+        h.count(
             "SELECT COUNT(*) FROM address_claims WHERE address IN ('e@victim.example', 'f@victim.example', 'g@victim.example')"
         ),
         0
@@ -235,7 +227,7 @@ fn wrong_confirmation_codes_pause_their_sender_and_the_right_code_works_after_th
     let early = h.confirm(&confirmation[0], ALICE);
     let early = answer(&early, ALICE);
     assert!(early.contains(&paused), "{early}");
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM addresses"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM addresses"), 0);
     // A sender with no claim at all is answered alike: the answers tell
     // nothing of what is waiting.
     let stranger = "nobody@example.net";
@@ -277,8 +269,7 @@ fn a_reservation_signs_up_again_with_its_password_for_a_new_code_or_another_addr
     assert_eq!(fixed[0].to, GHOST);
     assert!(fixed[0].subject.starts_with("confirm "));
     assert_eq!(
-        count(
-            &h,
+        h.count(
             "SELECT COUNT(*) FROM address_claims WHERE address = 'ghots@example.net' AND code != ''"
         ),
         0,
@@ -296,5 +287,5 @@ fn a_reservation_signs_up_again_with_its_password_for_a_new_code_or_another_addr
     );
     let welcome = h.confirm(&lost[0], GHOST);
     assert_eq!(welcome[0].subject, "pbem signup ghost");
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM players"), 1);
+    assert_eq!(h.count("SELECT COUNT(*) FROM players"), 1);
 }

@@ -8,22 +8,10 @@
 //! makes one board, and a stranger's challenge brings its player one mail
 //! per position at most, never a chat.
 
-use pbem_testkit::{ALICE, BOB, Harness, Sent, address, to};
+use pbem_testkit::{ALICE, BOB, Harness, Sent, address, days, flat, games_in, to};
 use time::Duration;
 
 const CAROL: &str = "carol@example.org";
-
-fn db(h: &Harness) -> rusqlite::Connection {
-    rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database")
-}
-
-fn count(h: &Harness, sql: &str) -> i64 {
-    db(h).query_row(sql, [], |r| r.get(0)).expect("count")
-}
-
-fn days(n: i64) -> Duration {
-    Duration::days(n)
-}
 
 /// The board number a board mail's Subject names (`New Chess Board 101 alice`).
 fn board_of(mail: &Sent) -> u32 {
@@ -37,11 +25,6 @@ fn board_of(mail: &Sent) -> u32 {
 
 fn mails_to<'a>(mails: &'a [Sent], address: &str) -> Vec<&'a Sent> {
     mails.iter().filter(|m| m.to == address).collect()
-}
-
-/// A text with its lines joined (mails wrap long lines).
-fn flat(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn refused(mails: &[Sent], address: &str, why: &str) {
@@ -119,8 +102,8 @@ fn an_unanswered_challenge_runs_no_clock_and_lapses_with_no_result_and_no_rating
         assert!(!mail.body.contains("->"), "no rating line:\n{}", mail.body);
     }
     assert!(h.sweep(start + days(40)).is_empty(), "told once");
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM ratings"), 0);
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM rated_games"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM ratings"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM rated_games"), 0);
     assert!(h.rebuild_ratings().contains("replayed 0 rated games"));
     // Chat on the lapsed board does not reach carol either, and no mail
     // to her ever showed the comment.
@@ -251,10 +234,7 @@ fn the_first_turn_or_accept_accepts_and_decline_refuses() {
     let mails = h.send(BOB, "a", &format!("accept {third} bob bob-pw"));
     refused(&mails, BOB, "bob does not play on board");
     assert_eq!(
-        count(
-            &h,
-            "SELECT COUNT(*) FROM boards WHERE challenged_id IS NOT NULL AND result IS NULL"
-        ),
+        h.count("SELECT COUNT(*) FROM boards WHERE challenged_id IS NOT NULL AND result IS NULL"),
         0
     );
 }
@@ -325,8 +305,8 @@ fn puppets_resigning_at_once_farm_no_rating() {
         "{}",
         to(&mails, ALICE).body
     );
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM ratings"), 0);
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM rated_games"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM ratings"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM rated_games"), 0);
     let rating = h.send(ALICE, "r", "rating alice");
     assert!(
         to(&rating, ALICE).body.contains("No rated games yet"),
@@ -360,7 +340,7 @@ fn puppets_resigning_at_once_farm_no_rating() {
     let body = &to(&mails, ALICE).body;
     assert!(body.contains("alice 1500 -> 1662 (+162)"), "{body}");
     assert!(!body.contains("Not rated"), "{body}");
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM rated_games"), 1);
+    assert_eq!(h.count("SELECT COUNT(*) FROM rated_games"), 1);
     assert!(h.rebuild_ratings().contains("unchanged"));
 }
 
@@ -397,7 +377,7 @@ fn a_loss_on_time_before_two_turns_each_is_not_rated() {
         lapsed, 6,
         "three lapsed challenges, told to both: {mails:#?}"
     );
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM ratings"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM ratings"), 0);
 }
 
 /// Finding 1/4: "10 mails of 16 challenges plus chat gave one player 160
@@ -416,7 +396,7 @@ fn challenges_are_bounded_and_a_repeated_line_makes_one() {
     let mails = h.send(ALICE, "games", &body);
     assert_eq!(mails_to(&mails, CAROL).len(), 1, "{mails:#?}");
     assert_eq!(mails_to(&mails, ALICE).len(), 1, "{mails:#?}");
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM boards"), 1);
+    assert_eq!(h.count("SELECT COUNT(*) FROM boards"), 1);
     // Another mail makes another challenge; the fourth unanswered one to
     // carol is refused, and so are chats.
     let mut boards = vec![101];
@@ -566,19 +546,10 @@ fn an_event_scores_an_abort_but_does_not_rate_it() {
     }
     let started = h.send(&td, "s", "tournament start spring td td-pw");
     let notice = to(&started, &td);
-    let games: Vec<(u32, String, String)> = notice
-        .body
-        .lines()
-        .filter_map(
-            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
-                ["Round", "1", "board", board, white, "-", black] => Some((
-                    board.parse().expect("board"),
-                    white.to_string(),
-                    black.to_string(),
-                )),
-                _ => None,
-            },
-        )
+    let games: Vec<(u32, String, String)> = games_in(&notice.body)
+        .into_iter()
+        .filter(|game| game.round == 1)
+        .map(|game| (game.board, game.white, game.black))
         .collect();
     assert_eq!(games.len(), 2, "{}", notice.body);
     // A tournament game is no challenge: no waiting line, its clock runs.
@@ -617,7 +588,7 @@ fn an_event_scores_an_abort_but_does_not_rate_it() {
     );
     let body = &to(&mails, &address(white)).body;
     assert!(body.contains("Not rated"), "{body}");
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM rated_games"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM rated_games"), 0);
     let standings = h.send("guest@example.net", "s", "tournament standings spring");
     let body = &standings[0].body;
     assert!(body.contains("2 of 6 games finished"), "{body}");

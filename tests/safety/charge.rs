@@ -5,11 +5,6 @@
 
 use pbem_testkit::{ALICE, BOB, Harness, to};
 
-fn count(h: &Harness, sql: &str) -> i64 {
-    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
-    conn.query_row(sql, [], |row| row.get(0)).expect("count")
-}
-
 const VICTIM: &str = "victim@stranger.example";
 const MARKER: &str = "BUY-CHEAP-WATCHES";
 
@@ -45,7 +40,7 @@ fn forged_mail_with_a_valid_password_reflects_neither_text_nor_volume_to_a_stran
             mail.body
         );
     }
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM turns"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM turns"), 0);
 }
 
 /// A right password moves the charge to the player's budget: it never

@@ -5,17 +5,9 @@
 
 use pbem_testkit::{ALICE, BOB, Harness, Sent};
 
-/// Every word of every mail in the outbox.
-fn outbox_text(h: &Harness) -> String {
-    h.all_mails()
-        .iter()
-        .map(|m| format!("{}\n{}\n", m.subject, m.body))
-        .collect()
-}
-
 fn assert_never_quoted(h: &Harness, mails: &[Sent], password: &str) {
     assert!(!mails.is_empty(), "the mail is answered");
-    let text = outbox_text(h);
+    let text = h.outbox_text();
     assert!(
         !text.contains(password),
         "the password {password} is quoted back:\n{text}"

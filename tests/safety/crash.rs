@@ -41,6 +41,7 @@ use std::time::{Duration, Instant};
 
 use mail_parser::MessageParser;
 use pbem::mail::maildir::Maildir;
+use pbem_testkit::{Rng, bare_mail, seed};
 use rusqlite::{Connection, OpenFlags};
 
 const BOARDS: u32 = 20;
@@ -73,41 +74,6 @@ fn players_of(number: u32) -> (&'static str, &'static str) {
 /// 1) on board `number`.
 fn move_id(number: u32, seq: usize) -> String {
     format!("crash-{number}-{seq}@example.org")
-}
-
-fn mail(from: &str, subject: &str, message_id: &str) -> Vec<u8> {
-    format!(
-        "From: {from}\r\nTo: pbem@localhost\r\nSubject: {subject}\r\nMessage-ID: <{message_id}>\r\n\r\n\r\n"
-    )
-    .into_bytes()
-}
-
-/// SplitMix64: a small deterministic PRNG.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `low..=high`.
-    fn between(&mut self, low: u64, high: u64) -> u64 {
-        low + self.next() % (high - low + 1)
-    }
-}
-
-fn seed() -> u64 {
-    match std::env::var("PBEM_CRASH_SEED") {
-        Ok(text) => text.parse().expect("PBEM_CRASH_SEED is a number"),
-        Err(_) => std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1),
-    }
 }
 
 /// The data directory and how to run `pbem` on it.
@@ -323,7 +289,7 @@ fn inspect(
 #[test]
 fn killed_at_random_points_every_mail_is_applied_and_answered_once() {
     let started = Instant::now();
-    let seed = seed();
+    let seed = seed("PBEM_CRASH_SEED");
     println!("crash test seed: {seed} (set PBEM_CRASH_SEED={seed} to repeat the delays)");
     let mut rng = Rng(seed);
     let temp = tempfile::tempdir().expect("temp dir");
@@ -337,10 +303,12 @@ fn killed_at_random_points_every_mail_is_applied_and_answered_once() {
     for (n, player) in PLAYERS.iter().enumerate() {
         let subject = format!("signup {player} {}", password(player));
         inbox
-            .deliver(&mail(
+            .deliver(&bare_mail(
                 &address(player),
+                "pbem@localhost",
                 &subject,
                 &format!("signup-{n}@example.org"),
+                "",
             ))
             .expect("deliver");
     }
@@ -360,10 +328,12 @@ fn killed_at_random_points_every_mail_is_applied_and_answered_once() {
     assert_eq!(codes.len(), PLAYERS.len(), "a claim per signup");
     for (n, (address, code)) in codes.iter().enumerate() {
         inbox
-            .deliver(&mail(
+            .deliver(&bare_mail(
                 address,
+                "pbem@localhost",
                 &format!("confirm {code}"),
                 &format!("confirm-{n}@example.org"),
+                "",
             ))
             .expect("deliver");
     }
@@ -374,20 +344,24 @@ fn killed_at_random_points_every_mail_is_applied_and_answered_once() {
             password(white)
         );
         inbox
-            .deliver(&mail(
+            .deliver(&bare_mail(
                 &address(white),
+                "pbem@localhost",
                 &subject,
                 &format!("challenge-{number}@example.org"),
+                "",
             ))
             .expect("deliver");
         // Black accepts at once: at most 3 challenges may wait for the
         // same opponent.
         let subject = format!("accept {number} {black} {}", password(black));
         inbox
-            .deliver(&mail(
+            .deliver(&bare_mail(
                 &address(black),
+                "pbem@localhost",
                 &subject,
                 &format!("accept-{number}@example.org"),
+                "",
             ))
             .expect("deliver");
     }
@@ -437,7 +411,13 @@ fn killed_at_random_points_every_mail_is_applied_and_answered_once() {
             let subject = format!("move {number} {mover} {} {turn}#{seq}", password(mover));
             let id = move_id(number, seq);
             let path = inbox
-                .deliver(&mail(&address(mover), &subject, &id))
+                .deliver(&bare_mail(
+                    &address(mover),
+                    "pbem@localhost",
+                    &subject,
+                    &id,
+                    "",
+                ))
                 .expect("deliver");
             let name = path.file_name().expect("name").to_string_lossy();
             moves_by_file.insert(name.into_owned(), id);
@@ -459,7 +439,7 @@ fn killed_at_random_points_every_mail_is_applied_and_answered_once() {
             windows.while_sending += 1;
         }
         let mut server = data.spawn_server();
-        let delay = if rng.next().is_multiple_of(2) {
+        let delay = if rng.next_u64().is_multiple_of(2) {
             // A moment from the start: often during start-up or the first
             // mail of the run.
             rng.between(200, span_us as u64)

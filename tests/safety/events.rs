@@ -7,7 +7,7 @@
 //! cannot be paired ends; `rating` and `tournament invite` do not tell
 //! whether a userid exists; a large view goes only to a proven player.
 
-use pbem_testkit::{ALICE, Harness, Sent, address, to};
+use pbem_testkit::{ALICE, Harness, Sent, address, flat, games_in, to};
 use time::Duration;
 
 const STRANGER: &str = "x@evil.example";
@@ -16,10 +16,9 @@ const STRANGER: &str = "x@evil.example";
 /// signed up already.
 fn sign_up(h: &mut Harness, players: &[&str]) {
     for player in players {
-        if count(
-            h,
-            &format!("SELECT COUNT(*) FROM players WHERE userid = '{player}'"),
-        ) == 0
+        if h.count(&format!(
+            "SELECT COUNT(*) FROM players WHERE userid = '{player}'"
+        )) == 0
         {
             h.signup(player, &address(player));
         }
@@ -57,18 +56,8 @@ fn event(h: &mut Harness, director: &str, name: &str, options: &str, players: &[
     created[0].clone()
 }
 
-/// A mail's text with its lines joined (pbem wraps long lines).
-fn flat(body: &str) -> String {
-    body.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn count(h: &Harness, sql: &str) -> i64 {
-    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
-    conn.query_row(sql, [], |row| row.get(0)).expect("count")
-}
-
 fn status(h: &Harness, name: &str) -> String {
-    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let conn = h.database();
     conn.query_row(
         "SELECT status FROM tournaments WHERE name = ?1",
         [name],
@@ -78,7 +67,7 @@ fn status(h: &Harness, name: &str) -> String {
 }
 
 fn boards(h: &Harness) -> i64 {
-    count(h, "SELECT COUNT(*) FROM boards")
+    h.count("SELECT COUNT(*) FROM boards")
 }
 
 #[test]
@@ -246,7 +235,7 @@ fn broadcast_is_for_live_events_once_per_mail_and_three_times_a_day() {
     );
     assert_eq!(next_day.len(), 4, "{next_day:#?}");
     // A finished event takes none.
-    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let conn = h.database();
     conn.execute(
         "UPDATE tournaments SET status = 'finished' WHERE name = 'spring'",
         [],
@@ -328,7 +317,7 @@ fn a_director_has_at_most_five_events_that_are_not_finished() {
         "{}",
         sixth[0].body
     );
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM tournaments"), 5);
+    assert_eq!(h.count("SELECT COUNT(*) FROM tournaments"), 5);
 }
 
 #[test]
@@ -352,7 +341,7 @@ fn one_mail_starts_one_event_at_most() {
 fn tournaments_lists_every_live_event_before_the_newest_finished_ones() {
     let mut h = Harness::new();
     event(&mut h, "alice", "real", "", &["bob"]);
-    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let conn = h.database();
     for n in 0..250 {
         conn.execute(
             "INSERT INTO tournaments (name, variant, director_id, format, nag_days,
@@ -383,14 +372,11 @@ fn a_swiss_that_cannot_pair_its_next_round_ends_with_the_rounds_played() {
         .iter()
         .find(|m| flat(&m.body).contains("Round 1 of 3 of \"sw\" is paired"))
         .expect("the pairing of round 1");
-    let mut games = Vec::new();
-    for line in notice.body.lines() {
-        if let ["Round", "1", "board", board, white, "-", black] =
-            line.split_whitespace().collect::<Vec<_>>()[..]
-        {
-            games.push((board.to_string(), white.to_string(), black.to_string()));
-        }
-    }
+    let games: Vec<(String, String, String)> = games_in(&notice.body)
+        .into_iter()
+        .filter(|game| game.round == 1)
+        .map(|game| (game.board.to_string(), game.white, game.black))
+        .collect();
     assert_eq!(games.len(), 2, "{}", notice.body);
     // The two players of one game withdraw; the other game ends: the two
     // left have met, and nobody can be paired.

@@ -129,9 +129,9 @@ fn notation() -> impl Strategy<Value = String> {
 }
 
 const RECORDS: [&str; 3] = [
-    include_str!("../fixtures/chess2/example-1.txt"),
-    include_str!("../fixtures/chess2/example-4.txt"),
-    include_str!("../fixtures/twomove/example-01.txt"),
+    include_str!("../../crates/pbem-rules/tests/fixtures/chess2/example-1.txt"),
+    include_str!("../../crates/pbem-rules/tests/fixtures/chess2/example-4.txt"),
+    include_str!("../../crates/pbem-rules/tests/fixtures/twomove/example-01.txt"),
 ];
 
 /// A byte string changed in a few places: deleted, replaced or inserted

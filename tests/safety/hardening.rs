@@ -5,12 +5,6 @@
 
 use pbem_testkit::{ALICE, BOB, Harness, Sent, to};
 
-/// A number the store answers, read from the real database file.
-fn count(h: &Harness, sql: &str) -> i64 {
-    let db = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
-    db.query_row(sql, [], |row| row.get(0)).expect(sql)
-}
-
 fn raw_from(from: &str, id: &str, body: &str) -> String {
     format!(
         "From: {from}\r\nTo: pbem@localhost\r\nSubject: hello\r\nMessage-ID: <{id}@x>\r\n\r\n{body}\r\n"
@@ -66,7 +60,7 @@ fn addresses_are_checked_with_the_senders_rule_at_signup() {
             replies[0].body
         );
     }
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM players"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM players"), 0);
 }
 
 #[test]
@@ -79,10 +73,10 @@ fn the_same_address_twice_in_another_case_is_one_address() {
     );
     assert!(!replies.is_empty(), "an answer");
     assert_eq!(
-        count(&h, "SELECT COUNT(*) FROM players WHERE userid = 'eve'"),
+        h.count("SELECT COUNT(*) FROM players WHERE userid = 'eve'"),
         1
     );
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM address_claims"), 1);
+    assert_eq!(h.count("SELECT COUNT(*) FROM address_claims"), 1);
     // The server goes on with the next mail.
     let replies = h.send(BOB, "hello", "help");
     assert_eq!(to(&replies, BOB).to, BOB);
@@ -175,13 +169,12 @@ fn a_squatted_address_gets_one_short_mail_and_its_owner_takes_it() {
         late[0].body
     );
     assert_eq!(
-        count(
-            &h,
+        h.count(
             "SELECT COUNT(*) FROM addresses a JOIN players p ON p.id = a.player_id WHERE p.userid = 'dave' AND a.address = 'dave@example.org'"
         ),
         1
     );
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM address_claims"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM address_claims"), 0);
 }
 
 #[test]
@@ -276,7 +269,7 @@ fn passwords_are_at_least_eight_characters() {
         "{}",
         short[0].body
     );
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM players"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM players"), 0);
 }
 
 #[test]
@@ -318,7 +311,7 @@ fn password_guessing_pauses_logins_but_not_the_owners_replies_and_tells_nothing(
             paused[0].body
         );
     }
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM turns"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM turns"), 0);
     // The owner's reply to a board mail still plays, and so does the
     // owner's password from the owner's own address (issue 24).
     let played = h.reply(to(&board, ALICE), ALICE, "e4");
@@ -327,7 +320,7 @@ fn password_guessing_pauses_logins_but_not_the_owners_replies_and_tells_nothing(
     assert_eq!(played.len(), 2, "{played:#?}");
     let played = h.send(ALICE, "t", "move 101 alice alice-pw Nf3");
     assert_eq!(played.len(), 2, "{played:#?}");
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM turns"), 3);
+    assert_eq!(h.count("SELECT COUNT(*) FROM turns"), 3);
 }
 
 #[test]
@@ -365,7 +358,7 @@ fn forged_mail_over_the_ceilings_never_locks_a_player_out() {
     assert_eq!(played.len(), 2, "{played:#?}");
     let by_password = h.send(BOB, "t", "move 101 bob bob-pw e5");
     assert_eq!(by_password.len(), 2, "{by_password:#?}");
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM turns"), 2);
+    assert_eq!(h.count("SELECT COUNT(*) FROM turns"), 2);
 }
 
 #[test]
@@ -393,7 +386,7 @@ fn subscriptions_need_a_password_and_reach_registered_addresses_only() {
         forged.iter().all(|m| !m.body.contains("now receives")),
         "{forged:#?}"
     );
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM observers"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM observers"), 0);
 }
 
 #[test]
@@ -563,7 +556,7 @@ fn a_mail_that_fails_alone_is_recorded_and_answered_and_the_rest_of_its_batch_co
     h.signup("bob", BOB);
     h.send(ALICE, "game", "chess challenge alice alice-pw bob --white");
     // A stored game that no longer replays (a bug, or a hand-edited row).
-    let db = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("db");
+    let db = h.database();
     db.execute(
         "INSERT INTO turns (board, seq, text, player_id, played_at) VALUES (101, 1, 'Ke8', 1, '2026-03-01T12:00:00Z')",
         [],
@@ -592,10 +585,7 @@ fn a_mail_that_fails_alone_is_recorded_and_answered_and_the_rest_of_its_batch_co
     );
     assert!(mails.iter().any(|m| m.to == BOB), "{mails:#?}");
     assert_eq!(
-        count(
-            &h,
-            "SELECT COUNT(*) FROM processed WHERE message_id = 'corrupt@x'"
-        ),
+        h.count("SELECT COUNT(*) FROM processed WHERE message_id = 'corrupt@x'"),
         1
     );
 }
@@ -622,13 +612,13 @@ fn numbers_from_mail_past_their_range_are_refused_and_change_nothing() {
             replies[0].body
         );
     }
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM boards"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM boards"), 0);
     h.send(ALICE, "game", "chess challenge alice alice-pw bob --white");
     for guard in ["4294967295", "4294967296", "99999999999999999999"] {
         let replies = h.send(ALICE, "t", &format!("move 101 alice alice-pw e4#{guard}"));
         assert_eq!(replies.len(), 1, "{guard}: {replies:#?}");
     }
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM turns"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM turns"), 0);
     let show = h.send(BOB, "s", "show 101#4294967295");
     assert_eq!(show.len(), 1, "{show:#?}");
 }

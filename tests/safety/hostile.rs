@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use pbem_testkit::{Harness, Rng, Sent, address, load_seed, to};
+use pbem_testkit::{Harness, Rng, Sent, address, bare_mail, games_in, load_seed, to};
 
 const DIRECTOR: &str = "td";
 const PLAYERS: [&str; 4] = ["ann", "bob", "cat", "dan"];
@@ -19,13 +19,6 @@ const GHOST: &str = "ghost@evil.example";
 const MARKER: &str = "CHEAP-PILLS";
 /// Hostile mails delivered before each real turn.
 const BURST: usize = 12;
-
-fn mail(from: &str, subject: &str, id: &str, body: &str) -> Vec<u8> {
-    format!(
-        "From: {from}\r\nTo: pbem@localhost\r\nSubject: {subject}\r\nMessage-ID: <{id}>\r\n\r\n{body}\r\n"
-    )
-    .into_bytes()
-}
 
 /// One hostile mail; `n` keeps ids, names and stranger addresses apart.
 fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
@@ -37,8 +30,9 @@ fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
     let spam: String = (0..60).map(|i| format!("{MARKER} {i}\n")).collect();
     match rng.below(13) {
         // An unconfirmed throwaway account creates an event and invites.
-        0 => mail(
+        0 => bare_mail(
             GHOST,
+            "pbem@localhost",
             "event",
             &id,
             &format!(
@@ -47,15 +41,17 @@ fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
             ),
         ),
         // Forged from a stranger with the attacker's own valid password.
-        1 => mail(
+        1 => bare_mail(
             &forged,
+            "pbem@localhost",
             "hi",
             &id,
             &format!("move {board} mallory mallory-password e4\n{spam}"),
         ),
         // Challenges and chat at a player who never answers.
-        2 => mail(
+        2 => bare_mail(
             MALLORY,
+            "pbem@localhost",
             "games",
             &id,
             &format!(
@@ -64,8 +60,9 @@ fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
             ),
         ),
         // Signups naming strangers' addresses.
-        3 => mail(
+        3 => bare_mail(
             &format!("forger{n}@evil.example"),
+            "pbem@localhost",
             "hello",
             &id,
             &(0..16)
@@ -77,28 +74,31 @@ fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
                 .collect::<String>(),
         ),
         // Wrong confirmation codes.
-        4 => mail(
+        4 => bare_mail(
             &forged,
+            "pbem@localhost",
             "confirm",
             &id,
             &"confirm ABCDEFGHJK\n".repeat(8),
         ),
         // Password guesses against the director, forged from the
         // director's own address and from strangers.
-        5 => mail(
+        5 => bare_mail(
             if rng.below(2) == 0 {
                 "td@example.org"
             } else {
                 "guesser@evil.example"
             },
+            "pbem@localhost",
             "start",
             &id,
             &format!("tournament start spring td guess{n}"),
         ),
         // Broadcasts by someone who is not the director, and by the
         // attacker on an event of its own, many times over.
-        6 => mail(
+        6 => bare_mail(
             MALLORY,
+            "pbem@localhost",
             "news",
             &id,
             &format!(
@@ -107,24 +107,33 @@ fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
             ),
         ),
         // Probing who exists.
-        7 => mail(
+        7 => bare_mail(
             &forged,
+            "pbem@localhost",
             "probe",
             &id,
             "rating nosuchuser\nrating ann\ntournament invite spring mallory mallory-password nosuchuser",
         ),
         // A large answer asked for by a forged sender.
-        8 => mail(&forged, "pgn", &id, "tournament pgn spring\ntournament trf spring"),
+        8 => bare_mail(
+            &forged,
+            "pbem@localhost",
+            "pgn",
+            &id,
+            "tournament pgn spring\ntournament trf spring",
+        ),
         // Thousands of commands.
-        9 => mail(
+        9 => bare_mail(
             &format!("flood{}@evil.example", rng.below(5)),
+            "pbem@localhost",
             "help",
             &id,
             &"help\n".repeat(3000),
         ),
         // Subscribing a stranger and entering the event for someone else.
-        10 => mail(
+        10 => bare_mail(
             MALLORY,
+            "pbem@localhost",
             "sub",
             &id,
             &format!(
@@ -132,8 +141,9 @@ fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
             ),
         ),
         // Rating farming: puppets that resign at once.
-        11 => mail(
+        11 => bare_mail(
             MALLORY,
+            "pbem@localhost",
             "farm",
             &id,
             &format!(
@@ -141,8 +151,9 @@ fn hostile(rng: &mut Rng, n: usize, boards: &[u32]) -> Vec<u8> {
             ),
         ),
         // Preferences and settings for another player.
-        12 => mail(
+        12 => bare_mail(
             &forged,
+            "pbem@localhost",
             "set",
             &id,
             "set ann mallory-password mail digest\nsettings ann guess",
@@ -195,13 +206,10 @@ fn every_attack_beside_a_real_round_robin_loses_nothing_and_spams_nobody() {
     );
     let notice = to(&started, &address(DIRECTOR));
     // (board, white, black) from the start notice.
-    let mut games: Vec<(u32, String, String)> = Vec::new();
-    for line in notice.body.lines() {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if let ["Round", _, "board", board, white, "-", black] = words[..] {
-            games.push((board.parse().expect("board"), white.into(), black.into()));
-        }
-    }
+    let games: Vec<(u32, String, String)> = games_in(&notice.body)
+        .into_iter()
+        .map(|game| (game.board, game.white, game.black))
+        .collect();
     assert_eq!(games.len(), 6, "{}", notice.body);
     let boards: Vec<u32> = games.iter().map(|g| g.0).collect();
 
@@ -222,8 +230,9 @@ fn every_attack_beside_a_real_round_robin_loses_nothing_and_spams_nobody() {
             }
             let id = format!("turn-{board}-{turn}@players.example");
             inbox
-                .deliver(&mail(
+                .deliver(&bare_mail(
                     &address(mover),
+                    "pbem@localhost",
                     "move",
                     &id,
                     &format!("move {board} {mover} {mover}-pw {turn}"),
@@ -246,7 +255,7 @@ fn every_attack_beside_a_real_round_robin_loses_nothing_and_spams_nobody() {
         }
     }
 
-    let db = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let db = h.database();
     let count = |sql: &str| -> i64 { db.query_row(sql, [], |row| row.get(0)).expect(sql) };
     let list: Vec<String> = boards.iter().map(u32::to_string).collect();
     let list = list.join(",");

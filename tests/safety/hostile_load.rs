@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use pbem_testkit::{ALICE, BOB, Harness, Rng, Sent, load_seed, to};
+use pbem_testkit::{ALICE, BOB, Harness, Rng, Sent, bare_mail, load_seed, to};
 
 const MALLORY: &str = "mallory@example.net";
 
@@ -20,23 +20,28 @@ const GAME: [&str; 10] = [
 /// Hostile mails delivered before each turn.
 const BURST: usize = 60;
 
-fn mail(from: &str, to: &str, subject: &str, id: &str, body: &str) -> Vec<u8> {
-    format!(
-        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: <{id}>\r\n\r\n{body}\r\n"
-    )
-    .into_bytes()
-}
-
 /// One hostile mail; `n` keeps ids and stranger addresses apart.
 fn hostile(rng: &mut Rng, n: usize, token_of_alice: &str) -> Vec<u8> {
     let id = format!("hostile-{n}@evil.example");
     let stranger = format!("victim{}@victim.example", rng.below(50));
     match rng.below(14) {
         // Forged as alice: password guesses, bare actions, comments.
-        0 | 12 => mail(ALICE, "pbem@localhost", "hi", &id, &format!("resign 101 alice guess{n}")),
-        1 | 13 => mail(ALICE, "pbem@localhost", "Re: Chess Board 101", &id, "resign\nI give up"),
+        0 | 12 => bare_mail(
+            ALICE,
+            "pbem@localhost",
+            "hi",
+            &id,
+            &format!("resign 101 alice guess{n}"),
+        ),
+        1 | 13 => bare_mail(
+            ALICE,
+            "pbem@localhost",
+            "Re: Chess Board 101",
+            &id,
+            "resign\nI give up",
+        ),
         // A forged reply token.
-        2 => mail(
+        2 => bare_mail(
             MALLORY,
             &token_of_alice.replacen('.', ".9", 1),
             "Re: Chess Board 101",
@@ -44,16 +49,22 @@ fn hostile(rng: &mut Rng, n: usize, token_of_alice: &str) -> Vec<u8> {
             "resign",
         ),
         // alice's real reply token, from the wrong address.
-        3 => mail(MALLORY, token_of_alice, "Re: Chess Board 101", &id, "resign"),
+        3 => bare_mail(
+            MALLORY,
+            token_of_alice,
+            "Re: Chess Board 101",
+            &id,
+            "resign",
+        ),
         // Squatting and mail to strangers.
-        4 => mail(
+        4 => bare_mail(
             &format!("forger{n}@evil.example"),
             "pbem@localhost",
             "hello",
             &id,
             &format!("signup sock{n} sock-password {stranger}"),
         ),
-        5 => mail(
+        5 => bare_mail(
             MALLORY,
             "pbem@localhost",
             "hello",
@@ -66,7 +77,7 @@ fn hostile(rng: &mut Rng, n: usize, token_of_alice: &str) -> Vec<u8> {
                     .join(" ")
             ),
         ),
-        6 => mail(
+        6 => bare_mail(
             MALLORY,
             "pbem@localhost",
             "hello",
@@ -74,14 +85,14 @@ fn hostile(rng: &mut Rng, n: usize, token_of_alice: &str) -> Vec<u8> {
             &format!("address mallory mallory-password {stranger}"),
         ),
         // Thousands of commands, and a huge body.
-        7 => mail(
+        7 => bare_mail(
             &format!("flood{}@evil.example", rng.below(5)),
             "pbem@localhost",
             "help",
             &id,
             &"help\n".repeat(5000),
         ),
-        8 => mail(
+        8 => bare_mail(
             &format!("forger{n}@evil.example"),
             "pbem@localhost",
             "hello",
@@ -89,7 +100,7 @@ fn hostile(rng: &mut Rng, n: usize, token_of_alice: &str) -> Vec<u8> {
             &format!("signup big{n} big-password\n{}", "x".repeat(300 * 1024)),
         ),
         // Subscribing and chatting into a game that is not one's own.
-        9 => mail(
+        9 => bare_mail(
             MALLORY,
             "pbem@localhost",
             "hello",
@@ -102,7 +113,7 @@ fn hostile(rng: &mut Rng, n: usize, token_of_alice: &str) -> Vec<u8> {
         )
         .into_bytes(),
         // A Message-ID the real players will use too.
-        11 => mail(
+        11 => bare_mail(
             MALLORY,
             "pbem@localhost",
             "hello",
@@ -144,7 +155,7 @@ fn a_hostile_burst_beside_a_real_game_loses_nothing_and_spams_nobody() {
         }
         let mover = if index % 2 == 0 { ALICE } else { BOB };
         let answered = &latest[mover];
-        let reply = mail(
+        let reply = bare_mail(
             mover,
             answered.reply_to.as_deref().expect("a reply token"),
             &format!("Re: {}", answered.subject),
@@ -173,7 +184,7 @@ fn a_hostile_burst_beside_a_real_game_loses_nothing_and_spams_nobody() {
         all.extend(mails);
     }
 
-    let db = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let db = h.database();
     let count = |sql: &str| -> i64 { db.query_row(sql, [], |row| row.get(0)).expect(sql) };
     assert_eq!(
         count("SELECT COUNT(*) FROM turns WHERE board = 101"),

@@ -8,20 +8,10 @@
 //! to a tournament mail; a reply from another address, or the same words
 //! in a mail without a token, change nothing and say why.
 
-use pbem_testkit::{ALICE, BOB, Harness, Sent, address, to};
+use pbem_testkit::{ALICE, BOB, Harness, Sent, address, flat, to};
 
 const STRANGER: &str = "x@evil.example";
 const HOME: &str = "alice@home.example";
-
-/// A mail's text with its lines joined (pbem wraps long lines).
-fn flat(body: &str) -> String {
-    body.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn count(h: &Harness, sql: &str) -> i64 {
-    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
-    conn.query_row(sql, [], |row| row.get(0)).expect("count")
-}
 
 /// Every address a sent mail is to (the harness reads the first only).
 fn recipients(mail: &Sent) -> Vec<String> {
@@ -40,10 +30,9 @@ fn recipients(mail: &Sent) -> Vec<String> {
 }
 
 fn vacation_days_used(h: &Harness, userid: &str) -> i64 {
-    count(
-        h,
-        &format!("SELECT vacation_days_used FROM players WHERE userid = '{userid}'"),
-    )
+    h.count(&format!(
+        "SELECT vacation_days_used FROM players WHERE userid = '{userid}'"
+    ))
 }
 
 /// Whether `password` logs `userid` in (by `settings`, which changes
@@ -89,8 +78,7 @@ fn second_address(h: &mut Harness) {
 }
 
 fn addresses_of_alice(h: &Harness) -> i64 {
-    count(
-        h,
+    h.count(
         "SELECT COUNT(*) FROM addresses a JOIN players p ON p.id = a.player_id WHERE p.userid = 'alice'",
     )
 }
@@ -105,7 +93,7 @@ fn challenge_vacation_address_and_password_work_in_a_reply_to_a_board_mail() {
     let challenged = h.reply(&board_mail, ALICE, "challenge carol --black --days=3");
     let carol = flat(&to(&challenged, &address("carol")).body);
     assert!(carol.contains("alice"), "{carol}");
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM boards"), 2);
+    assert_eq!(h.count("SELECT COUNT(*) FROM boards"), 2);
 
     // vacation <days>
     let away = h.reply(&board_mail, ALICE, "vacation 5");
@@ -152,7 +140,7 @@ fn the_reply_forms_work_in_a_reply_to_a_tournament_mail() {
 
     let challenged = h.reply(&event, ALICE, "challenge carol");
     to(&challenged, &address("carol"));
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM boards"), 2);
+    assert_eq!(h.count("SELECT COUNT(*) FROM boards"), 2);
 
     let away = h.reply(&event, ALICE, "vacation 2");
     assert!(
@@ -213,7 +201,7 @@ fn a_reply_from_another_address_is_refused_and_changes_nothing() {
         }
     }
     assert_eq!(h.game_state(), before);
-    assert_eq!(count(&h, "SELECT COUNT(*) FROM address_claims"), 0);
+    assert_eq!(h.count("SELECT COUNT(*) FROM address_claims"), 0);
     assert!(logs_in(&mut h, ALICE, "alice", "alice-pw"));
 }
 

@@ -8,39 +8,20 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use pbem_testkit::{ALICE, BOB, Harness, Sent, to};
+use pbem_testkit::{ALICE, BOB, Harness, Sent, flat, text_mail, to};
 
 const CAROL: &str = "carol@example.org";
 const DAVE: &str = "dave@example.org";
 
-fn db(h: &Harness) -> rusqlite::Connection {
-    rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database")
-}
-
-fn count(h: &Harness, sql: &str) -> i64 {
-    db(h).query_row(sql, [], |row| row.get(0)).expect(sql)
-}
-
-fn raw_mail(from: &str, id: &str, body: &str) -> Vec<u8> {
-    format!(
-        "From: {from}\r\nTo: pbem@localhost\r\nSubject: m\r\nMessage-ID: {id}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
-    )
-    .into_bytes()
-}
-
 fn turns_on(h: &Harness, board: u32) -> i64 {
-    count(
-        h,
-        &format!("SELECT COUNT(*) FROM turns WHERE board = {board}"),
-    )
+    h.count(&format!("SELECT COUNT(*) FROM turns WHERE board = {board}"))
 }
 
 fn is_processed(h: &Harness, id: &str) -> bool {
     let id = id.trim_matches(['<', '>']);
-    count(
-        h,
-        &format!("SELECT COUNT(*) FROM processed WHERE message_id IN ('{id}', '<{id}>')"),
-    ) == 1
+    h.count(&format!(
+        "SELECT COUNT(*) FROM processed WHERE message_id IN ('{id}', '<{id}>')"
+    )) == 1
 }
 
 /// The fault: a board whose stored forfeit time lies beyond the calendar
@@ -50,7 +31,8 @@ fn is_processed(h: &Harness, id: &str) -> bool {
 /// below check that the fault did strike (the mail is answered with the
 /// server error, not with its board).
 fn corrupt_the_clock_of(h: &Harness, board: u32) {
-    let changed = db(h)
+    let changed = h
+        .database()
         .execute(
             "UPDATE boards SET forfeit_days = 3000000 WHERE number = ?1",
             [board],
@@ -83,7 +65,7 @@ fn assert_server_error(mail: &Sent, answered: &str) {
         mail.in_reply_to.as_deref(),
         Some(answered.trim_matches(['<', '>']))
     );
-    let body = mail.body.split_whitespace().collect::<Vec<_>>().join(" ");
+    let body = flat(&mail.body);
     assert!(
         body.contains("because of an error on the server, so none of it was done"),
         "{body}"
@@ -101,11 +83,23 @@ fn a_mail_that_panics_is_answered_with_the_error_and_the_batch_goes_on() {
 
     let (panics, plays, after) = (h.message_id(), h.message_id(), h.message_id());
     let inbox = h.server.inbox().clone();
-    let panicking = raw_mail(ALICE, &panics, "move 101 alice alice-pw e4");
+    let panicking = text_mail(
+        ALICE,
+        "pbem@localhost",
+        "m",
+        &panics,
+        "move 101 alice alice-pw e4",
+    );
     for raw in [
         panicking.clone(),
-        raw_mail(CAROL, &plays, "move 102 carol carol-pw e4"),
-        raw_mail(BOB, &after, "help"),
+        text_mail(
+            CAROL,
+            "pbem@localhost",
+            "m",
+            &plays,
+            "move 102 carol carol-pw e4",
+        ),
+        text_mail(BOB, "pbem@localhost", "m", &after, "help"),
     ] {
         inbox.deliver(&raw).expect("delivered");
     }
@@ -150,7 +144,7 @@ fn a_mail_that_panics_is_answered_with_the_error_and_the_batch_goes_on() {
     assert_eq!(nags[0].to, DAVE);
     assert_eq!(nags[0].subject, "Nag: Chess Board 102 dave");
     assert_eq!(
-        count(&h, "SELECT nags_sent FROM boards WHERE number = 101"),
+        h.count("SELECT nags_sent FROM boards WHERE number = 101"),
         0
     );
 }
@@ -164,7 +158,13 @@ fn pbem_process_answers_a_panicking_mail_and_succeeds() {
     two_boards(&mut h);
     corrupt_the_clock_of(&h, 101);
     let id = h.message_id();
-    let raw = raw_mail(ALICE, &id, "move 101 alice alice-pw e4");
+    let raw = text_mail(
+        ALICE,
+        "pbem@localhost",
+        "m",
+        &id,
+        "move 101 alice alice-pw e4",
+    );
     let data_dir = h.dir.path().to_path_buf();
     let process = || {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
@@ -287,11 +287,7 @@ fn spawn_tick(h: &Harness, at: time::OffsetDateTime) -> std::process::Child {
 /// Waits until the sweep has committed some of its work.
 fn wait_for_the_first_commit(h: &Harness, tick: &mut std::process::Child) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    while count(
-        h,
-        "SELECT COUNT(*) FROM boards WHERE nags_sent > 0 OR result IS NOT NULL",
-    ) == 0
-    {
+    while h.count("SELECT COUNT(*) FROM boards WHERE nags_sent > 0 OR result IS NOT NULL") == 0 {
         assert!(
             tick.try_wait().expect("tick").is_none(),
             "the sweep ended before any of it was seen"
@@ -333,7 +329,7 @@ fn a_sweep_over_thousands_of_boards_lets_mail_through() {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(&raw_mail(stranger, &id, "help"))
+        .write_all(&text_mail(stranger, "pbem@localhost", "m", &id, "help"))
         .expect("the mail is written");
     let processed = process.wait_with_output().expect("pbem process ends");
     assert!(
@@ -375,11 +371,11 @@ fn a_sweep_over_thousands_of_boards_lets_mail_through() {
     assert_eq!(mails.iter().filter(|m| is_nag(m)).count(), nagged.len());
     assert_eq!(mails.len(), nagged.len() + 2 * lost.len() + 1);
     assert_eq!(
-        count(&h, "SELECT COUNT(*) FROM boards WHERE nags_sent = 1"),
+        h.count("SELECT COUNT(*) FROM boards WHERE nags_sent = 1"),
         nagged.len() as i64
     );
     assert_eq!(
-        count(&h, "SELECT COUNT(*) FROM boards WHERE result IS NOT NULL"),
+        h.count("SELECT COUNT(*) FROM boards WHERE result IS NOT NULL"),
         lost.len() as i64
     );
 }
@@ -397,10 +393,7 @@ fn a_sweep_killed_half_way_acts_on_every_board_once() {
     tick.kill().expect("killed");
     tick.wait().expect("ended");
     let acted = |h: &Harness| {
-        count(
-            h,
-            "SELECT COUNT(*) FROM boards WHERE nags_sent > 0 OR result IS NOT NULL",
-        )
+        h.count("SELECT COUNT(*) FROM boards WHERE nags_sent > 0 OR result IS NOT NULL")
     };
     let before = acted(&h);
     let due = (nagged.len() + lost.len()) as i64;
@@ -419,7 +412,7 @@ fn a_sweep_killed_half_way_acts_on_every_board_once() {
     assert_eq!(before + reminders + losses, due, "{report}");
     assert_eq!(acted(&h), due);
     assert_eq!(
-        count(&h, "SELECT COUNT(*) FROM boards WHERE nags_sent > 1"),
+        h.count("SELECT COUNT(*) FROM boards WHERE nags_sent > 1"),
         0
     );
     let mails = h.new_mails();
@@ -458,7 +451,13 @@ fn mail_folders_and_files_are_kept_from_other_users() {
     let data = root.path().join("data");
     let config = pbem::config::Config::defaults(&data);
     let mut server = pbem::server::Server::open(&config).expect("server");
-    let raw = raw_mail(ALICE, "<perm-1@example.org>", "signup alice alice-password");
+    let raw = text_mail(
+        ALICE,
+        "pbem@localhost",
+        "m",
+        "<perm-1@example.org>",
+        "signup alice alice-password",
+    );
     let delivered = server.inbox().deliver(&raw).expect("delivered");
     assert_eq!(mode(&delivered), 0o600, "a delivered mail");
     let pass = server
@@ -514,18 +513,14 @@ fn a_digest_killed_half_way_sends_every_player_one() {
     };
     let mut first = digest(&h);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    while count(
-        &h,
-        "SELECT COUNT(*) FROM settings WHERE key = 'digest_partial'",
-    ) == 0
-    {
+    while h.count("SELECT COUNT(*) FROM settings WHERE key = 'digest_partial'") == 0 {
         assert!(first.try_wait().expect("tick").is_none(), "ended unseen");
         assert!(std::time::Instant::now() < deadline, "never began");
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     first.kill().expect("killed");
     first.wait().expect("ended");
-    let queued = count(&h, "SELECT COUNT(*) FROM outbox");
+    let queued = h.count("SELECT COUNT(*) FROM outbox");
     assert!(
         0 < queued && queued < PLAYERS as i64,
         "killed half way: {queued}"
@@ -581,14 +576,26 @@ fn serve_outlasts_a_database_locked_past_the_busy_timeout() {
         }
     };
     inbox
-        .deliver(&raw_mail(ALICE, "<before@example.org>", "help"))
+        .deliver(&text_mail(
+            ALICE,
+            "pbem@localhost",
+            "m",
+            "<before@example.org>",
+            "help",
+        ))
         .expect("delivered");
     answered(&mut h, "the first mail");
 
-    let lock = db(&h);
+    let lock = h.database();
     lock.execute_batch("BEGIN IMMEDIATE").expect("locked");
     inbox
-        .deliver(&raw_mail(BOB, "<during@example.org>", "help"))
+        .deliver(&text_mail(
+            BOB,
+            "pbem@localhost",
+            "m",
+            "<during@example.org>",
+            "help",
+        ))
         .expect("delivered");
     std::thread::sleep(std::time::Duration::from_secs(12));
     assert!(serve.try_wait().expect("serve").is_none(), "serve ended");

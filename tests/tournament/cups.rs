@@ -8,18 +8,9 @@
 
 use std::collections::HashMap;
 
-use pbem_testkit::{Harness, Sent, address, to};
+use pbem_testkit::{Game, Harness, Sent, address, flat, games_in, to};
 
 const TD: &str = "td@example.org";
-
-/// A game as the director's notice announces it.
-#[derive(Clone, Debug)]
-struct Game {
-    round: u32,
-    board: u32,
-    white: String,
-    black: String,
-}
 
 /// How a game ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,24 +26,11 @@ fn seed(userid: &str) -> u32 {
 
 /// The games the director's notices among `mails` announce as started.
 fn started(mails: &[Sent]) -> Vec<Game> {
-    let mut games = Vec::new();
-    for mail in mails
+    mails
         .iter()
         .filter(|m| m.to == TD && m.body.contains("started:"))
-    {
-        for line in mail.body.lines() {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            if let ["Round", round, "board", board, white, "-", black] = words[..] {
-                games.push(Game {
-                    round: round.parse().expect("round"),
-                    board: board.parse().expect("board"),
-                    white: white.into(),
-                    black: black.into(),
-                });
-            }
-        }
-    }
-    games
+        .flat_map(|mail| games_in(&mail.body))
+        .collect()
 }
 
 fn finish(h: &mut Harness, game: &Game, result: Result) -> Vec<Sent> {
@@ -131,7 +109,7 @@ fn play_event(
     }
     let mails = h.send(TD, "start", &format!("tournament start {name} td td-pw"));
     let answer = to(&mails, TD);
-    let words = answer.body.split_whitespace().collect::<Vec<_>>().join(" ");
+    let words = flat(&answer.body);
     assert!(words.contains(shape), "{}", answer.body);
     let mut queue = started(&mails);
     let mut played: Vec<Game> = Vec::new();
@@ -244,7 +222,7 @@ fn a_six_player_knockout_with_byes_decides_a_tied_match_by_a_playoff() {
 /// The web site's page of event `name`, built in-process.
 fn event_page(h: &Harness, name: &str) -> String {
     let site = pbem::web::Site::new(&h.config, pbem::server::Clock::Fixed(h.now));
-    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let conn = h.database();
     pbem::web::pages::event(&site, &conn, name)
         .unwrap_or_else(|e| panic!("the page of {name}: {e:?}"))
         .body

@@ -4,7 +4,7 @@
 //! refusal changing nothing, leaving with a game open, and strangers and
 //! unconfirmed accounts refused.
 
-use pbem_testkit::{Harness, Sent, address, to};
+use pbem_testkit::{Harness, Sent, address, flat, to};
 
 const FIVE: [&str; 5] = ["anna", "boris", "carla", "dmitri", "eva"];
 
@@ -82,12 +82,6 @@ fn order(h: &mut Harness) -> String {
     let shown = h.send(&address("anna"), "show", "ladder show top");
     assert_eq!(shown.len(), 1, "{shown:#?}");
     shown[0].body.clone()
-}
-
-/// A mail's text with its lines joined (pbem wraps prose at 72
-/// characters).
-fn flat(body: &str) -> String {
-    body.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The single answer to `from`'s `line`, which must refuse it (saying
@@ -201,7 +195,7 @@ fn a_ladder_of_five_challenges_up_and_out_of_reach_and_only_a_win_moves_it() {
     // The web site lists the ladder and shows its order and open games,
     // userids only.
     let site = pbem::web::Site::new(&h.config, pbem::server::Clock::Fixed(h.now));
-    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let conn = h.database();
     let events = pbem::web::pages::events(&site, &conn)
         .expect("/events")
         .body;

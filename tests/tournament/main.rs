@@ -1,9 +1,9 @@
-//! Events and ratings: the Berger tables, round robins and a Swiss played
-//! whole by mail, and ratings by mail.
+//! Events and ratings: round robins, cups, ladders and a Swiss played
+//! whole by mail, and ratings by mail. (The Berger tables against FIDE's
+//! are checked in crates/pbem-tournament's own tests.)
 //!
 //! One test binary, each file a module (`cargo test --test tournament swiss::`).
 
-mod berger;
 mod cups;
 mod ladder;
 mod ratings_by_mail;

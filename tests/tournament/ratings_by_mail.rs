@@ -5,7 +5,7 @@
 //! `pbem ratings --rebuild` reproduces the stored figures exactly.
 
 use pbem::ratings::{Outcome, Standing, rate_game};
-use pbem_testkit::{ALICE, BOB, Harness, Sent, to};
+use pbem_testkit::{ALICE, BOB, Harness, Sent, text_mail, to};
 use time::Duration;
 
 const CAROL: &str = "carol@example.org";
@@ -54,19 +54,13 @@ fn opening(h: &mut Harness, board: u32, opponent: &str) {
     }
 }
 
-fn db(h: &Harness) -> rusqlite::Connection {
-    rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database")
-}
-
 fn count(h: &Harness, table: &str) -> i64 {
-    db(h)
-        .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
-        .expect("count")
+    h.count(&format!("SELECT COUNT(*) FROM {table}"))
 }
 
 /// Every stored rating figure, bit for bit, and every rated game row.
 fn figures(h: &Harness) -> String {
-    let conn = db(h);
+    let conn = h.database();
     let mut out = String::new();
     for sql in [
         "SELECT player_id, variant, rating, deviation, volatility, games, wins, losses, draws, last_played FROM ratings ORDER BY 1, 2",
@@ -151,7 +145,7 @@ fn rated_results_change_both_ratings_and_the_result_mail_says_so() {
     assert_eq!(figures(&h), before);
 
     // Figures spoilt by hand come back exactly.
-    db(&h)
+    h.database()
         .execute_batch(
             "UPDATE ratings SET rating = 1000, deviation = 1; DELETE FROM rated_games WHERE board = 101",
         )
@@ -342,14 +336,6 @@ fn standings_and_a_players_ratings_by_mail() {
     assert!(body[inactive..].contains("carol"), "{body}");
 }
 
-/// A mail as a player's mail client delivers it.
-fn raw_mail(from: &str, subject: &str, body: &str, id: &str) -> Vec<u8> {
-    format!(
-        "From: {from}\r\nTo: pbem@localhost\r\nSubject: {subject}\r\nMessage-ID: {id}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
-    )
-    .into_bytes()
-}
-
 /// A result and its rating change are stored together or not at all:
 /// with the rating write made to fail inside the mail's transaction (a
 /// trigger on `ratings`), a mating turn leaves no trace (no turn, no
@@ -366,7 +352,7 @@ fn a_result_is_never_stored_without_its_rating_change() {
     h.send(BOB, "m", &format!("move {fools} bob bob-pw e5"));
     h.send(ALICE, "m", &format!("move {fools} alice alice-pw g4"));
     let turns = |h: &Harness| -> i64 {
-        db(h)
+        h.database()
             .query_row(
                 "SELECT COUNT(*) FROM turns WHERE board = ?1",
                 [fools],
@@ -375,7 +361,7 @@ fn a_result_is_never_stored_without_its_rating_change() {
             .expect("turns")
     };
     let result = |h: &Harness| -> Option<String> {
-        db(h)
+        h.database()
             .query_row(
                 "SELECT result FROM boards WHERE number = ?1",
                 [fools],
@@ -385,7 +371,7 @@ fn a_result_is_never_stored_without_its_rating_change() {
     };
     assert_eq!(turns(&h), 3);
     let before = figures(&h);
-    db(&h)
+    h.database()
         .execute_batch(
             "CREATE TRIGGER ratings_fail_insert BEFORE INSERT ON ratings
              BEGIN SELECT RAISE(ABORT, 'the test fails every rating write'); END;
@@ -398,19 +384,21 @@ fn a_result_is_never_stored_without_its_rating_change() {
     let (mate_id, move_id) = (h.message_id(), h.message_id());
     let inbox = h.server.inbox();
     inbox
-        .deliver(&raw_mail(
+        .deliver(&text_mail(
             BOB,
+            "pbem@localhost",
             "m",
-            &format!("move {fools} bob bob-pw Qh4"),
             &mate_id,
+            &format!("move {fools} bob bob-pw Qh4"),
         ))
         .expect("delivered");
     inbox
-        .deliver(&raw_mail(
+        .deliver(&text_mail(
             ALICE,
+            "pbem@localhost",
             "m",
-            &format!("move {other} alice alice-pw e4"),
             &move_id,
+            &format!("move {other} alice alice-pw e4"),
         ))
         .expect("delivered");
     h.pass();
@@ -446,7 +434,8 @@ fn a_result_is_never_stored_without_its_rating_change() {
         to_carol.subject.contains(&format!("Board {other}")),
         "{mails:#?}"
     );
-    let played: i64 = db(&h)
+    let played: i64 = h
+        .database()
         .query_row(
             "SELECT COUNT(*) FROM turns WHERE board = ?1",
             [other],
@@ -456,7 +445,7 @@ fn a_result_is_never_stored_without_its_rating_change() {
     assert_eq!(played, 1);
 
     // Put right, the same turn (a new mail) ends the game, rated.
-    db(&h)
+    h.database()
         .execute_batch("DROP TRIGGER ratings_fail_insert; DROP TRIGGER ratings_fail_update")
         .expect("drop triggers");
     let mated = h.send(BOB, "m", &format!("move {fools} bob bob-pw Qh4"));

@@ -9,19 +9,10 @@
 
 use std::collections::HashMap;
 
-use pbem_testkit::{Harness, Sent, address, to};
+use pbem_testkit::{Game, Harness, Sent, address, games_in, to};
 use time::Duration;
 
 const TD: &str = "td@example.org";
-
-/// One game of the event as the start notice lists it.
-#[derive(Clone, Debug)]
-struct Game {
-    round: u32,
-    board: u32,
-    white: String,
-    black: String,
-}
 
 struct Event {
     name: String,
@@ -101,18 +92,7 @@ fn start_event(
         "{}",
         notice.body
     );
-    let mut games = Vec::new();
-    for line in notice.body.lines() {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if let ["Round", round, "board", board, white, "-", black] = words[..] {
-            games.push(Game {
-                round: round.parse().expect("round"),
-                board: board.parse().expect("board"),
-                white: white.to_string(),
-                black: black.to_string(),
-            });
-        }
-    }
+    let games = games_in(&notice.body);
     let n = players.len();
     // Each player's list of new boards names every game of theirs; White,
     // who moves first, has the board mail too, Black none yet (a director
@@ -272,7 +252,7 @@ fn lose_on_time(h: &mut Harness, game: &Game, loser: &str) -> Vec<Sent> {
 /// `pbem ratings --rebuild` says (a rebuild agrees with the ratings made
 /// as the games ended: `unchanged`).
 fn rated_boards_and_rebuild(h: &Harness) -> (Vec<u32>, String) {
-    let conn = rusqlite::Connection::open(h.dir.path().join("pbem.sqlite3")).expect("database");
+    let conn = h.database();
     let mut statement = conn
         .prepare("SELECT board FROM rated_games ORDER BY board")
         .expect("query");
@@ -719,17 +699,10 @@ fn nobody_acts_for_the_director_or_another_player_and_refusals_change_nothing() 
     h.send(TD, "i", "tournament invite cup td td-pw mal");
     h.send(&address("mal"), "e", "tournament enter cup mal mal-pw");
     let started = h.send(TD, "s", "tournament start cup td td-pw");
-    let first = to(&started, TD)
-        .body
-        .lines()
-        .find_map(
-            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
-                ["Round", "1", "board", board, white, "-", black] => {
-                    Some((board.to_string(), white.to_string(), black.to_string()))
-                }
-                _ => None,
-            },
-        )
+    let first = games_in(&to(&started, TD).body)
+        .into_iter()
+        .find(|game| game.round == 1)
+        .map(|game| (game.board.to_string(), game.white, game.black))
         .expect("a game in round 1");
     refused(
         &mut h,

@@ -14,19 +14,10 @@
 
 use std::collections::BTreeSet;
 
-use pbem_testkit::{Harness, Sent, address, to};
+use pbem_testkit::{Game, Harness, Sent, address, games_in, to};
 use time::Duration;
 
 const TD: &str = "td@example.org";
-
-/// One game as the director's notice lists it.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Game {
-    round: u32,
-    board: u32,
-    white: String,
-    black: String,
-}
 
 /// One board as an entrant's list names it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -68,23 +59,12 @@ fn open_event(h: &mut Harness, players: &[String], name: &str, options: &str) {
 /// The games of `round` (all rounds when `None`) in the director's notice
 /// among `mails`.
 fn pairings(mails: &[Sent], round: Option<u32>) -> Vec<Game> {
-    let mut games = Vec::new();
-    for mail in mails.iter().filter(|m| m.to == TD) {
-        for line in mail.body.lines() {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            if let ["Round", r, "board", board, white, "-", black] = words[..] {
-                let r: u32 = r.parse().expect("round");
-                if round.is_none_or(|round| round == r) {
-                    games.push(Game {
-                        round: r,
-                        board: board.parse().expect("board"),
-                        white: white.to_string(),
-                        black: black.to_string(),
-                    });
-                }
-            }
-        }
-    }
+    let games: Vec<Game> = mails
+        .iter()
+        .filter(|m| m.to == TD)
+        .flat_map(|mail| games_in(&mail.body))
+        .filter(|game| round.is_none_or(|round| round == game.round))
+        .collect();
     assert!(!games.is_empty(), "pairings in {mails:#?}");
     games
 }

@@ -20,7 +20,7 @@
 use std::collections::BTreeMap;
 
 use pbem::pairing::{Entry, trf};
-use pbem_testkit::{Harness, Sent, address, to};
+use pbem_testkit::{Game, Harness, Sent, address, games_in, to};
 use time::Duration;
 
 const TD: &str = "td@example.org";
@@ -32,40 +32,9 @@ fn start(userid: &str) -> u32 {
     userid[1..].parse().expect("s<number>")
 }
 
-#[derive(Clone, Debug)]
-struct Game {
-    board: u32,
-    white: String,
-    black: String,
-}
-
 /// The pairing of round `round` as the director's notice gives it.
 fn pairing(mails: &[Sent], round: u32) -> (Vec<Game>, Option<String>) {
-    let notice = mails
-        .iter()
-        .find(|m| {
-            m.to == TD
-                && m.body.contains(&format!(
-                    "Round {round} of {ROUNDS} of \"swiss9\" is paired"
-                ))
-        })
-        .unwrap_or_else(|| panic!("the director's notice of round {round} among {mails:#?}"));
-    let mut games = Vec::new();
-    let mut bye = None;
-    for line in notice.body.lines() {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words[..] {
-            ["Round", r, "board", board, white, "-", black] if r == round.to_string() => games
-                .push(Game {
-                    board: board.parse().expect("board"),
-                    white: white.into(),
-                    black: black.into(),
-                }),
-            ["Round", r, "bye", player] if r == round.to_string() => bye = Some(player.to_string()),
-            _ => {}
-        }
-    }
-    (games, bye)
+    pairing_of(mails, "swiss9", ROUNDS, round)
 }
 
 /// The TRF the pairing of `round` starts from: pbem's TRF of the event
@@ -566,20 +535,17 @@ fn pairing_of(mails: &[Sent], name: &str, rounds: u32, round: u32) -> (Vec<Game>
                 ))
         })
         .unwrap_or_else(|| panic!("the notice of round {round} among {mails:#?}"));
-    let mut games = Vec::new();
-    let mut bye = None;
-    for line in notice.body.lines() {
-        match line.split_whitespace().collect::<Vec<_>>()[..] {
-            ["Round", r, "board", board, white, "-", black] if r == round.to_string() => games
-                .push(Game {
-                    board: board.parse().expect("board"),
-                    white: white.into(),
-                    black: black.into(),
-                }),
-            ["Round", r, "bye", player] if r == round.to_string() => bye = Some(player.to_string()),
-            _ => {}
-        }
-    }
+    let games = games_in(&notice.body)
+        .into_iter()
+        .filter(|game| game.round == round)
+        .collect();
+    let bye =
+        notice.body.lines().find_map(
+            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                ["Round", r, "bye", player] if r == round.to_string() => Some(player.to_string()),
+                _ => None,
+            },
+        );
     (games, bye)
 }
 

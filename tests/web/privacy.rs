@@ -8,9 +8,9 @@ use std::net::SocketAddr;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use pbem_testkit::{ALICE, BOB, Harness, address, to};
+use pbem_testkit::{ALICE, BOB, Harness, address, free_port, games_in, to};
 
-use super::site::{Serving, check_feed_parses, free_port, get, start_in_process, wait_for};
+use super::site::{Serving, check_feed_parses, get, start_in_process, wait_for};
 
 /// Plays `turns` on `board`, each by its mover with their password.
 fn play(h: &mut Harness, board: u32, turns: &[(&str, &str)]) {
@@ -204,19 +204,10 @@ fn delayed_event(h: &mut Harness) -> (u32, String, String) {
     }
     let started = h.send(&address("td"), "start", "tournament start spring td td-pw");
     let notice = to(&started, &address("td"));
-    notice
-        .body
-        .lines()
-        .find_map(
-            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
-                ["Round", "1", "board", board, white, "-", black] => Some((
-                    board.parse::<u32>().expect("board"),
-                    white.to_string(),
-                    black.to_string(),
-                )),
-                _ => None,
-            },
-        )
+    games_in(&notice.body)
+        .into_iter()
+        .find(|game| game.round == 1)
+        .map(|game| (game.board, game.white, game.black))
         .unwrap_or_else(|| panic!("a round-1 pairing in {}", notice.body))
 }
 

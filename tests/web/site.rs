@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use pbem::server::Clock;
-use pbem_testkit::{ALICE, BOB, Harness, address, to};
+use pbem_testkit::{ALICE, BOB, Harness, address, free_port, games_in, pixel_box, to};
 
 /// Words that must appear on no page: the players' addresses, passwords,
 /// chat and comments, and the userid and address of a player whose
@@ -140,19 +140,10 @@ fn played() -> (Harness, u32) {
     }
     let started = h.send(&address("td"), "start", "tournament start spring td td-pw");
     let notice = to(&started, &address("td"));
-    let (board, white, black) = notice
-        .body
-        .lines()
-        .find_map(
-            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
-                ["Round", "1", "board", board, white, "-", black] => Some((
-                    board.parse::<u32>().expect("board"),
-                    white.to_string(),
-                    black.to_string(),
-                )),
-                _ => None,
-            },
-        )
+    let (board, white, black) = games_in(&notice.body)
+        .into_iter()
+        .find(|game| game.round == 1)
+        .map(|game| (game.board, game.white, game.black))
         .unwrap_or_else(|| panic!("a round-1 pairing in {}", notice.body));
     for (who, turn) in [(&white, "d4"), (&black, "d5")] {
         h.send(
@@ -508,7 +499,7 @@ fn check_same_as_the_mails(site: SocketAddr, h: &mut Harness) {
         })
         .expect("a board mail with the deadlines");
     let date_after = |text: &str, words: &str| {
-        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let flat = pbem_testkit::flat(text);
         let start = flat
             .find(words)
             .unwrap_or_else(|| panic!("{words:?} in {flat}"))
@@ -545,14 +536,6 @@ impl Drop for Serving {
         self.0.kill().ok();
         self.0.wait().ok();
     }
-}
-
-/// A port free a moment ago.
-pub(crate) fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
 }
 
 /// Waits until the site answers `/health`.
@@ -684,18 +667,9 @@ fn chromium_shows_the_board_page_and_the_event_page() {
             &pixels[i..i + 3]
         };
         // The board: square-coloured pixels over a board-sized box.
-        let (mut count, mut left, mut right, mut top, mut bottom) = (0u32, width, 0, height, 0);
-        for y in 0..height {
-            for x in 0..width {
-                if near(at(x, y), LIGHT) || near(at(x, y), DARK) {
-                    count += 1;
-                    left = left.min(x);
-                    right = right.max(x);
-                    top = top.min(y);
-                    bottom = bottom.max(y);
-                }
-            }
-        }
+        let (count, left, right, top, bottom) = pixel_box(width, height, |x, y| {
+            near(at(x, y), LIGHT) || near(at(x, y), DARK)
+        });
         assert!(
             count > 8 * 8 * 600,
             "{side}: no board ({count} pixels); see {}",

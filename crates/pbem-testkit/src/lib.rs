@@ -4,17 +4,20 @@
 //! read back from the outbox files with mail-parser, as a mail client would.
 //!
 //! pbem's integration tests share it (a dev-dependency of the root package,
-//! compiled once rather than into each test binary).
+//! compiled once rather than into each test binary), with the small helpers
+//! more than one test file needs: `flat`, running the real `pbem` (`tick`,
+//! `run_pbem`), reading the store and the outbox, ports and seeds.
 
+use std::ffi::OsStr;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use mail_parser::MessageParser;
 use pbem::config::Config;
 use pbem::server::{Clock, Pass, Server};
-use time::OffsetDateTime;
 use time::macros::datetime;
+use time::{Duration, OffsetDateTime};
 
 /// The addresses of the two players most tests set up.
 pub const ALICE: &str = "alice@example.org";
@@ -91,7 +94,7 @@ impl Harness {
 
     /// Runs one server pass over the inbox.
     pub fn pass(&mut self) -> Pass {
-        self.now += time::Duration::minutes(1);
+        self.now += Duration::minutes(1);
         let stop = AtomicBool::new(false);
         self.server
             .process_waiting(Clock::Fixed(self.now), &stop)
@@ -139,10 +142,7 @@ impl Harness {
         body: &str,
         id: &str,
     ) -> Vec<Sent> {
-        let raw = format!(
-            "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: {id}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
-        );
-        self.deliver_raw(raw.as_bytes())
+        self.deliver_raw(&text_mail(from, to, subject, id, body))
     }
 
     /// Replies to a board mail the way a mail client does: to its Reply-To,
@@ -164,13 +164,11 @@ impl Harness {
 
     /// Every mail in the outbox, oldest first.
     pub fn all_mails(&self) -> Vec<Sent> {
-        let outbox = self.dir.path().join("outbox");
-        let mut files: Vec<PathBuf> = fs::read_dir(&outbox)
-            .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
-            .unwrap_or_default();
-        files.retain(|f| f.extension().is_some_and(|e| e == "eml"));
-        files.sort();
-        files.into_iter().map(|file| read_sent(&file)).collect()
+        outbox_files(self.dir.path())
+            .into_iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "eml"))
+            .map(|file| read_sent(&file))
+            .collect()
     }
 
     /// Outbox mails written since the last call.
@@ -200,8 +198,7 @@ impl Harness {
     /// Every row of `tables`, one line each (`table: value | value`),
     /// ordered by the first two columns.
     pub fn rows(&self, tables: &[&str]) -> String {
-        let conn =
-            rusqlite::Connection::open(self.dir.path().join("pbem.sqlite3")).expect("database");
+        let conn = self.database();
         let mut dump = String::new();
         for table in tables {
             let mut statement = conn
@@ -222,17 +219,48 @@ impl Harness {
         dump
     }
 
+    /// The store's SQLite file, opened anew as another process would
+    /// open it.
+    pub fn database(&self) -> rusqlite::Connection {
+        rusqlite::Connection::open(self.dir.path().join("pbem.sqlite3")).expect("database")
+    }
+
+    /// The number a query of the store answers (`SELECT COUNT(*) ...`),
+    /// read from the real database file.
+    pub fn count(&self, sql: &str) -> i64 {
+        self.database()
+            .query_row(sql, [], |row| row.get(0))
+            .expect(sql)
+    }
+
+    /// Every mail in the outbox as one text, subject and body of each (to
+    /// look for what must never be sent).
+    pub fn outbox_text(&self) -> String {
+        self.all_mails()
+            .iter()
+            .map(|m| format!("{}\n{}\n", m.subject, m.body))
+            .collect()
+    }
+
+    /// Runs `pbem --now <at> tick` as a process on this data directory:
+    /// its report and the mails it sent.
+    pub fn tick(&mut self, at: OffsetDateTime) -> (String, Vec<Sent>) {
+        let report = tick(self.dir.path(), None, at);
+        (report, self.new_mails())
+    }
+
+    /// Runs the real `pbem --data-dir <this directory>` with `args`; it
+    /// must succeed. Returns what it printed.
+    pub fn run(&self, args: &[&str]) -> String {
+        let mut all = vec![OsStr::new("--data-dir"), self.dir.path().as_os_str()];
+        all.extend(args.iter().map(OsStr::new));
+        run_pbem(&all)
+    }
+
     /// Runs `pbem ratings --rebuild` on this data directory (the real
     /// binary) and returns what it printed; it must succeed.
     pub fn rebuild_ratings(&self) -> String {
-        let output = std::process::Command::new(pbem_binary())
-            .arg("--data-dir")
-            .arg(self.dir.path())
-            .args(["ratings", "--rebuild"])
-            .output()
-            .expect("pbem runs");
-        assert!(output.status.success(), "{output:?}");
-        String::from_utf8(output.stdout).expect("UTF-8 output")
+        self.run(&["ratings", "--rebuild"])
     }
 
     /// Alice (`alice@example.org`) and Bob (`bob@example.org`) signed up,
@@ -248,6 +276,19 @@ impl Harness {
         );
         assert_eq!(mails.len(), 2, "{mails:#?}");
         (to(&mails, ALICE).clone(), to(&mails, BOB).clone())
+    }
+
+    /// Bob accepts Alice's challenge on board 101 (a challenge waits for
+    /// the challenged player, who gets no chat, comment or offer before
+    /// accepting).
+    pub fn bob_accepts(&mut self) {
+        let accepted = self.send(BOB, "ok", "accept 101 bob bob-pw");
+        assert_eq!(accepted.len(), 2, "{accepted:#?}");
+        assert!(
+            to(&accepted, ALICE)
+                .body
+                .contains("bob accepted the challenge.")
+        );
     }
 
     /// Signs up a player from `address`, and confirms the address by
@@ -341,13 +382,127 @@ pub fn to<'a>(mails: &'a [Sent], address: &str) -> &'a Sent {
         .unwrap_or_else(|| panic!("no mail to {address} among {mails:#?}"))
 }
 
+/// A plain-text mail as a player's mail client writes it: From, To,
+/// Subject, the Message-ID `message_id` as given (with its angle
+/// brackets), a UTF-8 text part holding `body`.
+pub fn text_mail(from: &str, to: &str, subject: &str, message_id: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: {message_id}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+    )
+    .into_bytes()
+}
+
+/// A bare mail as a script or an attacker writes it: From, To, Subject
+/// and the Message-ID `<id>`, no MIME headers, then `body`.
+pub fn bare_mail(from: &str, to: &str, subject: &str, id: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: <{id}>\r\n\r\n{body}\r\n"
+    )
+    .into_bytes()
+}
+
+/// A game of an event as a notice announces it, on a line of its own:
+/// `Round 2 board 104 ann - bob`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Game {
+    pub round: u32,
+    pub board: u32,
+    pub white: String,
+    pub black: String,
+}
+
+/// The games the lines of `text` (a director's or an entrant's notice)
+/// announce, in their order.
+pub fn games_in(text: &str) -> Vec<Game> {
+    text.lines()
+        .filter_map(
+            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                ["Round", round, "board", board, white, "-", black] => Some(Game {
+                    round: round.parse().expect("a round number"),
+                    board: board.parse().expect("a board number"),
+                    white: white.to_string(),
+                    black: black.to_string(),
+                }),
+                _ => None,
+            },
+        )
+        .collect()
+}
+
+/// A text with its lines joined and its spaces collapsed: mails are
+/// wrapped, so tests compare their words.
+pub fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `n` days.
+pub fn days(n: i64) -> Duration {
+    Duration::days(n)
+}
+
+/// A time as the mails show it: `2026-04-01 12:05 UTC`.
+pub fn readable(time: OffsetDateTime) -> String {
+    let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+    time.format(&format).expect("formats")
+}
+
+/// Runs `pbem --now <at> tick` as cron does (the real binary) on the data
+/// directory `data`, with the configuration file `config` if given; it
+/// must succeed. Returns its report.
+pub fn tick(data: &Path, config: Option<&Path>, at: OffsetDateTime) -> String {
+    let at = at
+        .format(&time::format_description::well_known::Rfc3339)
+        .expect("formats");
+    let mut args: Vec<&OsStr> = Vec::new();
+    if let Some(config) = config {
+        args.extend([OsStr::new("--config"), config.as_os_str()]);
+    }
+    args.extend([OsStr::new("--data-dir"), data.as_os_str()]);
+    args.extend(["--now", at.as_str(), "tick"].map(OsStr::new));
+    run_pbem(&args)
+}
+
+/// Runs the real `pbem` with `args`; it must succeed. Returns what it
+/// printed.
+pub fn run_pbem(args: &[impl AsRef<OsStr>]) -> String {
+    let output = std::process::Command::new(pbem_binary())
+        .args(args)
+        .output()
+        .expect("pbem runs");
+    let args: Vec<_> = args.iter().map(|a| a.as_ref().to_string_lossy()).collect();
+    assert!(
+        output.status.success(),
+        "pbem {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The files in the outbox of the data directory `data`, in name order
+/// (the order they were written).
+pub fn outbox_files(data: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(data.join("outbox"))
+        .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// A port on 127.0.0.1 free a moment ago (bound and released).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .unwrap_or_else(|e| panic!("no free loopback port: {e}"))
+}
+
 /// SplitMix64: a small deterministic PRNG for the load tests (their seed
 /// is printed, so a failing run can be repeated).
 pub struct Rng(pub u64);
 
 impl Rng {
     /// The next 64 random bits.
-    fn next_u64(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -359,12 +514,25 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+
+    /// A number in `low..=high`.
+    pub fn between(&mut self, low: u64, high: u64) -> u64 {
+        low + self.next_u64() % (high - low + 1)
+    }
 }
 
 /// The load tests' seed: `PBEM_LOAD_SEED`, or the time.
 pub fn load_seed() -> u64 {
-    match std::env::var("PBEM_LOAD_SEED") {
-        Ok(text) => text.parse().expect("PBEM_LOAD_SEED is a number"),
+    seed("PBEM_LOAD_SEED")
+}
+
+/// A random test's seed: the environment variable `variable` (to repeat
+/// a failing run), or the time.
+pub fn seed(variable: &str) -> u64 {
+    match std::env::var(variable) {
+        Ok(text) => text
+            .parse()
+            .unwrap_or_else(|_| panic!("{variable} is a number")),
         Err(_) => std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)
@@ -433,4 +601,27 @@ pub fn screenshot(
     let info = reader.next_frame(&mut buffer).expect("a frame");
     buffer.truncate(info.buffer_size());
     (info.width, info.height, buffer, info.color_type.samples())
+}
+
+/// The pixels of a `width` x `height` screenshot at which `inside` holds
+/// (the board's colours, say): how many, and the box around them as
+/// (count, left, right, top, bottom).
+pub fn pixel_box(
+    width: u32,
+    height: u32,
+    inside: impl Fn(u32, u32) -> bool,
+) -> (u32, u32, u32, u32, u32) {
+    let (mut count, mut left, mut right, mut top, mut bottom) = (0u32, width, 0, height, 0);
+    for y in 0..height {
+        for x in 0..width {
+            if inside(x, y) {
+                count += 1;
+                left = left.min(x);
+                right = right.max(x);
+                top = top.min(y);
+                bottom = bottom.max(y);
+            }
+        }
+    }
+    (count, left, right, top, bottom)
 }

@@ -37,6 +37,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mail_parser::MessageParser;
+use pbem_testkit::free_port;
 
 /// The Python that has Debian's `python3-aiosmtpd`.
 const PYTHON: &str = "/usr/bin/python3";
@@ -53,14 +54,6 @@ pub struct Options {
     pub plain_imap4: bool,
     /// Users whose mail the SMTP listener refuses with 550.
     pub refused: Vec<String>,
-}
-
-/// A free port on 127.0.0.1 (bound and released).
-pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|address| address.port())
-        .unwrap_or_else(|e| panic!("no free loopback port: {e}"))
 }
 
 /// Sends SIGTERM to a process we started.

@@ -3,8 +3,8 @@
 //! message, and accepted as `2.Bb5+`), and the AISE doublemove sample game
 //! Salvadori-Castelli 1995 with its `//`, `/`, `:` and `000` notation.
 
-use pbem::rules::notation::{RecordResult, parse_record};
-use pbem::rules::{Game, Phase, PlayError, Variant};
+use pbem_rules::notation::{RecordResult, parse_record};
+use pbem_rules::{Game, Phase, PlayError, Variant};
 use shakmaty::Color;
 
 fn fixture(path: &str) -> String {
@@ -63,7 +63,7 @@ fn chess2_example_3_single_move_offering_en_passant() {
         Phase::Response,
         "2...e5 allowed dxe6 e.p., so White responds"
     );
-    let exd6_ep = pbem::rules::notation::parse_turn("dxe6").expect("readable");
+    let exd6_ep = pbem_rules::notation::parse_turn("dxe6").expect("readable");
     assert!(
         game.clone().play(&exd6_ep).is_ok(),
         "the response may take en passant"
@@ -121,6 +121,6 @@ fn moves_after_the_end_are_refused() {
     // Fool's mate in chess: a fifth turn is refused with the result.
     let mut game = replay(Variant::Chess, "1.f3 e5 2.g4 Qh4#").expect("legal game");
     assert_eq!(game.record(), "1.f3 e5 2.g4 Qh4#");
-    let more = pbem::rules::notation::parse_turn("a3").expect("readable");
+    let more = pbem_rules::notation::parse_turn("a3").expect("readable");
     assert!(matches!(game.play(&more), Err(PlayError::GameOver(_))));
 }

@@ -1,6 +1,6 @@
 //! An independent, deliberately simple and slow reference implementation of
 //! the turn rules of every variant, used only by tests to cross-check the
-//! engine in `pbem::rules`.
+//! engine in `pbem_rules`.
 //!
 //! Nothing here calls the engine. Moves are generated from scratch by walking
 //! the board square by square (shakmaty supplies only the board and square

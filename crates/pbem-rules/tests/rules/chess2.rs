@@ -16,8 +16,8 @@ use common::{
     allows, assert_end, assert_not_over, assert_rejects_after_end, canonical, forbids, game,
     play_record, side_name, start,
 };
-use pbem::rules::variant::Forbidden;
-use pbem::rules::{EndReason, Game, Illegal, Phase, PlayError, Variant};
+use pbem_rules::variant::Forbidden;
+use pbem_rules::{EndReason, Game, Illegal, Phase, PlayError, Variant};
 use shakmaty::{Color, Role, Square};
 
 /// Both variants of the family.

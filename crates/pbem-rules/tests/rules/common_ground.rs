@@ -12,9 +12,9 @@ use common::{
     START_FEN, allows, assert_end, assert_not_over, assert_rejects_after_end, canonical, forbids,
     game, play_record, start,
 };
-use pbem::rules::game::DrawClaim;
-use pbem::rules::notation::{parse_record, parse_turn};
-use pbem::rules::{EndReason, Game, Illegal, Phase, Variant};
+use pbem_rules::game::DrawClaim;
+use pbem_rules::notation::{parse_record, parse_turn};
+use pbem_rules::{EndReason, Game, Illegal, Phase, Variant};
 use shakmaty::Color;
 
 // ---------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use pbem::rules::notation::{MoveText, parse_record, parse_turn};
-use pbem::rules::{EndReason, Game, PlayError, TurnError, Variant};
+use pbem_rules::notation::{MoveText, parse_record, parse_turn};
+use pbem_rules::{EndReason, Game, PlayError, TurnError, Variant};
 use shakmaty::Color;
 
 /// A turn of a record that could not be played.

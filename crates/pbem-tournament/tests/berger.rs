@@ -1,10 +1,10 @@
-//! The Berger tables pbem builds (`tournament::berger`) against the tables
-//! FIDE publishes (Handbook C.05 Annex 1, committed as
-//! `tests/data/berger_fide_c05_annex1.txt`), for 3 to 16 players: every
-//! round, every board, every colour. With an odd count the published
+//! The Berger tables this crate builds (`berger`) against the tables FIDE
+//! publishes (Handbook C.05 Annex 1, committed as
+//! `tests/data/berger_fide_c05_annex1.txt` beside this file), for 3 to 16
+//! players: every round, every board, every colour. With an odd count the published
 //! table of the next even count applies, its highest number being the bye.
 
-use pbem::tournament::berger;
+use pbem_tournament::berger;
 
 /// One published table: the smaller and the larger player count it is
 /// for, and its rounds of (white, black).

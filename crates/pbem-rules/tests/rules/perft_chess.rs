@@ -2,7 +2,7 @@
 //! code path every variant uses) against the published numbers for the six
 //! standard test positions (chessprogramming.org, "Perft Results").
 
-use pbem::rules::{Game, Variant};
+use pbem_rules::{Game, Variant};
 
 fn perft(fen: Option<&str>, depth: u32) -> u64 {
     let game = match fen {

@@ -9,8 +9,8 @@ use crate::common;
 use common::{
     allows, assert_end, assert_not_over, assert_rejects_after_end, canonical, forbids, game, start,
 };
-use pbem::rules::variant::Forbidden;
-use pbem::rules::{EndReason, FirstMoveKind, Game, Illegal, Phase, Variant};
+use pbem_rules::variant::Forbidden;
+use pbem_rules::{EndReason, FirstMoveKind, Game, Illegal, Phase, Variant};
 use shakmaty::{Color, Role, Square};
 
 const EXTRAMOVE: Variant = Variant::Extramove;

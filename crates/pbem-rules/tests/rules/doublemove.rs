@@ -15,8 +15,8 @@ use common::{
     allows, assert_end, assert_not_over, assert_rejects_after_end, canonical, forbids, game,
     play_record, start,
 };
-use pbem::rules::variant::Forbidden;
-use pbem::rules::{EndReason, FirstMoveKind, Game, Illegal, Phase, Variant};
+use pbem_rules::variant::Forbidden;
+use pbem_rules::{EndReason, FirstMoveKind, Game, Illegal, Phase, Variant};
 use shakmaty::{Color, Position, Square};
 
 /// Both rule sets.

@@ -6,8 +6,8 @@
 use crate::common;
 
 use common::{allows, canonical, forbids, game, start};
-use pbem::rules::notation::parse_turn;
-use pbem::rules::{Game, Illegal, Variant};
+use pbem_rules::notation::parse_turn;
+use pbem_rules::{Game, Illegal, Variant};
 
 /// The queen on d3 can take the pawn on h7; the rooks on a5 and h5 can
 /// both take the knight on d5.

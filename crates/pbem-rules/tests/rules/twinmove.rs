@@ -10,8 +10,8 @@ use crate::common;
 use common::{
     allows, assert_end, assert_not_over, assert_rejects_after_end, canonical, forbids, game, start,
 };
-use pbem::rules::variant::{Forbidden, MovesPerTurn};
-use pbem::rules::{EndReason, Game, Illegal, Phase, Variant};
+use pbem_rules::variant::{Forbidden, MovesPerTurn};
+use pbem_rules::{EndReason, Game, Illegal, Phase, Variant};
 use shakmaty::{Color, Position, Role, Square};
 
 /// Both forms.

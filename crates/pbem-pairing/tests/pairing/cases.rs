@@ -5,13 +5,10 @@
 //! and the deviations from bbpPairings found in the random data sets, with
 //! the verdict worked out by hand from C.04.3.
 
-use pbem::pairing::{Pairing, dutch, trf};
+use pbem_pairing::{Pairing, dutch, trf};
 
 fn pair(name: &str) -> Pairing {
-    let path = format!(
-        "{}/tests/data/pairing/cases/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/data/cases/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("a committed case");
     let t = trf::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
     dutch::pair(&t).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -89,13 +86,10 @@ fn a_baku_late_entry_is_given_by_250_records() {
 /// Every round of a random tournament of the data set re-paired as the
 /// file (bbpPairings) pairs it.
 fn agrees_in_every_round(name: &str) {
-    let path = format!(
-        "{}/tests/data/pairing/cases/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/data/cases/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("a committed case");
     let t = trf::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let report = pbem::pairing::check::check(&t).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let report = pbem_pairing::check::check(&t).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert!(report.rounds > 0, "{name}: no rounds");
     assert_eq!(report.deviations, [], "{name}");
 }

@@ -1,7 +1,7 @@
 //! Agreement of pbem's Dutch engine with the FIDE-endorsed bbpPairings on
-//! random tournaments (tests/data/pairing/random-dutch.trf.gz, made and paired
-//! round by round by bbpPairings' own generator, and
-//! random-accelerated.trf.gz, accelerated events paired round by round by
+//! random tournaments (`tests/data/random-dutch.trf.gz` in this crate, made
+//! and paired round by round by bbpPairings' own generator, and
+//! `random-accelerated.trf.gz`, accelerated events paired round by round by
 //! bbpPairings; see docs/design.md, "Swiss pairing: FIDE Dutch by weighted
 //! matching"). Every round of every tournament is re-paired by pbem from the
 //! rounds before it and compared pair by pair and colour by colour.
@@ -10,16 +10,17 @@
 //! least 4,990 of 5,000 random tournaments; pbem pairs all 5,000 (and all
 //! 400 accelerated ones) as bbpPairings does, and the test asserts that, so
 //! any change of a single round's pairing fails it.
-//! An optimised build (`cargo test --release --test pairing agreement::`)
-//! checks every tournament; a debug build checks every 20th (it is about ten
-//! times slower) and says so; `PBEM_AGREEMENT_ALL=1` checks all in any build.
+//! An optimised build (`cargo test -p pbem-pairing --release --test pairing
+//! agreement::`) checks every tournament; a debug build checks every 20th
+//! (it is about ten times slower) and says so; `PBEM_AGREEMENT_ALL=1` checks
+//! all in any build.
 
 use std::io::Read;
 
-use pbem::pairing::{check, trf};
+use pbem_pairing::{check, trf};
 
 fn tournaments(name: &str) -> Vec<(String, String)> {
-    let path = format!("{}/tests/data/pairing/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     let file = std::fs::File::open(path).expect("the committed data set");
     let mut text = String::new();
     flate2::read::GzDecoder::new(file)

@@ -7,12 +7,10 @@
 //!
 //! Depths keep each test within a few seconds in a debug build (the
 //! twinmove start position to depth 3, about three million turn sequences
-//! each, is the slowest: about two seconds). `pbem perft` itself is checked
-//! to print the same numbers.
+//! each, is the slowest: about two seconds). That `pbem perft` prints the
+//! same numbers is checked in the server's tests (`tests/rules/`).
 
 use crate::{perft_compare, reference_moves};
-
-use std::process::Command;
 
 /// The doubletime K+P endgame of the seed page.
 const KP_ENDGAME: &str = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
@@ -149,44 +147,4 @@ fn doublestep_tricky_positions() {
     ] {
         compare(variant, Some(fen), depth);
     }
-}
-
-/// `pbem perft --variant <v> <depth>` prints the same counts (a doublestep
-/// is one turn).
-#[test]
-fn the_command_line_perft_agrees() {
-    for (variant, counts) in [
-        ("doublestep", [32, 1_008, 50_629]),
-        ("doubletime", [32, 1_018, 53_895]),
-        ("twinmove", [121, 14_549, 2_949_594]),
-        ("twinmove-free", [121, 15_033, 3_234_215]),
-    ] {
-        for (depth, count) in (1..).zip(counts) {
-            let output = Command::new(env!("CARGO_BIN_EXE_pbem"))
-                .args(["perft", "--variant", variant, &depth.to_string()])
-                .output()
-                .expect("pbem runs");
-            let text = String::from_utf8_lossy(&output.stdout);
-            assert!(
-                text.ends_with(&format!("turns({depth}) = {count}\n")),
-                "{variant} {depth}: {}",
-                text.lines().last().unwrap_or("")
-            );
-        }
-    }
-    // A turn that ends the game counts at its own depth only.
-    let output = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .args([
-            "perft",
-            "--variant",
-            "doubletime",
-            "--fen",
-            PINNED_RESCUER,
-            "3",
-        ])
-        .output()
-        .expect("pbem runs");
-    let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("Ne4-f6xe8 0\n"), "{text}");
-    assert!(text.ends_with("turns(3) = 91521\n"), "{text}");
 }

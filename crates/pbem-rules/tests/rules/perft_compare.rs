@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use pbem::rules::{Game, Rules, State, Turn, Variant};
+use pbem_rules::{Game, Rules, State, Turn, Variant};
 use shakmaty::CastlingMode;
 
 /// An independent reference implementation of the turn rules, as

@@ -11,8 +11,8 @@
 use crate::common;
 
 use common::{allows, assert_end, assert_not_over, canonical, forbids, game, start};
-use pbem::rules::variant::Forbidden;
-use pbem::rules::{EndReason, Game, Illegal, Variant};
+use pbem_rules::variant::Forbidden;
+use pbem_rules::{EndReason, Game, Illegal, Variant};
 use shakmaty::{Color, Position, Square};
 
 /// Both doublestep variants.

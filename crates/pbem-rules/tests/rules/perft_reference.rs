@@ -10,7 +10,7 @@
 
 use crate::{perft_compare, reference};
 
-use pbem::rules::{Game, Variant};
+use pbem_rules::{Game, Variant};
 use perft_compare::{Reference, engine_turn_text};
 
 /// Kiwipete: castling both ways, en passant, promotions, pins.

@@ -11,7 +11,7 @@ use crate::common;
 use common::{
     allows, assert_end, assert_not_over, assert_rejects_after_end, canonical, forbids, game, start,
 };
-use pbem::rules::{EndReason, Game, Illegal, Phase, Variant};
+use pbem_rules::{EndReason, Game, Illegal, Phase, Variant};
 use shakmaty::{Color, Square};
 
 /// Both variants of the family.
