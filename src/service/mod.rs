@@ -612,6 +612,7 @@ fn handle_in(
         accounts: account::MailAccounts::default(),
         trusted: false,
         refused: false,
+        replies: Vec::new(),
     };
     let payer = match ctx.proven_player()? {
         Some(player) => Payer::Player(player),
