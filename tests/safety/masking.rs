@@ -75,10 +75,7 @@ fn a_mistyped_option_is_named_in_the_answer() {
     h.signup("bob", "bob@example.org");
     let mails = h.send(ALICE, "game", "challenge alice alice-pw bob --time 3");
     let answer = to(&mails, ALICE);
-    assert_shows(
-        answer,
-        "1. challenge alice ******** bob --time 3: refused: challenge: --time needs a control",
-    );
+    assert_shows(answer, "challenge: --time needs a control: write D");
     assert_shows(answer, "> challenge alice ******** bob --time 3\n");
     assert_never_quoted(&h, "alice-pw");
 }
