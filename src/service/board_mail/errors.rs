@@ -118,8 +118,9 @@ pub fn quote_blanked(ctx: &MailCtx<'_>) -> Result<Vec<String>, ServiceError> {
 pub const NOT_QUOTED: &str = "Your mail is not quoted back: pbem quotes a mail only to a registered address of the player it proves.";
 
 /// The blanking of a mail of `lines`, by what its commands' logins proved
-/// so far, which of its lines were read as reply forms, and which of its
-/// words the store knows as names (a mistaken line keeps those).
+/// so far, which of its lines were read as reply forms, and, for a
+/// trusted sender, which of its words the store knows as names (a
+/// mistaken line keeps those).
 pub fn blanking_of<'a>(
     ctx: &MailCtx<'_>,
     lines: impl IntoIterator<Item = &'a str>,
@@ -130,7 +131,13 @@ pub fn blanking_of<'a>(
     let blanking = Blanking::of_mail(lines.iter().copied(), logged_in(ctx))
         .with_token(by_token)
         .with_replies(&ctx.replies);
-    let names = known_names(ctx, blanking.name_candidates(lines.iter().copied()))?;
+    // Only a sender the mail trusts sees which names pbem knows: to any
+    // other, a known userid would answer differently from an unknown one.
+    let names = if ctx.trusted {
+        known_names(ctx, blanking.name_candidates(lines.iter().copied()))?
+    } else {
+        Vec::new()
+    };
     Ok(blanking.with_names(names))
 }
 
