@@ -270,6 +270,10 @@ pub(super) struct MailCtx<'a> {
     pub(super) trusted: bool,
     /// Whether a command of the mail was refused (for `/metrics`).
     pub(super) refused: bool,
+    /// The lines of the mail read as reply forms (`draw`, `if d6 Nc4`, a
+    /// turn): they hold no password, and are quoted blanked of the
+    /// mail's passwords only.
+    pub(super) replies: Vec<String>,
 }
 
 impl<'a> Deref for MailCtx<'a> {
@@ -307,6 +311,7 @@ impl<'a> MailCtx<'a> {
             accounts: account::MailAccounts::default(),
             trusted: false,
             refused: false,
+            replies: Vec::new(),
         }
     }
 }

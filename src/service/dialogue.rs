@@ -8,7 +8,7 @@ use super::answer::{self, Outcome};
 use super::auth::token_board;
 use super::board_mail::{self, Occasion};
 use super::{Failure, MailCtx, Refusal, ServiceError};
-use crate::command::Word;
+use crate::command::{self, Word};
 use crate::command::blank::Blanking;
 use crate::command::reading::strip_reply_prefixes;
 use crate::command::reading::{self, COMMENT_CHARS, Item, Reading};
@@ -71,6 +71,7 @@ impl MailCtx<'_> {
         if reading.items.is_empty() {
             return self.comment_alone(reading, board_token, notes);
         }
+        self.replies = reply_forms(&reading);
         let mut outcomes = Vec::new();
         let mut blanking = board_mail::blanking_of(
             self,
@@ -291,6 +292,19 @@ fn blanked(blanking: &Blanking, mut outcome: Outcome) -> Outcome {
     }
     outcome.written = blanking.line(&outcome.written);
     outcome
+}
+
+/// The lines of `reading` read as reply forms (a bare `draw`, `if d6
+/// Nc4`, a turn): read as commands, though no full form parses them.
+fn reply_forms(reading: &Reading) -> Vec<String> {
+    reading
+        .items
+        .iter()
+        .filter(|(written, item)| {
+            matches!(item, Item::Command(_)) && !matches!(command::parse_line(written), Some(Ok(_)))
+        })
+        .map(|(written, _)| written.clone())
+        .collect()
 }
 
 /// The error for a mail that holds no command but a misspelled one.

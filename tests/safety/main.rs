@@ -1,7 +1,7 @@
 //! Every mail is hostile: accounts, challenges, the charge model, each
 //! command's definition, events, replies, the hardening findings, hostile
-//! load, robustness, the crash test (SIGKILL at random points) and the fuzz
-//! suite.
+//! load, the masking of passwords (and only passwords), robustness, the
+//! crash test (SIGKILL at random points) and the fuzz suite.
 //!
 //! One test binary, each file a module (`cargo test --test safety crash::`).
 
@@ -15,5 +15,6 @@ mod fuzz;
 mod hardening;
 mod hostile;
 mod hostile_load;
+mod masking;
 mod replies;
 mod robust;

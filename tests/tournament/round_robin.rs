@@ -607,8 +607,8 @@ fn nobody_acts_for_the_director_or_another_player_and_refusals_change_nothing() 
         &mut h,
         "ann",
         "tournament create td wrong cup2 chess",
-        // A userid that did not log in may be a password out of place.
-        "wrong userid or password for \"********\"",
+        // A known userid is never a password: the answer names it.
+        "wrong userid or password for \"td\"",
     );
     refused(
         &mut h,
@@ -638,7 +638,7 @@ fn nobody_acts_for_the_director_or_another_player_and_refusals_change_nothing() 
         &mut h,
         "mal",
         "tournament invite cup td mal-pw mal",
-        "wrong userid or password for \"********\"",
+        "wrong userid or password for \"td\"",
     );
     refused(
         &mut h,
@@ -657,7 +657,7 @@ fn nobody_acts_for_the_director_or_another_player_and_refusals_change_nothing() 
         &mut h,
         "mal",
         "tournament enter cup bob ann-pw",
-        "wrong userid or password for \"********\"",
+        "wrong userid or password for \"bob\"",
     );
     refused(
         &mut h,

@@ -13,8 +13,10 @@ use crate::mail::outgoing::Outgoing;
 use crate::render::board::BoardStyle;
 use crate::service::{Failure, MailCtx, Refusal, ServiceError};
 use crate::store::boards;
+use crate::store::ladders;
 use crate::store::players;
 use crate::store::preferences;
+use crate::store::tournaments;
 
 #[derive(Serialize)]
 struct ErrorView {
@@ -116,17 +118,46 @@ pub fn quote_blanked(ctx: &MailCtx<'_>) -> Result<Vec<String>, ServiceError> {
 pub const NOT_QUOTED: &str = "Your mail is not quoted back: pbem quotes a mail only to a registered address of the player it proves.";
 
 /// The blanking of a mail of `lines`, by what its commands' logins proved
-/// so far and whose address sent it.
+/// so far, which of its lines were read as reply forms, and, for a
+/// trusted sender, which of its words the store knows as names (a
+/// mistaken line keeps those).
 pub fn blanking_of<'a>(
     ctx: &MailCtx<'_>,
     lines: impl IntoIterator<Item = &'a str>,
 ) -> Result<Blanking, ServiceError> {
-    let own = players::by_address(ctx.conn, ctx.sender)?.map(|player| player.userid);
+    let lines: Vec<&str> = lines.into_iter().collect();
     let by_token = matches!(ctx.reply_token(), Some(Ok((_, player)))
         if players::by_id(ctx.conn, player)?.owns_address(ctx.sender));
-    Ok(Blanking::of_mail(lines, logged_in(ctx))
-        .with_own_userid(own)
-        .with_token(by_token))
+    let blanking = Blanking::of_mail(lines.iter().copied(), logged_in(ctx))
+        .with_token(by_token)
+        .with_replies(&ctx.replies);
+    // Only a sender the mail trusts sees which names pbem knows: to any
+    // other, a known userid would answer differently from an unknown one.
+    let names = if ctx.trusted {
+        known_names(ctx, blanking.name_candidates(lines.iter().copied()))?
+    } else {
+        Vec::new()
+    };
+    Ok(blanking.with_names(names))
+}
+
+/// Lookups of names one mail's quote may make; words past these stay
+/// blanked (a hostile mail of many words costs no more).
+const NAME_LOOKUPS: usize = 200;
+
+/// Those of `words` (lowercase) that are a player's userid, an event's or
+/// a ladder's name.
+fn known_names(ctx: &MailCtx<'_>, words: Vec<String>) -> Result<Vec<String>, ServiceError> {
+    let mut known = Vec::new();
+    for word in words.into_iter().take(NAME_LOOKUPS) {
+        if players::by_userid(ctx.conn, &word)?.is_some()
+            || tournaments::by_name(ctx.conn, &word)?.is_some()
+            || ladders::by_name(ctx.conn, &word)?.is_some()
+        {
+            known.push(word);
+        }
+    }
+    Ok(known)
 }
 
 /// The userids (as written) that logged in with the mail so far.
