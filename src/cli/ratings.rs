@@ -8,7 +8,7 @@ use std::path::Path;
 use super::{CliError, serve};
 use crate::rules::Variant;
 use crate::server::Clock;
-use crate::service::variant_sections;
+use crate::reader::variant_sections;
 use crate::store::{Store, ratings};
 
 pub fn run(

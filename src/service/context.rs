@@ -286,7 +286,16 @@ impl DerefMut for MailCtx<'_> {
     }
 }
 
-impl MailCtx<'_> {
+impl<'a> MailCtx<'a> {
+    /// The mail's sender as the reader policy knows readers: its address,
+    /// and the player whose address it is (the answer goes back to it).
+    pub(super) fn who(&self) -> Result<crate::reader::Who<'a>, ServiceError> {
+        Ok(crate::reader::Who::Mail {
+            address: self.sender,
+            player: players::by_address(self.conn, self.sender)?.map(|p| p.id),
+        })
+    }
+
     pub(super) fn run_command(
         &mut self,
         line: &Line,

@@ -58,7 +58,6 @@ mod preferences;
 mod prune;
 mod queue;
 mod ratings;
-pub(crate) use ratings::variant_sections;
 mod reading;
 mod threading;
 mod tournament;

@@ -3,7 +3,6 @@
 //! `ratings [<variant>]` (alias `standings`) and `rating <userid>`
 //! commands.
 
-use rusqlite::Connection;
 use serde::Serialize;
 use time::OffsetDateTime;
 
@@ -11,13 +10,12 @@ use super::{Ctx, Failure, MailCtx, ServiceError};
 use crate::domain::BoardNumber;
 use crate::mail::outgoing::Outgoing;
 use crate::ratings::START;
-use crate::render::ratings::{
-    PastRow, Row, change_line, past_table, player_table, standings_sections,
-};
+use crate::reader;
+use crate::render::ratings::{PastRow, change_line, past_table, player_table};
 use crate::render::templates::Rendered;
 use crate::rules::Variant;
 use crate::store::players;
-use crate::store::{StoreError, ratings};
+use crate::store::ratings;
 
 /// Rates board `number` if it counts, and says what the game did to both
 /// ratings in the board's next mail (`alice 1712 -> 1726 (+14)`).
@@ -78,7 +76,7 @@ pub(super) fn standings(
     };
     let mut tables = Vec::new();
     for variant in &variants {
-        let sections = variant_sections(ctx.conn, *variant, ctx.now, STANDINGS_ROWS)?
+        let sections = reader::variant_sections(ctx.conn, *variant, ctx.now, STANDINGS_ROWS)?
             .into_iter()
             .map(|(title, table)| SectionView { title, table })
             .collect();
@@ -128,7 +126,8 @@ pub(super) fn rating(ctx: &mut MailCtx<'_>, userid: &str) -> Result<Vec<Outgoing
                 .into_iter()
                 .map(|(variant, standing)| (variant, standing.rating, standing.section(now)))
                 .collect(),
-            ratings::recent_games(ctx.conn, player.id, RECENT_GAMES)?,
+            // A private game is listed to its players only.
+            reader::rated_games_of(ctx.conn, player.id, ctx.who()?, RECENT_GAMES)?,
         ),
         None => (Vec::new(), Vec::new()),
     };
@@ -171,26 +170,4 @@ fn to_sender(ctx: &MailCtx<'_>, rendered: Rendered) -> Outgoing {
         references: vec![ctx.mail.message_id.clone()],
         ..Outgoing::default()
     }
-}
-
-/// A variant's standings at `now` as their sections (title, table of at
-/// most `limit` rows): what the `ratings` mail and `pbem ratings` show.
-pub(crate) fn variant_sections(
-    conn: &Connection,
-    variant: Variant,
-    now: OffsetDateTime,
-    limit: usize,
-) -> Result<Vec<(String, String)>, StoreError> {
-    let now = ratings::nanos(now);
-    let entries = ratings::of_variant(conn, variant)?;
-    let rows: Vec<Row<'_>> = entries
-        .iter()
-        .map(|e| Row {
-            userid: &e.userid,
-            rating: &e.standing.rating,
-            active: e.active,
-            section: e.standing.section(now),
-        })
-        .collect();
-    Ok(standings_sections(&rows, limit))
 }
