@@ -15,6 +15,7 @@ use crate::command::{
 };
 use crate::domain::{BoardChoice, BoardNumber, PlayerId};
 use crate::mail::outgoing::Outgoing;
+use crate::reader::Sight;
 use crate::rules::notation::parse_turn;
 use crate::rules::{PlayError, Variant};
 use crate::schedule;
@@ -479,24 +480,28 @@ pub(super) fn action(
     Ok(board_mail::board_mails(ctx, number, Occasion::Update)?)
 }
 
-/// Loads a board for `show`, `history`, `pgn` or `subscribe`: a
-/// `--private` game reads only for its two players, from one of their
-/// addresses; to anyone else it is no board at all.
-fn load_to_read(ctx: &mut MailCtx<'_>, number: BoardNumber) -> Result<Loaded, Failure> {
-    let loaded = load(ctx, number)?;
-    if crate::store::web::is_private(ctx.conn, number.0)? {
-        let white = players::by_id(ctx.conn, loaded.board.white)?;
-        let black = players::by_id(ctx.conn, loaded.board.black)?;
-        if !white.owns_address(ctx.sender) && !black.owns_address(ctx.sender) {
-            return Err(refuse(format!("there is no board {number}"), None));
-        }
+/// Loads a board for `show`, `history`, `pgn` or `subscribe` as the
+/// reader policy (`crate::reader`) lets the sender read it: a `--private`
+/// game or a challenge nobody accepted only for its two players (to anyone
+/// else it is no board at all), a running game of an event with a
+/// `--public-delay` as many turns behind for all but its players and a
+/// director who does not play.
+fn load_to_read(ctx: &mut MailCtx<'_>, number: BoardNumber) -> Result<(Loaded, Sight), Failure> {
+    let Some(sight) = crate::reader::board(ctx.conn, number, ctx.who()?)? else {
+        return Err(refuse(format!("there is no board {number}"), None));
+    };
+    let mut loaded = load(ctx, number)?;
+    let shown = sight.turns_shown(loaded.turns.len());
+    if shown < loaded.turns.len() {
+        loaded.game = board_mail::replay(&loaded.board, &loaded.turns, shown)?;
+        loaded.turns.truncate(shown);
     }
-    Ok(loaded)
+    Ok((loaded, sight))
 }
 
 pub(super) fn show(ctx: &mut MailCtx<'_>, command: &Show) -> Result<Vec<Outgoing>, Failure> {
     let number = BoardNumber(command.board);
-    let mut loaded = load_to_read(ctx, number)?;
+    let (mut loaded, sight) = load_to_read(ctx, number)?;
     if let Some(turn) = command.turn {
         // `#k` is the position when turn #k was to be played, as board
         // mails number turns.
@@ -522,7 +527,8 @@ pub(super) fn show(ctx: &mut MailCtx<'_>, command: &Show) -> Result<Vec<Outgoing
         Some(player) => preferences::get(ctx.conn, player.id)?.board,
         None => BoardChoice::Html,
     };
-    let facts = BoardFacts::gather(ctx, &loaded)?;
+    // Chat and comments only for the players and the subscribers.
+    let facts = BoardFacts::gather_as(ctx, &loaded, &sight)?;
     let shown = render_shown(
         ctx,
         &loaded,
@@ -547,7 +553,7 @@ pub(super) fn history(
     ctx: &mut MailCtx<'_>,
     number: BoardNumber,
 ) -> Result<Vec<Outgoing>, Failure> {
-    let loaded = load_to_read(ctx, number)?;
+    let (loaded, _) = load_to_read(ctx, number)?;
     let mut lines = Vec::new();
     for (turn, stored) in loaded.game.turns().iter().zip(&loaded.turns) {
         lines.push(format!(
@@ -567,7 +573,7 @@ pub(super) fn history(
 }
 
 pub(super) fn pgn(ctx: &mut MailCtx<'_>, number: BoardNumber) -> Result<Vec<Outgoing>, Failure> {
-    let loaded = load_to_read(ctx, number)?;
+    let (loaded, _) = load_to_read(ctx, number)?;
     let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
     let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
     let pgn = board_mail::pgn_text(ctx, &loaded, white, black, None);
@@ -584,7 +590,7 @@ pub(super) fn subscription(
 ) -> Result<Vec<Outgoing>, Failure> {
     let number = BoardNumber(command.board);
     let loaded = match command.subscribe {
-        true => load_to_read(ctx, number)?,
+        true => load_to_read(ctx, number)?.0,
         false => load(ctx, number)?,
     };
     let addresses = match &command.subscriber {
