@@ -367,7 +367,7 @@ fn a_subscriber_of_a_delayed_game_gets_its_mails_as_the_delayed_view_moves() {
         mails_to_mallory.push(
             mails
                 .into_iter()
-                .filter(|m| m.to.iter().any(|t| t == MALLORY))
+                .filter(|m| m.to == MALLORY)
                 .collect::<Vec<_>>(),
         );
     }
