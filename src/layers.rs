@@ -1,5 +1,6 @@
 //! Tests that keep the layers one-way, read from the source itself:
-//! `command/` and `schedule/` never name the store, and the modules inside
+//! `command/` and `schedule/` never name the store, `web/` never names the
+//! service and `reader` nothing above it, and the modules inside
 //! `service/` depend on each other without a cycle.
 //!
 //! The service's module graph is derived from the paths the code names
@@ -233,6 +234,32 @@ fn command_and_schedule_do_not_use_the_store() {
                 path.display()
             );
         }
+    }
+}
+
+#[test]
+fn the_web_reads_through_the_reader_policy_never_the_service() {
+    for path in rust_files(&source_dir("web")) {
+        let code = code_of(&path);
+        assert!(
+            !code.contains("crate::service"),
+            "{} uses the service; what a page may show is `reader`'s to say",
+            path.display()
+        );
+    }
+    let reader = code_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/reader.rs"));
+    for above in ["crate::service", "crate::mail", "crate::web"] {
+        assert!(
+            !reader.contains(above),
+            "reader.rs uses {above}: the policy sits below them"
+        );
+    }
+    // It reads the store and never writes it.
+    for write in ["execute", "set_", "insert", "add_"] {
+        assert!(
+            !reader.contains(&format!("::{write}")) && !reader.contains(&format!(".{write}")),
+            "reader.rs writes ({write})"
+        );
     }
 }
 

@@ -12,6 +12,8 @@
 //! * [`service`]: a mail's commands against the store, replies into the
 //!   outbox, in one transaction;
 //! * [`store`]: everything kept, in SQLite;
+//! * [`reader`]: who may see what of a board or an event, for the mail
+//!   commands and the web alike;
 //! * [`ratings`] (crate `pbem-ratings`): Glicko-2 ratings per player and
 //!   variant;
 //! * [`render`]: what players read: boards, summaries, mail templates;
@@ -34,6 +36,7 @@ pub mod domain;
 mod layers;
 pub mod mail;
 pub mod metrics;
+pub mod reader;
 pub mod render;
 pub mod schedule;
 pub mod server;

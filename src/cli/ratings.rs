@@ -6,9 +6,9 @@
 use std::path::Path;
 
 use super::{CliError, serve};
+use crate::reader::variant_sections;
 use crate::rules::Variant;
 use crate::server::Clock;
-use crate::service::variant_sections;
 use crate::store::{Store, ratings};
 
 pub fn run(

@@ -314,6 +314,15 @@ impl<'a> MailCtx<'a> {
             replies: Vec::new(),
         }
     }
+
+    /// The mail's sender as the reader policy knows readers: its address,
+    /// and the player whose address it is (the answer goes back to it).
+    pub(super) fn who(&self) -> Result<crate::reader::Who<'a>, ServiceError> {
+        Ok(crate::reader::Who::Mail {
+            address: self.sender,
+            player: crate::store::players::by_address(self.conn, self.sender)?.map(|p| p.id),
+        })
+    }
 }
 
 impl MailCtx<'_> {

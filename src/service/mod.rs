@@ -68,7 +68,6 @@ mod play;
 mod prune;
 mod queue;
 mod ratings;
-pub(crate) use ratings::variant_sections;
 mod threading;
 
 use crate::caught::panic_text;

@@ -5,12 +5,13 @@
 
 use shakmaty::Color;
 
-use super::board_mail::{Loaded, load};
+use super::board_mail::{self, Loaded, load};
 use super::challenges;
 use super::ending::{Ending, end_game};
 use super::{Failure, MailCtx, refuse};
 use crate::command::Speaker;
 use crate::domain::{BoardNumber, PlayerId};
+use crate::reader::Sight;
 use crate::rules::PlayError;
 use crate::rules::notation::parse_turn;
 use crate::store::boards::{self, OfferKind, StoredTurn};
@@ -226,19 +227,26 @@ pub(super) fn play_queued(ctx: &MailCtx<'_>, loaded: &mut Loaded) -> Result<(), 
     Ok(())
 }
 
-/// Loads a board for `show`, `history`, `pgn` or `subscribe`: a
-/// `--private` game reads only for its two players, from one of their
-/// addresses; to anyone else it is no board at all.
-pub(super) fn load_to_read(ctx: &mut MailCtx<'_>, number: BoardNumber) -> Result<Loaded, Failure> {
-    let loaded = load(ctx, number)?;
-    if crate::store::web::is_private(ctx.conn, number.0)? {
-        let white = players::by_id(ctx.conn, loaded.board.white)?;
-        let black = players::by_id(ctx.conn, loaded.board.black)?;
-        if !white.owns_address(ctx.sender) && !black.owns_address(ctx.sender) {
-            return Err(refuse(format!("there is no board {number}"), None));
-        }
+/// Loads a board for `show`, `history`, `pgn` or `subscribe` as the
+/// reader policy (`crate::reader`) lets the sender read it: a `--private`
+/// game or a challenge nobody accepted only for its two players (to anyone
+/// else it is no board at all), a running game of an event with a
+/// `--public-delay` as many turns behind for all but its players and a
+/// director who does not play.
+pub(super) fn load_to_read(
+    ctx: &mut MailCtx<'_>,
+    number: BoardNumber,
+) -> Result<(Loaded, Sight), Failure> {
+    let Some(sight) = crate::reader::board(ctx.conn, number, ctx.who()?)? else {
+        return Err(refuse(format!("there is no board {number}"), None));
+    };
+    let mut loaded = load(ctx, number)?;
+    let shown = sight.turns_shown(loaded.turns.len());
+    if shown < loaded.turns.len() {
+        loaded.game = board_mail::replay(&loaded.board, &loaded.turns, shown)?;
+        loaded.turns.truncate(shown);
     }
-    Ok(loaded)
+    Ok((loaded, sight))
 }
 
 /// Drops every conditional line on board `number` (issue 26), telling

@@ -3,17 +3,13 @@
 //! `ratings [<variant>]` (alias `standings`) and `rating <userid>`
 //! commands.
 
-use rusqlite::Connection;
-use time::OffsetDateTime;
-
 use super::{Ctx, MailCtx, ServiceError};
 use crate::domain::BoardNumber;
 use crate::mail::outgoing::Outgoing;
-use crate::render::ratings::{Row, change_line, standings_sections};
+use crate::render::ratings::change_line;
 use crate::render::templates::Rendered;
-use crate::rules::Variant;
 use crate::store::players;
-use crate::store::{StoreError, ratings};
+use crate::store::ratings;
 
 /// Rates board `number` if it counts, and says what the game did to both
 /// ratings in the board's next mail (`alice 1712 -> 1726 (+14)`).
@@ -59,26 +55,4 @@ pub(super) fn to_sender(ctx: &MailCtx<'_>, rendered: Rendered) -> Outgoing {
         references: vec![ctx.mail.message_id.clone()],
         ..Outgoing::default()
     }
-}
-
-/// A variant's standings at `now` as their sections (title, table of at
-/// most `limit` rows): what the `ratings` mail and `pbem ratings` show.
-pub(crate) fn variant_sections(
-    conn: &Connection,
-    variant: Variant,
-    now: OffsetDateTime,
-    limit: usize,
-) -> Result<Vec<(String, String)>, StoreError> {
-    let now = ratings::nanos(now);
-    let entries = ratings::of_variant(conn, variant)?;
-    let rows: Vec<Row<'_>> = entries
-        .iter()
-        .map(|e| Row {
-            userid: &e.userid,
-            rating: &e.standing.rating,
-            active: e.active,
-            section: e.standing.section(now),
-        })
-        .collect();
-    Ok(standings_sections(&rows, limit))
 }

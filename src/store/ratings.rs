@@ -624,7 +624,8 @@ pub struct Entry {
     pub player: PlayerId,
     pub userid: String,
     pub standing: Standing,
-    /// Games of the variant in progress.
+    /// Public games of the variant in progress (no `--private` game, no
+    /// challenge nobody accepted: the standings are anyone's to read).
     pub active: u32,
 }
 
@@ -635,6 +636,7 @@ pub fn of_variant(conn: &Connection, variant: Variant) -> Result<Vec<Entry>, Sto
                 r.last_played, r.player_id, p.userid,
                 (SELECT COUNT(*) FROM boards b
                   WHERE b.result IS NULL AND b.variant = r.variant
+                    AND b.challenged_id IS NULL AND b.private = 0
                     AND (b.white_id = r.player_id OR b.black_id = r.player_id))
          FROM ratings r JOIN players p ON p.id = r.player_id
          WHERE r.variant = ?1
@@ -693,24 +695,28 @@ pub struct PastGame {
     pub after: f64,
 }
 
-/// A player's last `limit` rated games, newest first.
+/// A player's last `limit` rated games that `viewer` may list (a player,
+/// or `None` for the web and strangers: see [`super::web::LISTED`]),
+/// newest first.
 pub fn recent_games(
     conn: &Connection,
     player: PlayerId,
+    viewer: Option<PlayerId>,
     limit: u32,
 ) -> Result<Vec<PastGame>, StoreError> {
-    let mut statement = conn.prepare_cached(
+    let mut statement = conn.prepare_cached(&format!(
         "SELECT g.board, g.variant, g.finished, g.white_id, w.userid, k.userid, b.result,
                 g.white_before, g.white_after, g.black_before, g.black_after
          FROM boards b
          JOIN rated_games g ON g.board = b.number
          JOIN players w ON w.id = g.white_id
          JOIN players k ON k.id = g.black_id
-         WHERE b.white_id = ?1 OR b.black_id = ?1
+         WHERE (b.white_id = ?1 OR b.black_id = ?1) AND {}
          ORDER BY g.finished DESC, g.board DESC
          LIMIT ?2",
-    )?;
-    let mut rows = statement.query(params![player.0, limit])?;
+        super::web::listed_as(3)
+    ))?;
+    let mut rows = statement.query(params![player.0, limit, viewer.map(|v| v.0)])?;
     let mut games = Vec::new();
     while let Some(row) = rows.next()? {
         let board: BoardNumber = row.get(0)?;
@@ -857,7 +863,7 @@ mod tests {
             .map(|&i| current(&tx, ids[i], Variant::Chess2).expect("read"))
             .collect();
         assert_eq!(before, again);
-        let recent = recent_games(&tx, ids[0], 10).expect("recent");
+        let recent = recent_games(&tx, ids[0], None, 10).expect("recent");
         assert_eq!(recent.len(), 4);
         assert_eq!(recent[0].outcome, Outcome::Win);
         assert_eq!(recent[1].outcome, Outcome::Loss);

@@ -1,32 +1,104 @@
-//! What the spectators' web site reads (`crate::web`): short read-only
-//! queries, each one statement, that leave out everything private. A board
-//! is public once it is a game (a challenge nobody accepted never is)
-//! unless its challenge was `--private`; a player once an address of
-//! theirs confirmed (a reserved userid never is). No query here reads an
-//! address, a password hash, a comment, an invitation or a queued turn.
+//! The query half of [`crate::reader`], the one reader policy: short
+//! read-only queries, each one statement, that answer what the policy
+//! asks of the store. Which boards a reader may list is written here in
+//! SQL ([`LISTED`]): a board once it is a game (a challenge nobody
+//! accepted never is) unless its challenge was `--private`, and every
+//! board of the reader's own; a player once an address of theirs
+//! confirmed (a reserved userid never is). No query here reads an
+//! address (but to ask whether one follows a board), a password hash, a
+//! comment, an invitation or a queued turn.
 //!
-//! The two settings the site honours are written here too, by the service
-//! ([`set_private`], [`set_public_delay`]): what the site may show is
-//! decided in one file.
+//! The two settings the policy honours are written here too, by the
+//! service ([`set_private`], [`set_public_delay`]).
 
 use rusqlite::{Connection, OptionalExtension, params};
 use time::OffsetDateTime;
 
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time};
+use crate::domain::BoardNumber;
 use crate::rules::Variant;
 
-/// Whether board `number` exists and is public: not a challenge that its
-/// challenged player never accepted (waiting, declined or lapsed).
-pub fn is_public_board(conn: &Connection, number: u32) -> Result<bool, StoreError> {
+/// The SQL condition on a board `b` that lets the viewer `?v` (a player
+/// id, or NULL for the web and strangers) list it: public, or theirs.
+/// Every listing query of the store that names boards uses it.
+pub const LISTED: &str = "((b.challenged_id IS NULL AND b.private = 0)
+     OR b.white_id IS ?v OR b.black_id IS ?v)";
+
+/// [`LISTED`] with its viewer as the numbered parameter `index`.
+pub fn listed_as(index: u32) -> String {
+    LISTED.replace("?v", &format!("?{index}"))
+}
+
+/// What the policy needs to know of one board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardFacts {
+    pub white: PlayerId,
+    pub black: PlayerId,
+    /// A game anyone may see: accepted, and not `--private`.
+    pub public: bool,
+    /// Its event's `--public-delay` while it runs; 0 for a game of no
+    /// event or one that ended.
+    pub delay: u32,
+    /// The director of its event, when they are not entered in it.
+    pub outside_director: Option<PlayerId>,
+}
+
+/// The facts of board `number`, if it exists.
+pub fn board_facts(conn: &Connection, number: u32) -> Result<Option<BoardFacts>, StoreError> {
     Ok(conn
         .query_row_cached(
-            "SELECT 1 FROM boards WHERE number = ?1 AND challenged_id IS NULL AND private = 0",
+            "SELECT b.white_id, b.black_id, b.challenged_id IS NULL AND b.private = 0,
+                    CASE WHEN b.result IS NULL THEN COALESCE(t.public_delay, 0) ELSE 0 END,
+                    CASE WHEN NOT EXISTS (SELECT 1 FROM tournament_entries e
+                        WHERE e.tournament_id = t.id AND e.player_id = t.director_id)
+                        THEN t.director_id END
+             FROM boards b
+             LEFT JOIN tournament_games g ON g.board = b.number
+             LEFT JOIN tournaments t ON t.id = g.tournament_id
+             WHERE b.number = ?1",
             [number],
+            |row| {
+                Ok(BoardFacts {
+                    white: PlayerId(row.get(0)?),
+                    black: PlayerId(row.get(1)?),
+                    public: row.get(2)?,
+                    delay: row.get(3)?,
+                    outside_director: row.get::<_, Option<i64>>(4)?.map(PlayerId),
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// Whether `address` follows board `number`.
+pub fn follows(conn: &Connection, number: u32, address: &str) -> Result<bool, StoreError> {
+    Ok(conn
+        .query_row_cached(
+            "SELECT 1 FROM observers WHERE board = ?1 AND address = ?2",
+            params![number, address],
             |_| Ok(()),
         )
         .optional()?
         .is_some())
+}
+
+/// The boards of `player` that `viewer` may list (see [`LISTED`]), the
+/// newest first.
+pub fn listed_boards_of(
+    conn: &Connection,
+    player: PlayerId,
+    viewer: Option<PlayerId>,
+) -> Result<Vec<BoardNumber>, StoreError> {
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT b.number FROM boards b WHERE (b.white_id = ?1 OR b.black_id = ?1) AND {}
+         ORDER BY b.number DESC",
+        listed_as(2)
+    ))?;
+    let rows = statement.query_map(params![player.0, viewer.map(|v| v.0)], |row| {
+        Ok(BoardNumber(row.get(0)?))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// Marks board `number` private (`challenge --private`): no page or feed
@@ -34,18 +106,6 @@ pub fn is_public_board(conn: &Connection, number: u32) -> Result<bool, StoreErro
 pub fn set_private(conn: &Connection, number: u32) -> Result<(), StoreError> {
     conn.execute_cached("UPDATE boards SET private = 1 WHERE number = ?1", [number])?;
     Ok(())
-}
-
-/// Whether board `number` is a `--private` game.
-pub fn is_private(conn: &Connection, number: u32) -> Result<bool, StoreError> {
-    Ok(conn
-        .query_row_cached(
-            "SELECT private FROM boards WHERE number = ?1",
-            [number],
-            |row| row.get(0),
-        )
-        .optional()?
-        .unwrap_or(false))
 }
 
 /// Sets how many turns behind the web site shows event `event`'s running
@@ -64,23 +124,6 @@ pub fn public_delay(conn: &Connection, event: i64) -> Result<u32, StoreError> {
         .query_row_cached(
             "SELECT public_delay FROM tournaments WHERE id = ?1",
             [event],
-            |row| row.get(0),
-        )
-        .optional()?
-        .unwrap_or(0))
-}
-
-/// How many turns behind the web site shows board `number` while it runs:
-/// its event's `--public-delay`, 0 for a game of no event or one that
-/// ended (a finished game is shown in full).
-pub fn board_delay(conn: &Connection, number: u32) -> Result<u32, StoreError> {
-    Ok(conn
-        .query_row_cached(
-            "SELECT t.public_delay FROM tournament_games g
-             JOIN tournaments t ON t.id = g.tournament_id
-             JOIN boards b ON b.number = g.board
-             WHERE g.board = ?1 AND b.result IS NULL",
-            [number],
             |row| row.get(0),
         )
         .optional()?
@@ -112,7 +155,7 @@ pub fn confirmed_player(
         .optional()?)
 }
 
-/// One public board as a line of a list.
+/// One listed board as a line of a list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardLine {
     pub number: u32,
@@ -121,6 +164,8 @@ pub struct BoardLine {
     pub black: String,
     /// `None` while the game is on.
     pub result: Option<String>,
+    /// When its last turn the list shows was played (a delayed game's
+    /// last shown turn; its start when it shows none).
     pub last_turn_at: OffsetDateTime,
     /// When the game ended.
     pub finished_at: Option<OffsetDateTime>,
@@ -129,13 +174,28 @@ pub struct BoardLine {
     pub delayed: bool,
 }
 
-const LINE_SELECT: &str = "SELECT b.number, b.variant, w.userid, k.userid, b.result,
-        b.last_turn_at, b.finished_at,
-        b.result IS NULL AND EXISTS (SELECT 1 FROM tournament_games g
-            JOIN tournaments t ON t.id = g.tournament_id
-            WHERE g.board = b.number AND t.public_delay > 0)
-     FROM boards b JOIN players w ON w.id = b.white_id JOIN players k ON k.id = b.black_id
-     WHERE b.challenged_id IS NULL AND b.private = 0";
+/// A running board's `--public-delay` (0 for none, or once it ended).
+const DELAY_OF_B: &str = "(CASE WHEN b.result IS NULL THEN COALESCE((SELECT t.public_delay
+        FROM tournament_games g JOIN tournaments t ON t.id = g.tournament_id
+        WHERE g.board = b.number), 0) ELSE 0 END)";
+
+/// The lines of the boards the web lists (the viewer NULL), the time of
+/// the last turn shown as `shown_at`.
+fn line_select() -> String {
+    format!(
+        "SELECT number, variant, white, black, result, shown_at, finished_at, delay > 0 FROM (
+         SELECT b.number, b.variant, w.userid AS white, k.userid AS black, b.result,
+            b.finished_at, b.white_id, b.black_id, {DELAY_OF_B} AS delay,
+            CASE WHEN {DELAY_OF_B} = 0 THEN b.last_turn_at
+                 ELSE COALESCE((SELECT u.played_at FROM turns u WHERE u.board = b.number
+                     AND u.seq = (SELECT MAX(v.seq) FROM turns v WHERE v.board = b.number)
+                         - {DELAY_OF_B}), b.created_at)
+            END AS shown_at
+         FROM boards b JOIN players w ON w.id = b.white_id JOIN players k ON k.id = b.black_id
+         WHERE {})",
+        LISTED.replace("?v", "NULL")
+    )
+}
 
 fn board_lines(
     conn: &Connection,
@@ -173,12 +233,14 @@ fn board_lines(
     .collect()
 }
 
-/// The public games being played, the latest turn first, at most `limit`.
+/// The public games being played, the latest turn shown first, at most
+/// `limit`: a delayed game is ordered by the last turn it shows.
 pub fn running_boards(conn: &Connection, limit: u32) -> Result<Vec<BoardLine>, StoreError> {
     board_lines(
         conn,
         &format!(
-            "{LINE_SELECT} AND b.result IS NULL ORDER BY b.last_turn_at DESC, b.number DESC LIMIT ?1"
+            "{} WHERE result IS NULL ORDER BY shown_at DESC, number DESC LIMIT ?1",
+            line_select()
         ),
         [limit],
     )
@@ -189,7 +251,8 @@ pub fn finished_boards(conn: &Connection, limit: u32) -> Result<Vec<BoardLine>, 
     board_lines(
         conn,
         &format!(
-            "{LINE_SELECT} AND b.result IS NOT NULL ORDER BY b.finished_at DESC, b.number DESC LIMIT ?1"
+            "{} WHERE result IS NOT NULL ORDER BY finished_at DESC, number DESC LIMIT ?1",
+            line_select()
         ),
         [limit],
     )
@@ -204,7 +267,8 @@ pub fn boards_of(
     board_lines(
         conn,
         &format!(
-            "{LINE_SELECT} AND (b.white_id = ?1 OR b.black_id = ?1) ORDER BY b.number DESC LIMIT ?2"
+            "{} WHERE white_id = ?1 OR black_id = ?1 ORDER BY number DESC LIMIT ?2",
+            line_select()
         ),
         params![player.0, limit],
     )
@@ -261,6 +325,7 @@ pub struct Counts {
     pub outbox_sent_kept: i64,
     /// Inbound mails recorded as processed (pruned after 30 days).
     pub processed_kept: i64,
+    /// Public games (no `--private` game, no unaccepted challenge).
     pub boards_running: i64,
     pub boards_finished: i64,
     /// Players with a confirmed address.
@@ -277,8 +342,8 @@ pub fn counts(conn: &Connection) -> Result<Counts, StoreError> {
             (SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL),
             (SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL),
             (SELECT COUNT(*) FROM processed),
-            (SELECT COUNT(*) FROM boards WHERE result IS NULL AND challenged_id IS NULL),
-            (SELECT COUNT(*) FROM boards WHERE result IS NOT NULL AND challenged_id IS NULL),
+            (SELECT COUNT(*) FROM boards WHERE result IS NULL AND challenged_id IS NULL AND private = 0),
+            (SELECT COUNT(*) FROM boards WHERE result IS NOT NULL AND challenged_id IS NULL AND private = 0),
             (SELECT COUNT(DISTINCT player_id) FROM addresses),
             (SELECT COUNT(*) FROM tournaments WHERE status = 'open'),
             (SELECT COUNT(*) FROM tournaments WHERE status = 'running'),
@@ -335,9 +400,15 @@ mod tests {
             boards::insert(conn, Variant::Chess, alice, bob, options(), now).expect("challenge");
         boards::set_challenge(conn, challenge, bob, "<c@x>").expect("waits");
 
-        assert!(is_public_board(conn, game.0).expect("query"));
-        assert!(!is_public_board(conn, challenge.0).expect("query"));
-        assert!(!is_public_board(conn, 99).expect("query"));
+        let public = |n: u32| board_facts(conn, n).expect("query").map(|f| f.public);
+        assert_eq!(public(game.0), Some(true));
+        assert_eq!(public(challenge.0), Some(false));
+        assert_eq!(public(99), None);
+        assert_eq!(listed_boards_of(conn, bob, None).expect("listed"), [game]);
+        assert_eq!(
+            listed_boards_of(conn, bob, Some(alice)).expect("listed"),
+            [challenge, game]
+        );
         let running = running_boards(conn, 10).expect("running");
         assert_eq!(
             running.iter().map(|b| b.number).collect::<Vec<_>>(),
@@ -364,11 +435,13 @@ mod tests {
         let bob = players::insert(conn, "bob", "h", &["b@example.org".into()], now).expect("bob");
         let game = boards::insert(conn, Variant::Chess, alice, bob, options(), now).expect("game");
         set_private(conn, game.0).expect("private");
-        assert!(!is_public_board(conn, game.0).expect("query"));
+        let facts = board_facts(conn, game.0).expect("query").expect("a board");
+        assert!(!facts.public);
         assert!(running_boards(conn, 10).expect("running").is_empty());
         assert!(boards_of(conn, alice, 10).expect("alice's").is_empty());
+        assert_eq!(counts(conn).expect("counts").boards_running, 0);
         // A game of no event is shown as it stands; an unknown event has no delay.
-        assert_eq!(board_delay(conn, game.0).expect("delay"), 0);
+        assert_eq!(facts.delay, 0);
         assert_eq!(public_delay(conn, 99).expect("delay"), 0);
     }
 }

@@ -1,9 +1,12 @@
-//! Each page's values, read from the store (`store::web` and the existing
-//! read functions) and the pure layers (rules, tournament tables, ratings
+//! Each page's values, read through the reader policy ([`crate::reader`],
+//! as the web: what a board shows, the lists, the standings, the counts),
+//! the store's read functions for what is anyone's (events, ladders,
+//! brackets) and the pure layers (rules, tournament tables, ratings
 //! tables), then rendered by a template. Nothing here reads an address, a
 //! password, a comment, an unaccepted challenge or a `--private` game; an
-//! event's running games are loaded `--public-delay` turns behind
-//! (`load`), so every page and feed of them lags alike.
+//! event's running games are loaded as far as the policy shows them to the
+//! web, `--public-delay` turns behind (`load`), so every page and feed of
+//! them lags alike.
 
 use std::fmt::Display;
 
@@ -15,6 +18,7 @@ use time::OffsetDateTime;
 use super::{Page, Site, WebError, svg};
 use crate::domain::BoardNumber;
 use crate::metrics::Snapshot;
+use crate::reader::{self, Who};
 use crate::render::ratings::{PastRow, past_table, player_table};
 use crate::render::{pgn, readable_time};
 use crate::rules::notation::parse_turn;
@@ -70,18 +74,12 @@ struct Loaded {
 }
 
 fn load(conn: &Connection, number: u32) -> Result<Loaded, WebError> {
-    if !web::is_public_board(conn, number)? {
-        return Err(WebError::NotFound);
-    }
+    let sight = reader::board(conn, BoardNumber(number), Who::Web)?.ok_or(WebError::NotFound)?;
     let board = boards::get(conn, BoardNumber(number))?.ok_or(WebError::NotFound)?;
     let mut turns = boards::turns(conn, BoardNumber(number))?;
     // The latest turns of a delayed event game are not public yet.
-    let delay = web::board_delay(conn, number)?;
-    turns.truncate(
-        turns
-            .len()
-            .saturating_sub(usize::try_from(delay).unwrap_or(usize::MAX)),
-    );
+    let delay = sight.hidden_turns;
+    turns.truncate(sight.turns_shown(turns.len()));
     let mut game = Game::new(board.variant);
     for turn in &turns {
         let corrupt = |e: &dyn std::fmt::Display| {
@@ -417,7 +415,7 @@ struct BoardLineView {
     when: String,
 }
 
-fn line_views(lines: Vec<web::BoardLine>) -> Vec<BoardLineView> {
+fn line_views(lines: Vec<reader::BoardLine>) -> Vec<BoardLineView> {
     lines
         .into_iter()
         .map(|line| BoardLineView {
@@ -481,8 +479,8 @@ pub fn index(site: &Site, conn: &Connection) -> Result<Page, WebError> {
         minijinja::context! {
             running_events => value(event_lines(conn, Status::Running, u32::MAX)?),
             open_events => value(event_lines(conn, Status::Open, u32::MAX)?),
-            running => value(line_views(web::running_boards(conn, FRONT_GAMES)?)),
-            finished => value(line_views(web::finished_boards(conn, FRONT_GAMES)?)),
+            running => value(line_views(reader::running_boards(conn, FRONT_GAMES)?)),
+            finished => value(line_views(reader::finished_boards(conn, FRONT_GAMES)?)),
             variants => value(&variants),
             address => site.address.clone(),
         },
@@ -851,7 +849,7 @@ pub fn rated_variants(site: &Site, conn: &Connection) -> Result<Page, WebError> 
 /// `/ratings/<variant>`: the standings' sections, as the `ratings` mail.
 pub fn ratings(site: &Site, conn: &Connection, variant: Variant) -> Result<Page, WebError> {
     let sections: Vec<(String, String)> =
-        crate::service::variant_sections(conn, variant, site.clock.now(), STANDINGS_ROWS)?;
+        reader::variant_sections(conn, variant, site.clock.now(), STANDINGS_ROWS)?;
     html(
         site,
         "ratings.html",
@@ -871,16 +869,10 @@ pub fn player(site: &Site, conn: &Connection, userid: &str) -> Result<Page, WebE
         .into_iter()
         .map(|(variant, standing)| (variant, standing.rating, standing.section(now)))
         .collect();
-    let rated = ratings::recent_games(conn, id, PLAYER_RATED_GAMES)?;
     // A `--private` game is left out, though its rating change stands.
-    let mut public = Vec::with_capacity(rated.len());
-    for game in &rated {
-        if web::is_public_board(conn, game.board.0)? {
-            public.push(game);
-        }
-    }
-    let rows: Vec<PastRow<'_>> = public
-        .into_iter()
+    let rated = reader::rated_games_of(conn, id, Who::Web, PLAYER_RATED_GAMES)?;
+    let rows: Vec<PastRow<'_>> = rated
+        .iter()
         .map(|g| PastRow {
             date: OffsetDateTime::from_unix_timestamp_nanos(i128::from(g.finished))
                 .map(|t| t.date().to_string())
@@ -902,7 +894,7 @@ pub fn player(site: &Site, conn: &Connection, userid: &str) -> Result<Page, WebE
             userid => userid,
             ratings => (!standings.is_empty()).then(|| player_table(&standings)),
             rated_games => (!rows.is_empty()).then(|| past_table(&rows)),
-            games => value(line_views(web::boards_of(conn, id, PLAYER_GAMES)?)),
+            games => value(line_views(reader::public_boards_of(conn, id, PLAYER_GAMES)?)),
             events => events,
         },
     )
@@ -911,7 +903,7 @@ pub fn player(site: &Site, conn: &Connection, userid: &str) -> Result<Page, WebE
 /// `/metrics`: Prometheus' text format, the store's counts and the
 /// running server's counters (`running`).
 pub fn metrics(conn: &Connection, running: &Snapshot) -> Result<Page, WebError> {
-    let c = web::counts(conn)?;
+    let c = reader::counts(conn)?;
     let r = running;
     let mut body = String::new();
     let mut metric = |name: &str, help: &str, kind: &str, samples: &[(&str, &dyn Display)]| {
@@ -940,7 +932,7 @@ pub fn metrics(conn: &Connection, running: &Snapshot) -> Result<Page, WebError> 
     );
     metric(
         "pbem_boards",
-        "Games, by state (unaccepted challenges left out).",
+        "Public games, by state (private games and unaccepted challenges left out).",
         "gauge",
         &[
             ("{state=\"running\"}", &c.boards_running),

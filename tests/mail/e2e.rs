@@ -516,6 +516,8 @@ fn a_comment_goes_under_the_board_of_the_other_player() {
 fn show_pgn_subscribe_and_chat() {
     let mut h = Harness::new();
     new_board(&mut h, "chess2");
+    // A challenge nobody accepted is its players' only (issue 35).
+    h.bob_accepts();
     h.send(ALICE, "t", "move 101 alice alice-pw e4");
     let shown = h.send(MALLORY, "hello", "show 101#1 compact");
     assert_eq!(shown.len(), 1);

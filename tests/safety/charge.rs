@@ -107,6 +107,8 @@ fn over_the_senders_ceiling_a_proven_mail_still_meets_the_players_own() {
 fn a_stranger_asking_for_a_board_gets_it_as_text_without_pictures() {
     let mut h = Harness::new();
     h.alice_and_bob_on("chess");
+    // A challenge nobody accepted is its players' only (issue 35).
+    h.send(BOB, "ok", "accept 101 bob bob-pw");
     let shown = h.send("watcher@stranger.example", "s", "show 101");
     assert_eq!(shown.len(), 1, "{shown:#?}");
     let raw = std::fs::read_to_string(&shown[0].file).expect("outbox file");

@@ -233,9 +233,18 @@ fn standings_and_a_players_ratings_by_mail() {
     let two = challenge(&mut h, "carol", "");
     opening(&mut h, two, "carol");
     h.send(ALICE, "r", &format!("resign {two} alice alice-pw"));
-    // Bob has a game in progress.
+    // Bob has a game in progress (accepted: a challenge nobody accepted
+    // is no one's business but its players', issue 35).
     let mails = h.send(BOB, "new", "chess challenge bob bob-pw carol");
     assert_eq!(mails.len(), 2);
+    let three: u32 = to(&mails, BOB)
+        .subject
+        .split_whitespace()
+        .nth(3)
+        .and_then(|n| n.parse().ok())
+        .expect("a board number");
+    let accepted = h.send(CAROL, "ok", &format!("accept {three} carol carol-pw"));
+    assert_eq!(accepted.len(), 2, "{accepted:#?}");
 
     let mails = h.send(CAROL, "hi", "standings chess");
     let mail = to(&mails, CAROL);

@@ -4,4 +4,5 @@
 //! One test binary, each file a module (`cargo test --test web site::`).
 
 mod privacy;
+mod readers;
 mod site;

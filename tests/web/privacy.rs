@@ -13,7 +13,7 @@ use pbem_testkit::{ALICE, BOB, Harness, address, free_port, games_in, to};
 use super::site::{Serving, check_feed_parses, get, start_in_process, wait_for};
 
 /// Plays `turns` on `board`, each by its mover with their password.
-fn play(h: &mut Harness, board: u32, turns: &[(&str, &str)]) {
+pub(crate) fn play(h: &mut Harness, board: u32, turns: &[(&str, &str)]) {
     for (who, turn) in turns {
         let mails = h.send(
             &address(who),
@@ -28,7 +28,7 @@ fn play(h: &mut Harness, board: u32, turns: &[(&str, &str)]) {
 }
 
 /// The number of the board a challenge mail names.
-fn challenged_board(mails: &[pbem_testkit::Sent]) -> u32 {
+pub(crate) fn challenged_board(mails: &[pbem_testkit::Sent]) -> u32 {
     mails
         .iter()
         .flat_map(|m| m.subject.split_whitespace())
@@ -178,7 +178,7 @@ fn a_private_game_is_on_no_page_or_feed() {
 
 /// A Swiss of four, one round, `--public-delay=2`: the round's first
 /// game and its players (white, black).
-fn delayed_event(h: &mut Harness) -> (u32, String, String) {
+pub(crate) fn delayed_event(h: &mut Harness) -> (u32, String, String) {
     let players = ["ann", "ben", "cal", "dan"];
     h.signup("td", &address("td"));
     for player in players {

@@ -1,8 +1,11 @@
 //! The fan-out: a board's mails to its players (each from their side,
 //! with their reply token) and its observers, by each reader's
 //! preferences, and what a challenged player who has not accepted gets.
+//! Observers read the board as the reader policy shows it to subscribers
+//! (`crate::reader`): a running game of an event with a `--public-delay`
+//! reaches them that many turns behind, as the delayed view moves.
 
-use super::load::load_for_mails;
+use super::load::{Loaded, load_for_mails, replay};
 use super::pgn::pgn_attachment;
 use super::views::{BoardFacts, Reader, render_shown};
 use super::{Heading, Occasion};
@@ -22,7 +25,7 @@ pub fn board_mails(
     if ctx.touch(number, occasion.clone()) {
         return Ok(Vec::new());
     }
-    let loaded = match load_for_mails(ctx, number) {
+    let (loaded, turn_played) = match load_for_mails(ctx, number) {
         Ok(loaded) => loaded,
         Err(Failure::Fatal(error)) => return Err(error),
         Err(Failure::Refused(_)) => return Ok(Vec::new()),
@@ -104,7 +107,38 @@ pub fn board_mails(
             break;
         }
     }
-    for address in boards::observers(ctx.conn, number)? {
+    let observers = boards::observers(ctx.conn, number)?;
+    if observers.is_empty() {
+        return Ok(mails);
+    }
+    let Some(sight) = crate::reader::subscribers(ctx.conn, number)? else {
+        return Ok(mails);
+    };
+    // Behind the game, a subscriber's view moves only with a turn played
+    // beyond those held back; then it shows the board as it was.
+    let delayed = if sight.delayed() && loaded.board.result.is_none() {
+        let moved = turn_played
+            && matches!(occasion, Occasion::Update)
+            && sight.turns_shown(loaded.turns.len()) > 0;
+        if !moved {
+            return Ok(mails);
+        }
+        let shown = sight.turns_shown(loaded.turns.len());
+        let behind = Loaded {
+            board: loaded.board.clone(),
+            game: replay(&loaded.board, &loaded.turns, shown)?,
+            turns: loaded.turns[..shown].to_vec(),
+        };
+        let facts = BoardFacts::gather_as(ctx, &behind, &sight)?;
+        Some((behind, facts))
+    } else {
+        None
+    };
+    let (loaded, facts) = match &delayed {
+        Some((behind, facts)) => (behind, facts),
+        None => (&loaded, &facts),
+    };
+    for address in observers {
         let skip = match occasion {
             Occasion::Comment => ctx
                 .answered_sender()
@@ -117,15 +151,15 @@ pub fn board_mails(
         }
         let shown = render_shown(
             ctx,
-            &loaded,
-            &facts,
+            loaded,
+            facts,
             Reader::Observer,
             BoardChoice::Html,
             &heading,
         )?;
         let attachments = if finished {
             vec![
-                pgn.get_or_insert_with(|| pgn_attachment(ctx, &loaded, &facts))
+                pgn.get_or_insert_with(|| pgn_attachment(ctx, loaded, facts))
                     .clone(),
             ]
         } else {

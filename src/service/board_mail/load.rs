@@ -30,15 +30,22 @@ fn get(ctx: &Ctx<'_>, number: BoardNumber) -> Result<Board, Failure> {
 
 /// Loads board `number` for its board mails: its turns and game as the
 /// turn just played left them, if that turn was on this board (see
-/// `Later::after_turn`), with its row read again.
-pub(super) fn load_for_mails(ctx: &Ctx<'_>, number: BoardNumber) -> Result<Loaded, Failure> {
+/// `Later::after_turn`), with its row read again; and whether a turn was
+/// just played on it.
+pub(super) fn load_for_mails(
+    ctx: &Ctx<'_>,
+    number: BoardNumber,
+) -> Result<(Loaded, bool), Failure> {
     match ctx.take_after_turn(number) {
-        Some(Loaded { game, turns, .. }) => Ok(Loaded {
-            board: get(ctx, number)?,
-            game,
-            turns,
-        }),
-        None => load(ctx, number),
+        Some(Loaded { game, turns, .. }) => Ok((
+            Loaded {
+                board: get(ctx, number)?,
+                game,
+                turns,
+            },
+            true,
+        )),
+        None => Ok((load(ctx, number)?, false)),
     }
 }
 

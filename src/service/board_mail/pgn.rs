@@ -4,21 +4,34 @@ use super::load::{Loaded, load};
 use super::views::BoardFacts;
 use crate::domain::BoardNumber;
 use crate::mail::outgoing;
+use crate::reader::Who;
 use crate::render::pgn::{self, PgnHeader};
 use crate::service::{Ctx, Failure};
 use crate::store::players;
 
-/// The PGN of board `number`; a tournament game names its event and
-/// round (`event`), and carries the board number in a `Board` tag.
+/// The PGN of board `number` as `who` may read it (a running game of an
+/// event with a `--public-delay` that many turns behind, for all but its
+/// players and a director who does not play; nothing of a board they may
+/// not see); a tournament game names its event and round (`event`), and
+/// carries the board number in a `Board` tag.
 pub fn board_pgn(
     ctx: &Ctx<'_>,
     number: BoardNumber,
     event: Option<(&str, u32)>,
-) -> Result<String, Failure> {
-    let loaded = load(ctx, number)?;
+    who: Who<'_>,
+) -> Result<Option<String>, Failure> {
+    let Some(sight) = crate::reader::board(ctx.conn, number, who)? else {
+        return Ok(None);
+    };
+    let mut loaded = load(ctx, number)?;
+    let shown = sight.turns_shown(loaded.turns.len());
+    if shown < loaded.turns.len() {
+        loaded.game = super::load::replay(&loaded.board, &loaded.turns, shown)?;
+        loaded.turns.truncate(shown);
+    }
     let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
     let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
-    Ok(pgn_text(ctx, &loaded, white, black, event))
+    Ok(Some(pgn_text(ctx, &loaded, white, black, event)))
 }
 
 /// The PGN of a loaded board (with the Variant tag); also what a finished

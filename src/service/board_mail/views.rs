@@ -14,6 +14,7 @@ use super::Heading;
 use super::load::Loaded;
 use crate::domain::{BoardChoice, Clock, PlayerId};
 use crate::mail::outgoing::{Html, Inline};
+use crate::reader::Sight;
 use crate::render::board::{BoardStyle, draw, legend, spoken_position};
 use crate::render::pgn;
 use crate::render::picture::{self, Scene};
@@ -111,8 +112,46 @@ pub struct BoardFacts {
 }
 
 impl BoardFacts {
-    /// Gathers the facts of a loaded board.
+    /// Gathers the facts of a loaded board, as its players read them.
     pub fn gather(ctx: &Ctx<'_>, loaded: &Loaded) -> Result<BoardFacts, ServiceError> {
+        Self::gather_as(ctx, loaded, &Sight::PLAYER)
+    }
+
+    /// Gathers the facts of a loaded board as a reader with `sight` reads
+    /// them (`loaded` already holds only the turns they see): no chat or
+    /// comments unless the policy lets them read those, and for a board
+    /// seen behind the game, nothing of now (offers, news, clocks,
+    /// deadlines), which would tell of the turns held back.
+    pub fn gather_as(
+        ctx: &Ctx<'_>,
+        loaded: &Loaded,
+        sight: &Sight,
+    ) -> Result<BoardFacts, ServiceError> {
+        let mut facts = Self::gather_all(ctx, loaded)?;
+        let delayed = sight.delayed() && loaded.board.result.is_none();
+        if sight.chat() && !delayed {
+            return Ok(facts);
+        }
+        let view = &mut facts.view;
+        if !sight.chat() {
+            view.comments.clear();
+            view.has_comments = false;
+        }
+        if delayed {
+            view.status.clear();
+            view.reminder_at = None;
+            view.forfeit_at = None;
+            view.clock_lines.clear();
+            view.status.push(format!(
+                "Shown {} turns behind while the game runs (its event's public delay).",
+                sight.hidden_turns
+            ));
+        }
+        facts.shared = minijinja::Value::from(minijinja::value::Serde(&facts.view));
+        Ok(facts)
+    }
+
+    fn gather_all(ctx: &Ctx<'_>, loaded: &Loaded) -> Result<BoardFacts, ServiceError> {
         let Loaded { board, game, turns } = loaded;
         let white = players::by_id(ctx.conn, board.white)?;
         let black = players::by_id(ctx.conn, board.black)?;
@@ -492,13 +531,14 @@ fn own_conditional_lines(
     let Some(color) = loaded.board.color_of(player) else {
         return Ok(Vec::new());
     };
-    if loaded.board.result.is_some() || loaded.game.state().turn() == color {
-        return Ok(Vec::new());
-    }
     let Some(row) = crate::store::conditional::of_player(ctx.conn, loaded.board.number, player)?
+        .filter(|row| crate::reader::may_read_conditional(Some(player), row.player))
     else {
         return Ok(Vec::new());
     };
+    if loaded.board.result.is_some() || loaded.game.state().turn() == color {
+        return Ok(Vec::new());
+    }
     if usize::try_from(row.at_turn).ok() != Some(loaded.turns.len()) {
         return Ok(Vec::new());
     }

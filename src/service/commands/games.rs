@@ -19,8 +19,18 @@ impl Act for Games {
             ));
         };
         let mut lines = Vec::new();
-        for board in boards::of_player(ctx.conn, player.id)? {
-            let turns = boards::turns(ctx.conn, board.number)?;
+        // The boards the sender may list (a private game or an unaccepted
+        // challenge only to its players), each as far as the sender sees it.
+        let who = ctx.who()?;
+        for number in crate::reader::boards_of(ctx.conn, player.id, who)? {
+            let (Some(board), Some(sight)) = (
+                boards::get(ctx.conn, number)?,
+                crate::reader::board(ctx.conn, number, who)?,
+            ) else {
+                continue;
+            };
+            let mut turns = boards::turns(ctx.conn, board.number)?;
+            turns.truncate(sight.turns_shown(turns.len()));
             let game = crate::service::board_mail::replay(&board, &turns, turns.len())?;
             let white = players::by_id(ctx.conn, board.white)?.userid;
             let black = players::by_id(ctx.conn, board.black)?.userid;
@@ -41,6 +51,11 @@ impl Act for Games {
             }
             let state = match &board.result {
                 Some(result) => format!("finished {result}"),
+                None if sight.delayed() => format!(
+                    "shown {} turns behind: {to_move} to move, turn #{}",
+                    sight.hidden_turns,
+                    turns.len() + 1
+                ),
                 None => format!("{to_move} to move, turn #{}", turns.len() + 1),
             };
             lines.push(format!(

@@ -10,7 +10,7 @@ use crate::service::{Failure, MailCtx};
 impl Act for History {
     fn act(&self, ctx: &mut MailCtx<'_>, _asked: Asked) -> Result<Vec<Outgoing>, Failure> {
         let number = BoardNumber(self.board);
-        let loaded = load_to_read(ctx, number)?;
+        let (loaded, _) = load_to_read(ctx, number)?;
         let mut lines = Vec::new();
         for (turn, stored) in loaded.game.turns().iter().zip(&loaded.turns) {
             lines.push(format!(

@@ -12,7 +12,7 @@ use crate::store::players::{self};
 impl Act for Pgn {
     fn act(&self, ctx: &mut MailCtx<'_>, _asked: Asked) -> Result<Vec<Outgoing>, Failure> {
         let number = BoardNumber(self.board);
-        let loaded = load_to_read(ctx, number)?;
+        let (loaded, _) = load_to_read(ctx, number)?;
         let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
         let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
         let pgn = board_mail::pgn_text(ctx, &loaded, white, black, None);

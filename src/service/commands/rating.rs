@@ -27,7 +27,8 @@ impl Act for Rating {
                     .into_iter()
                     .map(|(variant, standing)| (variant, standing.rating, standing.section(now)))
                     .collect(),
-                ratings::recent_games(ctx.conn, player.id, RECENT_GAMES)?,
+                // A private game is listed to its players only.
+                crate::reader::rated_games_of(ctx.conn, player.id, ctx.who()?, RECENT_GAMES)?,
             ),
             None => (Vec::new(), Vec::new()),
         };

@@ -5,7 +5,7 @@ use super::{Act, Asked};
 use crate::command::ratings::Ratings;
 use crate::mail::outgoing::Outgoing;
 use crate::ratings::START;
-use crate::service::ratings::{STANDINGS_ROWS, to_sender, variant_sections};
+use crate::service::ratings::{STANDINGS_ROWS, to_sender};
 use crate::service::{Failure, MailCtx};
 use crate::store::ratings;
 use serde::Serialize;
@@ -23,10 +23,11 @@ impl Act for Ratings {
         };
         let mut tables = Vec::new();
         for variant in &variants {
-            let sections = variant_sections(ctx.conn, *variant, ctx.now, STANDINGS_ROWS)?
-                .into_iter()
-                .map(|(title, table)| SectionView { title, table })
-                .collect();
+            let sections =
+                crate::reader::variant_sections(ctx.conn, *variant, ctx.now, STANDINGS_ROWS)?
+                    .into_iter()
+                    .map(|(title, table)| SectionView { title, table })
+                    .collect();
             tables.push(TableView {
                 title: format!("{} ratings", variant.display_name()),
                 sections,

@@ -14,7 +14,7 @@ use crate::store::preferences;
 impl Act for Show {
     fn act(&self, ctx: &mut MailCtx<'_>, _asked: Asked) -> Result<Vec<Outgoing>, Failure> {
         let number = BoardNumber(self.board);
-        let mut loaded = load_to_read(ctx, number)?;
+        let (mut loaded, sight) = load_to_read(ctx, number)?;
         if let Some(turn) = self.turn {
             // `#k` is the position when turn #k was to be played, as board
             // mails number turns.
@@ -40,7 +40,8 @@ impl Act for Show {
             Some(player) => preferences::get(ctx.conn, player.id)?.board,
             None => BoardChoice::Html,
         };
-        let facts = BoardFacts::gather(ctx, &loaded)?;
+        // Chat and comments only for the players and the subscribers.
+        let facts = BoardFacts::gather_as(ctx, &loaded, &sight)?;
         let shown = render_shown(
             ctx,
             &loaded,

@@ -12,7 +12,7 @@ use crate::store::boards;
 impl Act for Subscribe {
     fn act(&self, ctx: &mut MailCtx<'_>, _asked: Asked) -> Result<Vec<Outgoing>, Failure> {
         let number = BoardNumber(self.board);
-        let loaded = load_to_read(ctx, number)?;
+        let (loaded, _) = load_to_read(ctx, number)?;
         let player = ctx.speaker(&self.speaker, None, Some(number))?;
         let address = player.mail_address().to_string();
         if address.is_empty() {

@@ -20,7 +20,15 @@ pub(super) fn show(
         Speaker::Password { .. } => Some(ctx.speaker(speaker, token, None)?),
         Speaker::Token => replying_player(ctx, token)?,
     };
-    let mut mail = view_mail(ctx, event, view)?;
+    // What the view shows of the event's games is what its reader may see.
+    let who = match &reader {
+        Some(reader) => crate::reader::Who::Mail {
+            address: ctx.sender,
+            player: Some(reader.id),
+        },
+        None => ctx.who()?,
+    };
+    let mut mail = view_mail(ctx, event, view, who)?;
     if mail.body.len() <= VIEW_TO_ANYONE_BYTES {
         if let Some(reader) = &reader {
             with_token(ctx, &mut mail, reader);
@@ -66,7 +74,12 @@ fn view_word(view: View) -> &'static str {
 }
 
 /// The mail of a view, to the sender.
-fn view_mail(ctx: &MailCtx<'_>, event: &Event, view: View) -> Result<Outgoing, Failure> {
+fn view_mail(
+    ctx: &MailCtx<'_>,
+    event: &Event,
+    view: View,
+    who: crate::reader::Who<'_>,
+) -> Result<Outgoing, Failure> {
     let name = &event.settings.name;
     let (what, body, block) = match view {
         View::Crosstable => {
@@ -139,11 +152,12 @@ fn view_mail(ctx: &MailCtx<'_>, event: &Event, view: View) -> Result<Outgoing, F
         View::Pgn => {
             let mut pgn = String::new();
             for game in store::games(ctx.conn, event.id)? {
-                pgn.push_str(&board_mail::board_pgn(
-                    ctx,
-                    game.board,
-                    Some((name, game.round)),
-                )?);
+                let Some(text) =
+                    board_mail::board_pgn(ctx, game.board, Some((name, game.round)), who)?
+                else {
+                    continue;
+                };
+                pgn.push_str(&text);
                 pgn.push('\n');
             }
             if pgn.is_empty() {
