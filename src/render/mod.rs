@@ -4,7 +4,6 @@
 //! ([`picture`]).
 
 pub mod board;
-pub mod deflate;
 pub mod palette;
 pub mod pgn;
 pub mod picture;

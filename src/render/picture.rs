@@ -12,10 +12,9 @@
 //! make one palette of at most 256 ([`super::palette`]), and each part is
 //! kept as palette indices. A board is then the frame with a few 40x40
 //! tiles copied over it, one byte per pixel ([`draw`]), and the PNG is of
-//! colour type 3 (a palette): a third of the bytes of RGB. The PNG's image
-//! data is put together from the codes of the frame's and the tiles' rows,
-//! also worked out once ([`super::deflate`]), without drawing the pixels.
-//! No file or network access at run time.
+//! colour type 3 (a palette): a third of the bytes of RGB. The png crate
+//! filters and compresses the drawn pixels ([`png()`]). No file or network
+//! access at run time.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -26,7 +25,6 @@ use resvg::tiny_skia::{
 use resvg::usvg;
 use shakmaty::{Board, Color, File, Piece, Rank, Role, Square};
 
-use super::deflate::{Coded, Stream};
 use super::palette::{Palette, Rgb};
 
 /// Side of one square, in pixels.
@@ -110,53 +108,25 @@ pub fn draw(scene: &Scene) -> Picture {
     Picture { pixels }
 }
 
-/// The picture as a PNG file (8-bit palette), its image data put
-/// together from the codes of its tiles' rows and the frame's
-/// ([`super::deflate`]), as [`draw`] would draw it.
-pub fn png(scene: &Scene) -> Vec<u8> {
-    let coding = coding();
-    let viewer = usize::from(scene.viewer == Color::Black);
-    let width = SIZE as usize;
-    let side = SQUARE as usize;
-    let margin = MARGIN as usize;
-    // Each square's tile, left to right and top to bottom as seen.
-    let mut tiles = [0; 64];
-    for square in Square::ALL {
-        let (x, y) = origin(square, scene.viewer);
-        let column = (x - MARGIN) / SQUARE;
-        let row = (y - MARGIN) / SQUARE;
-        tiles[(row * 8 + column) as usize] = tile_at(scene, square);
-    }
-    let mut stream = Stream::new(width + 1);
-    for (y, framed) in coding.frames[viewer].iter().enumerate() {
-        stream.push(&framed.left);
-        let Some(right) = &framed.right else {
-            // A row of the frame alone.
-            continue;
-        };
-        let rank = (y - margin) / side;
-        let row = (y - margin) % side;
-        for &tile in &tiles[rank * 8..rank * 8 + 8] {
-            stream.push(&coding.tiles[tile][row]);
-        }
-        stream.push(right);
-    }
-    let data = stream.finish();
-    let mut out = Vec::with_capacity(data.len() + 1024);
-    // Writing to a Vec cannot fail, and the data is far smaller than a
-    // chunk can hold.
-    let mut writer = header(&mut out)
-        .write_header()
-        .expect("a PNG header is written to memory");
-    writer
-        .write_chunk(png::chunk::IDAT, &data)
-        .expect("an image data chunk is written to memory");
-    drop(writer);
-    out
-}
+/// How the png crate compresses a picture: fdeflate, its fast compressor
+/// made for PNG, on rows filtered by the row above (a picture's rows
+/// mostly repeat the one above: the frame and the tiles' grounds). What
+/// the crate calls `Compression::Fastest`, named here so that a new
+/// meaning of that name in the crate does not change pictures unseen.
+/// `cargo bench --bench pictures` compares it with the crate's other
+/// settings: flate2's level 1 makes a middlegame a third smaller (14 KB
+/// against 21 KB) but takes about nine times as long (0.37 ms against
+/// 0.04 ms), in every board mail; the adaptive filter saves 3 KB for
+/// twice the time.
+pub const DEFLATE: png::DeflateCompression = png::DeflateCompression::FdeflateUltraFast;
+/// The row filter used with [`DEFLATE`].
+pub const FILTER: png::Filter = png::Filter::Up;
 
-/// The tiles, numbered: each piece on each ground, then each bare ground.
-const TILES: usize = 12 * GROUNDS + GROUNDS;
+/// The picture as a PNG file (8-bit palette): the pixels [`draw`] draws,
+/// compressed by the png crate ([`DEFLATE`], [`FILTER`]).
+pub fn png(scene: &Scene) -> Vec<u8> {
+    encode_with(&draw(scene), DEFLATE, FILTER)
+}
 
 /// The number of the tile of a square with `piece` on `ground`.
 fn tile_of(piece: Option<Piece>, ground: usize) -> usize {
@@ -186,77 +156,9 @@ fn tile_pixels(parts: &Parts, tile: usize) -> &[u8] {
     }
 }
 
-/// The codes a picture is put together from, worked out once per process.
-struct Coding {
-    /// Each tile's rows (a row after the first copies the row above).
-    tiles: Vec<Vec<Coded>>,
-    /// Each row of each frame: the whole row with its filter byte (above
-    /// and below the squares), or its filter byte and left margin, and
-    /// its right margin.
-    frames: [Vec<Framed>; 2],
-}
-
-struct Framed {
-    left: Coded,
-    right: Option<Coded>,
-}
-
-fn coding() -> &'static Coding {
-    static CODING: OnceLock<Coding> = OnceLock::new();
-    CODING.get_or_init(|| {
-        let parts = parts();
-        let width = SIZE as usize;
-        let stride = width + 1;
-        let side = SQUARE as usize;
-        let margin = MARGIN as usize;
-        let tiles = (0..TILES)
-            .map(|tile| {
-                let pixels = tile_pixels(parts, tile);
-                let rows: Vec<&[u8]> = pixels.chunks_exact(side).collect();
-                (0..side)
-                    .map(|row| {
-                        let above = row.checked_sub(1).map(|above| rows[above]);
-                        Coded::new(rows[row], above, stride)
-                    })
-                    .collect()
-            })
-            .collect();
-        let squares = margin..width - margin;
-        let frames = parts.frames.each_ref().map(|frame| {
-            let lines: Vec<&[u8]> = frame.chunks_exact(width).collect();
-            (0..width)
-                .map(|y| {
-                    // What is above a piece of the frame is the frame's
-                    // own, but for the row under the squares.
-                    let above = y.checked_sub(1).filter(|&above| above != squares.end - 1);
-                    let filtered =
-                        |line: &[u8], range: std::ops::Range<usize>| [&[0], &line[range]].concat();
-                    if squares.contains(&y) {
-                        let left = filtered(lines[y], 0..margin);
-                        let above_left = above.map(|above| filtered(lines[above], 0..margin));
-                        let right = &lines[y][width - margin..];
-                        let above_right = above.map(|above| &lines[above][width - margin..]);
-                        Framed {
-                            left: Coded::new(&left, above_left.as_deref(), stride),
-                            right: Some(Coded::new(right, above_right, stride)),
-                        }
-                    } else {
-                        let whole = filtered(lines[y], 0..width);
-                        let above_whole = above.map(|above| filtered(lines[above], 0..width));
-                        Framed {
-                            left: Coded::new(&whole, above_whole.as_deref(), stride),
-                            right: None,
-                        }
-                    }
-                })
-                .collect()
-        });
-        Coding { tiles, frames }
-    })
-}
-
-/// Encodes a drawn picture with the png crate's own compression and row
-/// filter (what the pictures benchmark compares [`png()`] with).
+/// Encodes a drawn picture with the png crate's `compression` and row
+/// `filter` ([`png()`] with [`DEFLATE`] and [`FILTER`]; the pictures
+/// benchmark compares the others).
 pub fn encode_with(
     picture: &Picture,
     compression: png::DeflateCompression,
@@ -682,8 +584,8 @@ mod tests {
 
     /// Random boards (a fixed seed): every piece on every kind of square,
     /// marked or not, ringed or not, from both sides, decodes to exactly
-    /// the drawn pixels. The tile-coded stream is hand-written; this is its
-    /// broad check beside the hand-picked positions above.
+    /// the drawn pixels: the broad check of the PNG beside the hand-picked
+    /// positions above.
     #[test]
     fn random_pngs_show_what_is_drawn() {
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
