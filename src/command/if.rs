@@ -27,7 +27,7 @@ pub enum IfWhat {
     Clear,
 }
 
-const USAGE: &str = "if <board> <userid> <password> <their turn> <my turn> [<their turn> <my turn> ...], or if <board> <userid> <password> clear (in a reply to a board mail: if <their turn> <my turn> ..., or if clear)";
+const USAGE: &str = "if <board> <userid> <password> <their turn> <my turn> [<their turn> <my turn> ...], or if <board> <userid> <password> clear (in a reply to a board mail: if <their turn> <my turn> ..., or if clear, if cancel, if none, if stop)";
 
 impl MailCommand for If {
     const DEFINITION: Definition = Definition {
@@ -38,7 +38,7 @@ impl MailCommand for If {
         ],
         in_reply: InReply::Bare,
         names_board: true,
-        fixed: &["clear"],
+        fixed: &["clear", "cancel", "none", "stop"],
     };
 
     /// The words after `if` are prose (`If you agree, ...`) unless they
@@ -74,12 +74,19 @@ impl MailCommand for If {
         })
     }
 
-    /// `if <turns...>` or `if clear`; `If you agree, ...` is prose.
+    /// `if <turns...>`, or `if clear` (also `if cancel`, `if none`, `if
+    /// stop`: a reply's words for dropping the lines); `If you agree, ...`
+    /// is prose. A line that begins like one but cannot be read is still
+    /// the command, refused by the service: it never passes on as chat.
     fn in_reply(rest: &str, board: u32) -> Option<If> {
-        if !begins_like_a_line(rest.split_whitespace().next().unwrap_or("")) {
+        let what = if clears(rest) {
+            IfWhat::Clear
+        } else if begins_like_a_line(rest.split_whitespace().next().unwrap_or("")) {
+            IfWhat::of(rest)?
+        } else {
             return None;
-        }
-        IfWhat::of(rest).map(|what| If {
+        };
+        Some(If {
             board,
             speaker: Speaker::Token,
             what,
@@ -106,6 +113,19 @@ pub fn begins_like_a_line(first: &str) -> bool {
         || first.starts_with("...")
 }
 
+/// The words that drop every line of the sender on the board, each the
+/// whole of what follows `if` (sentence punctuation aside): `clear`, and in
+/// a reply also `cancel`, `none` and `stop`, as players write it.
+const CLEARING: [&str; 4] = ["clear", "cancel", "none", "stop"];
+
+/// Whether `rest` is one of the [`CLEARING`] words alone.
+fn clears(rest: &str) -> bool {
+    let word = rest.trim().trim_end_matches(['.', '!', ',', ';']);
+    CLEARING
+        .iter()
+        .any(|clearing| word.eq_ignore_ascii_case(clearing))
+}
+
 impl IfWhat {
     /// The words after the board (and login): `clear`, or a line; `None`
     /// when there are none.
@@ -113,7 +133,7 @@ impl IfWhat {
         let rest = rest.trim();
         if rest.is_empty() {
             None
-        } else if rest.eq_ignore_ascii_case("clear") {
+        } else if clears(rest) {
             Some(IfWhat::Clear)
         } else {
             Some(IfWhat::Line(rest.to_string()))

@@ -377,3 +377,61 @@ fn the_opponent_never_reads_an_unplayed_line() {
         &["3.Bb5", "4.Ba4", "1...c5", "Nxe4 5.d3", "d6 4.Nf3", "4.Nf3"],
     );
 }
+
+/// `if cancel`, `if none` and `if stop` in a reply clear the sender's
+/// lines and are answered (issue 35); such a line is never passed on as
+/// chat, nor is an `if` line that cannot be read, while prose after `if`
+/// ("If you agree, ...") stays a comment the opponent reads.
+#[test]
+fn if_in_a_reply_is_never_chat() {
+    for clearing in ["if cancel", "If none.", "if STOP"] {
+        let mut h = Harness::new();
+        let (alice_new, _) = h.alice_and_bob_on("chess");
+        h.reply(&alice_new, ALICE, "e4\nif e5 Nf3");
+        assert!(!lines_stored(&h).is_empty(), "the line is stored");
+        let board_mail = h
+            .all_mails()
+            .into_iter()
+            .rfind(|m| m.to == ALICE && m.reply_to.is_some())
+            .expect("a board mail to Alice");
+        let mails = h.reply(&board_mail, ALICE, clearing);
+        let answer = body_to(&mails, ALICE);
+        assert!(
+            answer.contains("Your conditional line on board 101 was dropped."),
+            "{clearing}: {answer}"
+        );
+        assert_eq!(lines_stored(&h), "", "{clearing}");
+        assert!(
+            mails.iter().all(|m| m.to != BOB),
+            "{clearing} reached bob: {mails:#?}"
+        );
+        let word = clearing.split_whitespace().nth(1).expect("a word");
+        for text in everything_to(&h, BOB) {
+            assert!(!text.contains(word), "{clearing} reached bob:\n{text}");
+        }
+    }
+    // A line that cannot be read is refused and passes on to nobody.
+    let mut h = Harness::new();
+    let (alice_new, _) = h.alice_and_bob_on("chess");
+    h.reply(&alice_new, ALICE, "e4");
+    let board_mail = h
+        .all_mails()
+        .into_iter()
+        .rfind(|m| m.to == ALICE && m.reply_to.is_some())
+        .expect("a board mail to Alice");
+    let mails = h.reply(&board_mail, ALICE, "if e5 Qxh7");
+    assert!(mails.iter().all(|m| m.to != BOB), "{mails:#?}");
+    assert!(body_to(&mails, ALICE).contains("nothing was stored"));
+    assert_eq!(lines_stored(&h), "");
+    // Prose after `if` in a reply is a comment that reaches the opponent.
+    let bob_mail = h
+        .all_mails()
+        .into_iter()
+        .rfind(|m| m.to == BOB && m.reply_to.is_some())
+        .expect("a board mail to Bob");
+    let mails = h.reply(&bob_mail, BOB, "e5\nIf you agree, a quiet game.");
+    assert!(
+        body_to(&mails, ALICE).contains("If you agree, a quiet game."),
+        "{mails:#?}"
+    );
+}
