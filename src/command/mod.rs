@@ -6,7 +6,7 @@
 //! [`Definition`] (words, forms, where its passwords stand, its reply
 //! form), its parser and its short form in a reply, all as its
 //! [`MailCommand`] implementation. Its act is `service/commands/<name>.rs`.
-//! The one list in [`list`] generates [`Word`], [`Command`] and the
+//! The one list in `list` generates [`Word`], [`Command`] and the
 //! dispatch over them.
 //!
 //! Words are case-insensitive except passwords and free text. A line whose

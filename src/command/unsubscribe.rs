@@ -1,13 +1,14 @@
-//! `unsubscribe <board> <userid> <password>`, or `unsubscribe <board>
-//! <address>` from that very address: the board's mails stop.
+//! `unsubscribe <board> <userid> <password>`, or
+//! `unsubscribe <board> <address>` from that very address: the board's
+//! mails stop.
 
 use super::{
     CommandError, Definition, Form, InReply, MailCommand, SUBSCRIPTIONS, Speaker, board_number,
     error,
 };
 
-/// `unsubscribe <board> <userid> <password>` or `unsubscribe <board>
-/// <address>`
+/// `unsubscribe <board> <userid> <password>` or
+/// `unsubscribe <board> <address>`
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsubscribe {
     pub board: u32,
