@@ -8,10 +8,13 @@
 // so that a new command is one line of the list.
 use super::*;
 
-/// Calls `$callback!` with the list: `Variant(module::Type), ...`.
+/// Calls `$callback!` with the list: `Variant(module::Type), ...`. The
+/// modules are the commands' homes, declared from this list too
+/// (`declare_homes!`), here and in `service::commands`.
 macro_rules! for_each_command {
-    ($callback:ident) => {
+    ($callback:ident $(, $($before:tt)*)?) => {
         $callback! {
+            $($($before)*,)?
             Signup(signup::Signup),
             Confirm(confirm::Confirm),
             Password(password::Password),
@@ -49,9 +52,19 @@ macro_rules! for_each_command {
 }
 pub(crate) use for_each_command;
 
+/// Declares the module of each command of the list, in the module that
+/// calls it, with the visibility given first (`pub` for the commands'
+/// types, `pub(super)` for their acts).
+macro_rules! declare_homes {
+    ($vis:vis, $($variant:ident($module:ident::$ty:ident)),* $(,)?) => {
+        $($vis mod $module;)*
+    };
+}
+pub(crate) use declare_homes;
+
 /// Generates the word list, the command enum and their dispatch.
 macro_rules! generate {
-    ($($variant:ident($($path:ident)::+)),* $(,)?) => {
+    ($($variant:ident($module:ident::$ty:ident)),* $(,)?) => {
         /// Every command word (aliases are spellings of one word).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Word {
@@ -61,7 +74,7 @@ macro_rules! generate {
         /// One command of the mail language.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub enum Command {
-            $($variant($($path)::+)),*
+            $($variant($module::$ty)),*
         }
 
         /// How many commands there are.
@@ -74,7 +87,7 @@ macro_rules! generate {
             /// The command's definition, as its home states it.
             pub const fn definition(self) -> Definition {
                 match self {
-                    $(Word::$variant => <$($path)::+ as MailCommand>::DEFINITION),*
+                    $(Word::$variant => <$module::$ty as MailCommand>::DEFINITION),*
                 }
             }
 
@@ -87,10 +100,10 @@ macro_rules! generate {
             ) -> Option<Result<Command, CommandError>> {
                 match self {
                     $(Word::$variant => {
-                        if <$($path)::+ as MailCommand>::is_prose(args) {
+                        if <$module::$ty as MailCommand>::is_prose(args) {
                             return None;
                         }
-                        Some(<$($path)::+ as MailCommand>::parse(keyword, args).map(Command::$variant))
+                        Some(<$module::$ty as MailCommand>::parse(keyword, args).map(Command::$variant))
                     })*
                 }
             }
@@ -99,7 +112,7 @@ macro_rules! generate {
             /// (the words after it are `rest`), if it has one.
             pub fn in_reply(self, rest: &str, board: u32) -> Option<Command> {
                 match self {
-                    $(Word::$variant => <$($path)::+ as MailCommand>::in_reply(rest, board).map(Command::$variant)),*
+                    $(Word::$variant => <$module::$ty as MailCommand>::in_reply(rest, board).map(Command::$variant)),*
                 }
             }
         }

@@ -14,45 +14,15 @@
 //! a command at all: the service treats it as a turn or a comment.
 
 mod definition;
+#[macro_use]
 mod list;
 mod options;
 
 pub mod blank;
 pub mod reading;
 
-// One module per command (see `list`).
-pub mod accept;
-pub mod address;
-pub mod challenge;
-pub mod chat;
-pub mod confirm;
-pub mod decline;
-pub mod draw;
-pub mod extend;
-pub mod games;
-pub mod help;
-pub mod history;
-pub mod r#if;
-pub mod ladder;
-pub mod ladders;
-pub mod r#move;
-pub mod password;
-pub mod pgn;
-pub mod queue;
-pub mod rating;
-pub mod ratings;
-pub mod reject;
-pub mod resign;
-pub mod set;
-pub mod settings;
-pub mod show;
-pub mod signup;
-pub mod subscribe;
-pub mod tournament;
-pub mod tournaments;
-pub mod undo;
-pub mod unsubscribe;
-pub mod vacation;
+// One module per command, declared from the one list.
+for_each_command!(declare_homes, pub);
 
 use std::fmt;
 
@@ -67,8 +37,8 @@ pub use games::{Games, GamesFilter};
 pub use help::HelpTopic;
 pub use r#if::{If, IfWhat, begins_like_a_line};
 pub use ladder::{CreateLadder, Ladder, MAX_LADDER_NAME};
-pub(crate) use list::for_each_command;
 pub use list::{Command, Word};
+pub(crate) use list::{declare_homes, for_each_command};
 pub use r#move::{MoveTurn, split_guard};
 pub use password::Password;
 pub use queue::Queue;

@@ -8,41 +8,11 @@
 //! commands' common steps in `service::play`, the account commands' in
 //! `service::account`, who speaks in `service::auth`.
 
-mod accept;
-mod address;
-mod challenge;
-mod chat;
-mod confirm;
-mod decline;
-mod draw;
-mod extend;
-mod games;
-mod help;
-mod history;
-mod r#if;
-mod ladder;
-mod ladders;
-mod r#move;
-mod password;
-mod pgn;
-mod queue;
-mod rating;
-mod ratings;
-mod reject;
-mod resign;
-mod set;
-mod settings;
-mod show;
-mod signup;
-mod subscribe;
-pub(super) mod tournament;
-mod tournaments;
-mod undo;
-mod unsubscribe;
-mod vacation;
+// One module per command, declared from the one list.
+for_each_command!(declare_homes, pub(super));
 
 use super::{Failure, MailCtx, refuse};
-use crate::command::{Command, Line, for_each_command};
+use crate::command::{Command, Line, declare_homes, for_each_command};
 use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::outgoing::Outgoing;
 use crate::rules::Variant;
@@ -67,7 +37,7 @@ pub(super) trait Act {
 
 /// The dispatch over every command of the list.
 macro_rules! dispatch {
-    ($($variant:ident($($path:ident)::+)),* $(,)?) => {
+    ($($variant:ident($module:ident::$ty:ident)),* $(,)?) => {
         /// Runs `command` with what its line asked besides.
         fn act_on(
             command: &Command,
