@@ -168,6 +168,22 @@ impl MailCtx<'_> {
         }
     }
 
+    /// The player a reply speaks for: the one its verified reply token
+    /// (`token`) names, when the mail comes from one of their addresses.
+    /// A reply form that the parser read as a login (`note 101 the knight
+    /// ...`, `tournament broadcast spring round two ...`) is read again as
+    /// that player's words when it names another userid.
+    pub(super) fn replying_player(
+        &self,
+        token: Option<(BoardNumber, PlayerId)>,
+    ) -> Result<Option<Player>, ServiceError> {
+        let Some((_, id)) = token else {
+            return Ok(None);
+        };
+        let player = players::by_id(self.conn, id)?;
+        Ok(player.owns_address(self.sender).then_some(player))
+    }
+
     /// Whether the mail carries a reply token of `player` and comes from
     /// one of the player's addresses.
     pub(super) fn token_speaks_for(&self, player: &Player) -> bool {

@@ -175,19 +175,6 @@ fn run(
     }
 }
 
-/// The player the mail's reply token speaks for, when it comes from one
-/// of that player's addresses.
-fn replying_player(
-    ctx: &MailCtx<'_>,
-    token: Option<(BoardNumber, PlayerId)>,
-) -> Result<Option<Player>, ServiceError> {
-    let Some((_, id)) = token else {
-        return Ok(None);
-    };
-    let player = players::by_id(ctx.conn, id)?;
-    Ok(player.owns_address(ctx.sender).then_some(player))
-}
-
 /// `invite` and `broadcast` as the mail means them: the parser read their
 /// first two words as the director's userid and password; in a reply of a
 /// player of another userid they are players or text like the rest.
@@ -198,7 +185,7 @@ fn reread(
     rest: Vec<String>,
 ) -> Result<(Speaker, Vec<String>), ServiceError> {
     if let Speaker::Password { userid, password } = director
-        && let Some(player) = replying_player(ctx, token)?
+        && let Some(player) = ctx.replying_player(token)?
         && !player.userid.eq_ignore_ascii_case(userid)
     {
         let mut words = vec![userid.clone(), password.clone()];

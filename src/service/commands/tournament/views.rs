@@ -18,7 +18,7 @@ pub(super) fn show(
 ) -> Result<Vec<Outgoing>, Failure> {
     let reader = match speaker {
         Speaker::Password { .. } => Some(ctx.speaker(speaker, token, None)?),
-        Speaker::Token => replying_player(ctx, token)?,
+        Speaker::Token => ctx.replying_player(token)?,
     };
     // What the view shows of the event's games is what its reader may see.
     let who = match &reader {
