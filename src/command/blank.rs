@@ -251,13 +251,7 @@ impl Blanking {
                 && words.get(1).is_some_and(|w| Word::near(w).is_some()),
         );
         let word = Word::near(words.get(start)?)?;
-        // A command's own word followed by prose (`If you agree, ...`) is
-        // no command at all, so no mistaken one either.
-        let parsed = parse_line(line);
-        if parsed.is_none() && Word::from_text(words[start]).is_some() {
-            return None;
-        }
-        if let Some(Ok(parsed)) = parsed {
+        if let Some(Ok(parsed)) = parse_line(line) {
             let in_place = match parsed.command.credentials() {
                 Some((userid, _)) => self.logged_in.iter().any(|u| u == userid),
                 // Nothing proves where a `signup`'s password stands; a
@@ -437,16 +431,6 @@ mod tests {
         );
         assert_eq!(blanking.line("my s3cret plan"), "my ******** plan");
         assert_eq!(blanking.line("Nice game!"), "Nice game!");
-    }
-
-    #[test]
-    fn prose_after_a_command_word_is_no_mistaken_command() {
-        assert_eq!(
-            quoted("If you agree, a quiet game."),
-            "If you agree, a quiet game."
-        );
-        // A line that begins like one is the command, mistaken.
-        assert_eq!(quoted("if e5 Nf3 alice-pw"), "if e5 Nf3 ********");
     }
 
     #[test]
