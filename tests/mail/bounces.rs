@@ -383,11 +383,16 @@ fn postfix_pipes_mail_and_its_real_dsn_to_pbem_process() {
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
     assert_eq!(read_health(), (vec![GHOST.to_string()], 1));
-    assert!(
-        postfix.delivered_to_pbem() >= before + 2,
-        "{}",
-        postfix.log()
-    );
+    // Postfix logs the bounce's delivery once `pbem process` has exited,
+    // which is after its commit: wait for that line too.
+    while postfix.delivered_to_pbem() < before + 2 {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(90),
+            "{}",
+            postfix.log()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
     let log_text = postfix.log();
     assert!(log_text.contains("to=<ghost@pbem.test>"), "{log_text}");
     assert!(log_text.contains("status=bounced"), "{log_text}");
