@@ -100,11 +100,19 @@ macro_rules! generate {
             ) -> Option<Result<Command, CommandError>> {
                 match self {
                     $(Word::$variant => {
-                        if <$module::$ty as MailCommand>::is_prose(args) {
+                        if self.is_prose(args) {
                             return None;
                         }
                         Some(<$module::$ty as MailCommand>::parse(keyword, args).map(Command::$variant))
                     })*
+                }
+            }
+
+            /// Whether the words after this word are prose rather than
+            /// the command (`If you agree, ...`, `Note that ...`).
+            pub fn is_prose(self, args: &[&str]) -> bool {
+                match self {
+                    $(Word::$variant => <$module::$ty as MailCommand>::is_prose(args)),*
                 }
             }
 

@@ -310,19 +310,15 @@ fn looks_like_command(words: &[&str]) -> bool {
     if Word::near(first).is_none() {
         return false;
     }
-    // `If you agree, ...` is prose; `if e5 Nf3`, `if 101 ...` and `if
-    // clear` are not.
-    if Word::from_text(first.trim_end_matches(['.', '!', ',', ';', ':'])) == Some(Word::If) {
-        return words.get(1).is_some_and(|second| {
-            second.trim_start_matches('#').parse::<u32>().is_ok()
-                || second.eq_ignore_ascii_case("clear")
-                || looks_like_move(second)
-        });
+    // A command's own word before what its command reads as prose
+    // (`If you agree, ...`, `Note that ...`) is prose; `if e5 Nf3` and
+    // `note 101 ...` are not.
+    if let Some(word) = Word::from_text(first.trim_end_matches(['.', '!', ',', ';', ':'])) {
+        return !word.is_prose(&words[1..]);
     }
-    Word::from_text(first.trim_end_matches(['.', '!', ',', ';', ':'])).is_some()
-        || words.get(1).is_none_or(|second| {
-            second.trim_start_matches('#').parse::<u32>().is_ok() || looks_like_move(second)
-        })
+    words.get(1).is_none_or(|second| {
+        second.trim_start_matches('#').parse::<u32>().is_ok() || looks_like_move(second)
+    })
 }
 
 /// A line that begins with a misspelled command word (`mvoe 101 ...`,
