@@ -34,6 +34,7 @@ macro_rules! for_each_command {
             Decline(decline::Decline),
             Queue(queue::Queue),
             If(r#if::If),
+            Note(note::Note),
             Subscribe(subscribe::Subscribe),
             Unsubscribe(unsubscribe::Unsubscribe),
             Chat(chat::Chat),

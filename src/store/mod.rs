@@ -17,6 +17,7 @@ pub mod delivery;
 pub mod ladders;
 pub mod limits;
 pub mod mailbox;
+pub mod notes;
 pub mod players;
 pub mod preferences;
 pub mod ratings;
@@ -68,6 +69,7 @@ migrations!(
     "0023_ladders",
     "0024_private",
     "0025_bounces",
+    "0026_notes",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest

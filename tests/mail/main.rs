@@ -13,6 +13,7 @@ mod e2e;
 mod inbound;
 mod mailhtml;
 mod network;
+mod note;
 mod pictures;
 mod postfix;
 mod reply_fixtures;

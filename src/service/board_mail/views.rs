@@ -79,6 +79,8 @@ struct BoardView {
     /// they still have: the reader's alone (issue 26).
     private_news: Vec<String>,
     own_lines: Vec<String>,
+    /// The reader's own notes on the board (`note`): the writer's alone.
+    own_notes: Vec<String>,
     /// The picture of the HTML part.
     picture: Option<PictureView>,
 }
@@ -429,6 +431,10 @@ pub fn render_shown(
             Reader::Player(player) => own_conditional_lines(ctx, loaded, player.id)?,
             Reader::Observer => Vec::new(),
         },
+        own_notes: match reader {
+            Reader::Player(player) => own_notes(ctx, board.number, player.id)?,
+            Reader::Observer => Vec::new(),
+        },
         picture: None,
     };
     // The reader's own part first, then the shared part.
@@ -547,4 +553,20 @@ fn own_conditional_lines(
             .map(|tree| tree.numbered_lines(&loaded.game))
             .unwrap_or_default(),
     )
+}
+
+/// The reader's own notes on a board, each with the turn it was written
+/// at, for the reader's board mails and `show` only.
+fn own_notes(
+    ctx: &Ctx<'_>,
+    board: crate::domain::BoardNumber,
+    player: PlayerId,
+) -> Result<Vec<String>, ServiceError> {
+    if !crate::reader::may_read_notes(Some(player), player) {
+        return Ok(Vec::new());
+    }
+    Ok(crate::store::notes::of(ctx.conn, board, player)?
+        .into_iter()
+        .map(|note| format!("at turn #{}: {}", note.at_turn + 1, note.text))
+        .collect())
 }
