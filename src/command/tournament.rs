@@ -8,7 +8,7 @@
 //! event name do not tell the two forms apart (`invite`, `broadcast`),
 //! the parser reads a userid and a password, and the service reads them
 //! as names or text instead when the mail is a reply of another player
-//! (see `service::tournament`).
+//! (see `service::commands::tournament`).
 
 use time::macros::format_description;
 

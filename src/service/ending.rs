@@ -3,7 +3,7 @@
 //! an unanswered offer, a director's ruling, a withdrawal from an event,
 //! a lapsed challenge) calls [`end_game`], inside the transaction of the
 //! mail or sweep that ended it, so whatever else a result must change (the
-//! event's bookkeeping: `service::tournament`) happens together with it or
+//! event's bookkeeping: `service::event_rounds`) happens together with it or
 //! not at all. A game that ends before each side made two turns is an
 //! abort and never rated (`service::challenges`).
 

@@ -5,7 +5,7 @@
 //! started, or the event ends with the final crosstable to every entrant
 //! and the director; a knockout or an event of groups (`cups`) moves on
 //! match by match (a playoff, the next round, the final stage). The
-//! tournament commands (`service::tournament`) use the same steps to start
+//! tournament commands (`service::commands::tournament`) use the same steps to start
 //! and finish events.
 
 mod cups;
