@@ -21,6 +21,63 @@ mod options;
 pub mod blank;
 pub mod reading;
 
+/// Defines a one-word board command (`resign`, `draw`, ...):
+/// `<word> <board> <userid> <password>`, or the word alone in a reply to a
+/// board mail, where what follows it on its line is a comment. Each such
+/// command's home states its word and its type with this.
+macro_rules! board_word_command {
+    ($(#[$doc:meta])* $command:ident, $word:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct $command {
+            /// 0 in a reply: the reply's board.
+            pub board: u32,
+            pub speaker: $crate::command::Speaker,
+        }
+
+        impl $crate::command::MailCommand for $command {
+            const DEFINITION: $crate::command::Definition = $crate::command::Definition {
+                words: &[$word],
+                forms: &[$crate::command::Form::new(
+                    $crate::command::BOARD_ACTIONS,
+                    &[3],
+                    concat!($word, " 101 alice alice-pw"),
+                )],
+                in_reply: $crate::command::InReply::Bare,
+                names_board: true,
+                fixed: &[],
+            };
+
+            fn parse(
+                keyword: &str,
+                args: &[&str],
+            ) -> Result<$command, $crate::command::CommandError> {
+                let (board, speaker) = $crate::command::board_and_login(
+                    args,
+                    keyword,
+                    $crate::command::BOARD_ACTIONS,
+                )?;
+                Ok($command { board, speaker })
+            }
+
+            fn in_reply(_rest: &str, board: u32) -> Option<$command> {
+                Some($command {
+                    board,
+                    speaker: $crate::command::Speaker::Token,
+                })
+            }
+
+            fn board(&self) -> Option<u32> {
+                Some(self.board)
+            }
+
+            fn speaker(&self) -> Option<&$crate::command::Speaker> {
+                Some(&self.speaker)
+            }
+        }
+    };
+}
+
 // One module per command, declared from the one list.
 for_each_command!(declare_homes, pub);
 

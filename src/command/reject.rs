@@ -1,46 +1,8 @@
-//! `reject <board> <userid> <password>`, or `reject` alone in a reply to a
-//! board mail: rejects the opponent's standing draw or undo offer.
+//! `reject <board> <userid> <password>`, or `reject` alone in a reply to a board
+//! mail: rejects the opponent's standing draw or undo offer.
 
-use super::{CommandError, Definition, Form, InReply, MailCommand, Speaker, board_and_login};
-
-/// `reject <board> <userid> <password>`
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reject {
-    /// 0 in a reply: the reply's board.
-    pub board: u32,
-    pub speaker: Speaker,
-}
-
-/// The usage the one-word board commands share (as `help` lists them).
-const USAGE: &str = super::BOARD_ACTIONS;
-
-impl MailCommand for Reject {
-    const DEFINITION: Definition = Definition {
-        words: &["reject"],
-        forms: &[Form::new(USAGE, &[3], "reject 101 alice alice-pw")],
-        in_reply: InReply::Bare,
-        names_board: true,
-        fixed: &[],
-    };
-
-    fn parse(keyword: &str, args: &[&str]) -> Result<Reject, CommandError> {
-        let (board, speaker) = board_and_login(args, keyword, USAGE)?;
-        Ok(Reject { board, speaker })
-    }
-
-    /// The word alone; what follows it on its line is a comment.
-    fn in_reply(_rest: &str, board: u32) -> Option<Reject> {
-        Some(Reject {
-            board,
-            speaker: Speaker::Token,
-        })
-    }
-
-    fn board(&self) -> Option<u32> {
-        Some(self.board)
-    }
-
-    fn speaker(&self) -> Option<&Speaker> {
-        Some(&self.speaker)
-    }
-}
+board_word_command!(
+    /// `reject <board> <userid> <password>`
+    Reject,
+    "reject"
+);
