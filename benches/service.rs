@@ -79,7 +79,7 @@ use pbem::mail::maildir::Maildir;
 use pbem::mail::outbox::Outbox;
 use pbem::mail::token::TokenKey;
 use pbem::mail::transport::FileSender;
-use pbem::server::{BATCH, Clock, Pass, Server};
+use pbem::server::{BATCH, Pass, Server, TimeSource};
 use pbem::service::PasswordCheck;
 use pbem::store::players::{self, Player};
 use pbem::store::{Store, mailbox};
@@ -191,7 +191,7 @@ fn set_up(config: &Config, scale: Scale) -> Server {
         server.inbox().deliver(mail.as_bytes()).expect("delivered");
     }
     let pass = server
-        .process_waiting(Clock::System, &AtomicBool::new(false))
+        .process_waiting(TimeSource::System, &AtomicBool::new(false))
         .expect("setup pass");
     assert_eq!(pass.replies, 2 * scale.boards as usize, "setup: {pass:?}");
     let boards: u32 = server
@@ -258,7 +258,7 @@ fn run_burst(server: &mut Server, mails: &[Vec<u8>]) -> Burst {
     let inbound_before = thread_cpu_time();
     let start = Instant::now();
     let pass = server
-        .process_waiting(Clock::System, &AtomicBool::new(false))
+        .process_waiting(TimeSource::System, &AtomicBool::new(false))
         .expect("burst pass");
     let elapsed = start.elapsed();
     let cpu = cpu_time()

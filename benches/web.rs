@@ -15,7 +15,7 @@ use criterion::Criterion;
 use pbem::config::Config;
 use pbem::rules::notation::parse_turn;
 use pbem::rules::{Game, Variant};
-use pbem::server::Clock;
+use pbem::server::TimeSource;
 use pbem::store::boards::{self, BoardOptions};
 use pbem::store::{Store, players};
 use pbem::web::{Site, pages};
@@ -56,7 +56,7 @@ fn main() {
         }
         tx.commit().expect("commit");
     }
-    let site = Site::new(&config, Clock::Fixed(now));
+    let site = Site::new(&config, TimeSource::Fixed(now));
     let page = pages::board(&site, store.conn(), 101, Color::White).expect("the board page");
     println!("board page: {} bytes", page.body.len());
     assert!(page.body.len() < 20 * 1024, "a board page under 20 KB");
@@ -72,7 +72,7 @@ fn main() {
     });
 
     let event = played_event();
-    let event_site = Site::new(&event.config, Clock::Fixed(event.now));
+    let event_site = Site::new(&event.config, TimeSource::Fixed(event.now));
     let event_store = Store::open(&event.config.database).expect("the event's store");
     let page = pages::event(&event_site, event_store.conn(), "club").expect("the event page");
     println!("event page: {} bytes", page.body.len());

@@ -101,9 +101,12 @@ impl MailChoice {
     }
 }
 
-/// The clock of one active board.
+/// The per-turn deadlines of one board still being played: when its turn
+/// started, the days to a reminder and to the loss on time, and how many
+/// reminders went out (see `schedule`). A board with a time control keeps
+/// its correspondence clock besides (`service::clocks`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Clock {
+pub struct TurnDeadlines {
     pub board: BoardNumber,
     /// Who is to move; `None` for a board not yet migrated (filled in at start).
     pub to_move: Option<PlayerId>,

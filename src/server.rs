@@ -37,18 +37,18 @@ use crate::schedule::cron;
 use crate::service::{Handled, Pruned, Service, ServiceError, SweepReport};
 use crate::store::{Store, StoreError};
 
-/// Where the time comes from: the system clock, or a fixed time for tests.
+/// Where the time comes from: the system clock, or a fixed time for tests (`--now`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Clock {
+pub enum TimeSource {
     System,
     Fixed(OffsetDateTime),
 }
 
-impl Clock {
+impl TimeSource {
     pub fn now(self) -> OffsetDateTime {
         match self {
-            Clock::System => OffsetDateTime::now_utc(),
-            Clock::Fixed(time) => time,
+            TimeSource::System => OffsetDateTime::now_utc(),
+            TimeSource::Fixed(time) => time,
         }
     }
 }
@@ -155,19 +155,23 @@ impl Server {
     /// sent now wait in the outbox for the next sender (`serve`, `tick`,
     /// the next mail), and are no reason for the mail system to hand the
     /// mail over again.
-    pub fn process_one(&mut self, raw: &[u8], clock: Clock) -> Result<Pass, ServerError> {
+    pub fn process_one(
+        &mut self,
+        raw: &[u8],
+        time_source: TimeSource,
+    ) -> Result<Pass, ServerError> {
         let mut pass = Pass::default();
         let mut source = OneMail::new(raw.to_vec());
         let no_stop = AtomicBool::new(false);
         take_waiting(
             &mut self.service,
             &mut source,
-            clock,
+            time_source,
             &no_stop,
             &mut pass,
             &mut |_| {},
         )?;
-        match self.drain(clock) {
+        match self.drain(time_source) {
             Ok(sent) => pass.sent = sent,
             Err(error) => tracing::warn!(
                 "the mail is handled; its replies wait in the outbox, as they cannot be sent now: {error}"
@@ -183,11 +187,11 @@ impl Server {
     /// processor and the disk busy; every reply is sent before it returns.
     pub fn process_waiting(
         &mut self,
-        clock: Clock,
+        time_source: TimeSource,
         stop: &AtomicBool,
     ) -> Result<Pass, ServerError> {
         let mut source = MaildirSource::new(self.inbox.clone(), Duration::ZERO);
-        self.process_source(&mut source, clock, stop)
+        self.process_source(&mut source, time_source, stop)
     }
 
     /// As [`Server::process_waiting`], for the mails waiting in `source`
@@ -195,7 +199,7 @@ impl Server {
     pub fn process_source(
         &mut self,
         source: &mut dyn InboundSource,
-        clock: Clock,
+        time_source: TimeSource,
         stop: &AtomicBool,
     ) -> Result<Pass, ServerError> {
         let sender_store = Store::open(&self.database).map_err(|error| ServerError::Database {
@@ -208,8 +212,8 @@ impl Server {
         std::thread::scope(|scope| {
             let _stop_on_panic = replies_queued.stop_on_panic();
             let replies = &replies_queued;
-            let sender =
-                scope.spawn(move || send_until_stopped(&sender_store, outbox, clock, replies));
+            let sender = scope
+                .spawn(move || send_until_stopped(&sender_store, outbox, time_source, replies));
             let mut pass = Pass::default();
             let handled = source
                 .open(&Stop::default())
@@ -218,7 +222,7 @@ impl Server {
                     take_waiting(
                         &mut self.service,
                         source,
-                        clock,
+                        time_source,
                         stop,
                         &mut pass,
                         &mut |result| {
@@ -241,27 +245,27 @@ impl Server {
         })
     }
 
-    /// Runs the deadline sweep as of the clock's time, then sends its mails.
-    pub fn sweep(&mut self, clock: Clock) -> Result<(SweepReport, usize), ServerError> {
-        let report = self.service.sweep(clock.now())?;
-        Ok((report, self.drain(clock)?))
+    /// Runs the deadline sweep as of `time_source`'s time, then sends its mails.
+    pub fn sweep(&mut self, time_source: TimeSource) -> Result<(SweepReport, usize), ServerError> {
+        let report = self.service.sweep(time_source.now())?;
+        Ok((report, self.drain(time_source)?))
     }
 
     /// Forgets old records (sent mails, processed mails), as `serve` does
     /// before each sweep.
-    pub fn prune(&mut self, clock: Clock) -> Result<Pruned, ServerError> {
-        Ok(self.service.prune(clock.now())?)
+    pub fn prune(&mut self, time_source: TimeSource) -> Result<Pruned, ServerError> {
+        Ok(self.service.prune(time_source.now())?)
     }
 
     /// Sends the daily digest (once a day at most), then the outbox.
-    pub fn digest(&mut self, clock: Clock) -> Result<(usize, usize), ServerError> {
-        let digests = self.service.digest(clock.now())?;
-        Ok((digests, self.drain(clock)?))
+    pub fn digest(&mut self, time_source: TimeSource) -> Result<(usize, usize), ServerError> {
+        let digests = self.service.digest(time_source.now())?;
+        Ok((digests, self.drain(time_source)?))
     }
 
     /// Sends what is in the outbox.
-    pub fn drain(&mut self, clock: Clock) -> Result<usize, ServerError> {
-        Ok(self.outbox.drain(self.service.store(), clock.now())?)
+    pub fn drain(&mut self, time_source: TimeSource) -> Result<usize, ServerError> {
+        Ok(self.outbox.drain(self.service.store(), time_source.now())?)
     }
 }
 
@@ -303,13 +307,13 @@ pub const BATCH: usize = 64;
 fn send_until_stopped(
     store: &Store,
     outbox: &mut Outbox,
-    clock: Clock,
+    time_source: TimeSource,
     replies_queued: &Stop,
 ) -> Result<usize, SendError> {
     let mut sent = 0;
     loop {
         let last = replies_queued.wait_for_wake(Duration::from_secs(1));
-        sent += outbox.drain(store, clock.now())?;
+        sent += outbox.drain(store, time_source.now())?;
         if last {
             return Ok(sent);
         }
@@ -325,7 +329,7 @@ fn send_until_stopped(
 fn take_waiting(
     service: &mut Service,
     source: &mut dyn InboundSource,
-    clock: Clock,
+    time_source: TimeSource,
     stop: &AtomicBool,
     pass: &mut Pass,
     handled: &mut dyn FnMut(Handled),
@@ -340,7 +344,7 @@ fn take_waiting(
             .iter()
             .map(|mail| (mail.raw.as_slice(), mail.size))
             .collect();
-        let results = service.handle_heads(&heads, clock.now())?;
+        let results = service.handle_heads(&heads, time_source.now())?;
         drop(heads);
         drop(batch);
         source.acknowledge()?;
@@ -367,7 +371,7 @@ fn take_waiting(
 fn receive(
     service: &mut Service,
     source: &mut dyn InboundSource,
-    clock: Clock,
+    time_source: TimeSource,
     stop: &Stop,
     total: &mut Pass,
     handled: &mut dyn FnMut(Handled),
@@ -377,7 +381,7 @@ fn receive(
         let result = source.open(stop).map_err(ServerError::from).and_then(|()| {
             while !stop.is_stopping() {
                 let (mails, replies) = (total.mails, total.replies);
-                take_waiting(service, source, clock, stop.flag(), total, handled)?;
+                take_waiting(service, source, time_source, stop.flag(), total, handled)?;
                 backoff.reset();
                 if total.mails > mails {
                     tracing::info!(
@@ -437,9 +441,9 @@ impl Pass {
 /// Runs the server: with `once`, one pass over the inbound and one over
 /// the outbox; otherwise the inbound loop and the outbox sender until
 /// SIGINT or SIGTERM, finishing the batch in hand.
-pub fn serve(config: &Config, once: bool, clock: Clock) -> Result<Pass, ServerError> {
+pub fn serve(config: &Config, once: bool, time_source: TimeSource) -> Result<Pass, ServerError> {
     if once {
-        return serve_once(config, clock);
+        return serve_once(config, time_source);
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -452,7 +456,7 @@ pub fn serve(config: &Config, once: bool, clock: Clock) -> Result<Pass, ServerEr
         // Counted by the loops below, read by the web site's /metrics.
         let metrics = Arc::new(Metrics::default());
         // The web site reads the store on this runtime; its failure is logged, not fatal.
-        crate::web::spawn(&config, clock, metrics.clone()).await;
+        crate::web::spawn(&config, time_source, metrics.clone()).await;
         // The cron jobs run on this runtime and only queue events; a full
         // queue means the same work is already pending.
         let (events, deadline_events) = std::sync::mpsc::sync_channel(4);
@@ -461,23 +465,25 @@ pub fn serve(config: &Config, once: bool, clock: Clock) -> Result<Pass, ServerEr
         let _scheduler = cron::start(&config.schedule, events)
             .await
             .map_err(|e| ServerError::Runtime(std::io::Error::other(e)))?;
-        tokio::task::spawn_blocking(move || run(&config, clock, &stop, deadline_events, &metrics))
-            .await
-            .map_err(|e| ServerError::Runtime(std::io::Error::other(e)))?
+        tokio::task::spawn_blocking(move || {
+            run(&config, time_source, &stop, deadline_events, &metrics)
+        })
+        .await
+        .map_err(|e| ServerError::Runtime(std::io::Error::other(e)))?
     })
 }
 
-fn serve_once(config: &Config, clock: Clock) -> Result<Pass, ServerError> {
+fn serve_once(config: &Config, time_source: TimeSource) -> Result<Pass, ServerError> {
     let no_stop = AtomicBool::new(false);
     match &config.inbound {
-        Inbound::Maildir(_) => Server::open(config)?.process_waiting(clock, &no_stop),
+        Inbound::Maildir(_) => Server::open(config)?.process_waiting(time_source, &no_stop),
         Inbound::Imap(settings) => {
             let mut server = Server::open(config)?;
             let mut source = ImapSource::new(settings, open_store(config)?);
-            server.process_source(&mut source, clock, &no_stop)
+            server.process_source(&mut source, time_source, &no_stop)
         }
         Inbound::Stdin => {
-            let sent = Server::open(config)?.drain(clock)?;
+            let sent = Server::open(config)?.drain(time_source)?;
             Ok(Pass {
                 sent,
                 ..Pass::default()
@@ -491,7 +497,7 @@ fn serve_once(config: &Config, clock: Clock) -> Result<Pass, ServerError> {
 /// loop, which stops the others too). Each counts into `metrics`.
 fn run(
     config: &Config,
-    clock: Clock,
+    time_source: TimeSource,
     stop: &Stop,
     deadline_events: Receiver<cron::Event>,
     metrics: &Metrics,
@@ -523,7 +529,7 @@ fn run(
             let _stop_on_panic = stop.stop_on_panic();
             run_deadlines(
                 &mut deadline_service,
-                clock,
+                time_source,
                 stop,
                 &deadline_events,
                 metrics,
@@ -532,16 +538,20 @@ fn run(
         let sender = scope.spawn(move || {
             let _stop_on_panic = stop.stop_on_panic();
             let mut outbox = outbox;
-            outbox::run_sender(&sender_store, &mut outbox, &|| clock.now(), stop, &|held| {
-                metrics.set_held(held)
-            })
+            outbox::run_sender(
+                &sender_store,
+                &mut outbox,
+                &|| time_source.now(),
+                stop,
+                &|held| metrics.set_held(held),
+            )
         });
         let mut total = Pass::default();
         let result = match source.as_deref_mut() {
             Some(source) => receive(
                 &mut service,
                 source,
-                clock,
+                time_source,
                 stop,
                 &mut total,
                 &mut |result| {
@@ -580,7 +590,7 @@ fn run(
 /// next event. Each sweep's duration goes into `metrics`.
 fn run_deadlines(
     service: &mut Service,
-    clock: Clock,
+    time_source: TimeSource,
     stop: &Stop,
     events: &Receiver<cron::Event>,
     metrics: &Metrics,
@@ -592,7 +602,7 @@ fn run_deadlines(
             Err(RecvTimeoutError::Disconnected) => return,
         };
         if event == cron::Event::Sweep {
-            match service.prune(clock.now()) {
+            match service.prune(time_source.now()) {
                 Ok(pruned) if pruned != Pruned::default() => {
                     tracing::info!(?pruned, "old records pruned")
                 }
@@ -605,7 +615,7 @@ fn run_deadlines(
         let result = match event {
             cron::Event::Sweep => {
                 let started = std::time::Instant::now();
-                let swept = service.sweep(clock.now());
+                let swept = service.sweep(time_source.now());
                 metrics.sweep_took(started.elapsed());
                 swept
             }
@@ -618,7 +628,7 @@ fn run_deadlines(
                 );
                 report.reminders + report.losses_on_time + report.draws_by_timeout
             }),
-            cron::Event::Digest => service.digest(clock.now()).inspect(|digests| {
+            cron::Event::Digest => service.digest(time_source.now()).inspect(|digests| {
                 tracing::info!(digests, "daily digest");
             }),
         };

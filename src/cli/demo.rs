@@ -15,7 +15,7 @@ use mail_parser::MessageParser;
 
 use super::CliError;
 use crate::config::{Config, Outbound};
-use crate::server::{Clock, Server};
+use crate::server::{Server, TimeSource};
 
 const ALICE: &str = "alice@example.org";
 const BOB: &str = "bob@example.org";
@@ -119,7 +119,7 @@ impl Demo<'_> {
             .map_err(|e| server_error(format!("cannot deliver into the inbox: {e}")))?;
         let stop = std::sync::atomic::AtomicBool::new(false);
         self.server
-            .process_waiting(Clock::System, &stop)
+            .process_waiting(TimeSource::System, &stop)
             .map_err(|e| server_error(e.to_string()))?;
         Ok(())
     }

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::{CliError, serve};
 use crate::reader::variant_sections;
 use crate::rules::Variant;
-use crate::server::Clock;
+use crate::server::TimeSource;
 use crate::store::{Store, ratings};
 
 pub fn run(
@@ -19,9 +19,9 @@ pub fn run(
     variant: Option<Variant>,
 ) -> Result<(), CliError> {
     let database = serve::database(data_dir, config)?;
-    let now = match serve::clock(now)? {
-        Clock::Fixed(time) => time,
-        Clock::System => time::OffsetDateTime::now_utc(),
+    let now = match serve::time_source(now)? {
+        TimeSource::Fixed(time) => time,
+        TimeSource::System => time::OffsetDateTime::now_utc(),
     };
     if !database.is_file() {
         return Err(CliError::Input(format!(

@@ -9,7 +9,7 @@ use time::format_description::well_known::Rfc3339;
 
 use super::CliError;
 use crate::config::Config;
-use crate::server::{self, Clock, Server};
+use crate::server::{self, Server, TimeSource};
 
 /// The configuration: the file if given, else the embedded defaults.
 pub fn config(data_dir: &Path, file: Option<&Path>) -> Result<Config, CliError> {
@@ -30,12 +30,12 @@ pub fn database(data_dir: &Path, file: Option<&Path>) -> Result<PathBuf, CliErro
     }
 }
 
-/// The clock: `--now` if given.
-pub fn clock(now: Option<&str>) -> Result<Clock, CliError> {
+/// Where the time comes from: `--now` if given, else the system clock.
+pub fn time_source(now: Option<&str>) -> Result<TimeSource, CliError> {
     match now {
-        None => Ok(Clock::System),
+        None => Ok(TimeSource::System),
         Some(text) => OffsetDateTime::parse(text, &Rfc3339)
-            .map(Clock::Fixed)
+            .map(TimeSource::Fixed)
             .map_err(|e| CliError::Input(format!("--now \"{text}\" is not an RFC 3339 time: {e}"))),
     }
 }
@@ -47,8 +47,8 @@ pub fn serve(
     once: bool,
 ) -> Result<(), CliError> {
     let config = config(data_dir, file)?;
-    let pass =
-        server::serve(&config, once, clock(now)?).map_err(|e| CliError::Server(e.to_string()))?;
+    let pass = server::serve(&config, once, time_source(now)?)
+        .map_err(|e| CliError::Server(e.to_string()))?;
     if once {
         println!(
             "processed {} mails ({} duplicates, {} ignored); queued {} replies; sent {}",
@@ -60,14 +60,14 @@ pub fn serve(
 
 pub fn process(data_dir: &Path, file: Option<&Path>, now: Option<&str>) -> Result<(), CliError> {
     let config = config(data_dir, file)?;
-    let clock = clock(now)?;
+    let time_source = time_source(now)?;
     let mut raw = Vec::new();
     std::io::stdin()
         .read_to_end(&mut raw)
         .map_err(|e| CliError::Server(format!("cannot read the mail from standard input: {e}")))?;
     let mut server = Server::open(&config).map_err(|e| CliError::Server(e.to_string()))?;
     server
-        .process_one(&raw, clock)
+        .process_one(&raw, time_source)
         .map_err(|e| CliError::Server(e.to_string()))?;
     Ok(())
 }
@@ -79,16 +79,16 @@ pub fn tick(
     digest: bool,
 ) -> Result<(), CliError> {
     let config = config(data_dir, file)?;
-    let clock = clock(now)?;
+    let time_source = time_source(now)?;
     let mut server = Server::open(&config).map_err(|e| CliError::Server(e.to_string()))?;
     // Where cron's `tick` stands in for `serve` (MDA mode), it also keeps
     // the records from growing; a failure waits for the next tick.
-    match server.prune(clock) {
+    match server.prune(time_source) {
         Ok(pruned) => tracing::debug!(?pruned, "old records pruned"),
         Err(error) => tracing::error!(%error, "pruning failed; it runs again at the next tick"),
     }
     let (report, sent) = server
-        .sweep(clock)
+        .sweep(time_source)
         .map_err(|e| CliError::Server(e.to_string()))?;
     println!(
         "sweep: {} reminders, {} losses on time, {} draws by timeout; sent {sent} mails",
@@ -96,7 +96,7 @@ pub fn tick(
     );
     if digest {
         let (digests, sent) = server
-            .digest(clock)
+            .digest(time_source)
             .map_err(|e| CliError::Server(e.to_string()))?;
         println!("digest: {digests} digests; sent {sent} mails");
     }

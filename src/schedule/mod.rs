@@ -12,7 +12,7 @@ pub mod cron;
 
 use time::{Duration, OffsetDateTime};
 
-use crate::domain::{Clock, Vacation};
+use crate::domain::{TurnDeadlines, Vacation};
 
 /// What a board's deadlines call for now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,25 +55,25 @@ pub fn running_time(
 
 /// Whether a standing draw offer went unanswered for the board's forfeit
 /// days, so that it counts as accepted (with any time control).
-pub fn draw_timed_out(clock: &Clock, now: OffsetDateTime) -> bool {
-    clock
+pub fn draw_timed_out(deadlines: &TurnDeadlines, now: OffsetDateTime) -> bool {
+    deadlines
         .draw_offered_at
-        .is_some_and(|offered| now - offered >= days(clock.forfeit_days))
+        .is_some_and(|offered| now - offered >= days(deadlines.forfeit_days))
 }
 
-/// What the deadlines of `clock` call for at `now`.
-pub fn due(clock: &Clock, now: OffsetDateTime, vacations: &[Vacation]) -> Due {
-    if draw_timed_out(clock, now) {
+/// What `deadlines` call for at `now`.
+pub fn due(deadlines: &TurnDeadlines, now: OffsetDateTime, vacations: &[Vacation]) -> Due {
+    if draw_timed_out(deadlines, now) {
         return Due::DrawByTimeout;
     }
-    let running = running_time(clock.last_turn_at, now, vacations);
-    if running >= days(clock.forfeit_days) {
+    let running = running_time(deadlines.last_turn_at, now, vacations);
+    if running >= days(deadlines.forfeit_days) {
         return Due::LossOnTime;
     }
-    let nag_every = days(clock.nag_days.max(1));
+    let nag_every = days(deadlines.nag_days.max(1));
     let reminders_due =
         u32::try_from(running.whole_seconds() / nag_every.whole_seconds()).unwrap_or(u32::MAX);
-    if reminders_due > clock.nags_sent {
+    if reminders_due > deadlines.nags_sent {
         Due::Nag(reminders_due)
     } else {
         Due::Nothing
@@ -81,8 +81,13 @@ pub fn due(clock: &Clock, now: OffsetDateTime, vacations: &[Vacation]) -> Due {
 }
 
 /// When the loss on time comes if nobody moves and no new vacation starts.
-pub fn forfeit_at(clock: &Clock, vacations: &[Vacation], now: OffsetDateTime) -> OffsetDateTime {
-    let remaining = days(clock.forfeit_days) - running_time(clock.last_turn_at, now, vacations);
+pub fn forfeit_at(
+    deadlines: &TurnDeadlines,
+    vacations: &[Vacation],
+    now: OffsetDateTime,
+) -> OffsetDateTime {
+    let remaining =
+        days(deadlines.forfeit_days) - running_time(deadlines.last_turn_at, now, vacations);
     let mut at = now + remaining.max(Duration::ZERO);
     // Vacation time still ahead pushes the deadline back.
     for vacation in vacations {
@@ -98,12 +103,12 @@ pub fn forfeit_at(clock: &Clock, vacations: &[Vacation], now: OffsetDateTime) ->
 /// starts: after each `nag_days` of running clock. `None` when that is
 /// beyond the calendar.
 pub fn next_nag_at(
-    clock: &Clock,
+    deadlines: &TurnDeadlines,
     vacations: &[Vacation],
     now: OffsetDateTime,
 ) -> Option<OffsetDateTime> {
-    let every = days(clock.nag_days.max(1));
-    let running = running_time(clock.last_turn_at, now, vacations);
+    let every = days(deadlines.nag_days.max(1));
+    let running = running_time(deadlines.last_turn_at, now, vacations);
     let passed = running.whole_seconds() / every.whole_seconds().max(1);
     let next = every.checked_mul(i32::try_from(passed.checked_add(1)?).ok()?)?;
     let mut at = now.checked_add(next.checked_sub(running)?.max(Duration::ZERO))?;
@@ -194,8 +199,8 @@ mod tests {
     use super::*;
     use crate::domain::{BoardNumber, PlayerId};
 
-    fn clock(nags_sent: u32) -> Clock {
-        Clock {
+    fn deadlines(nags_sent: u32) -> TurnDeadlines {
+        TurnDeadlines {
             board: BoardNumber(101),
             to_move: Some(PlayerId(1)),
             last_turn_at: datetime!(2026-03-01 12:00 UTC),
@@ -209,16 +214,25 @@ mod tests {
     #[test]
     fn reminders_every_nag_interval_then_the_loss_on_time() {
         let start = datetime!(2026-03-01 12:00 UTC);
-        assert_eq!(due(&clock(0), start + Duration::days(6), &[]), Due::Nothing);
-        assert_eq!(due(&clock(0), start + Duration::days(8), &[]), Due::Nag(1));
         assert_eq!(
-            due(&clock(1), start + Duration::days(8), &[]),
+            due(&deadlines(0), start + Duration::days(6), &[]),
+            Due::Nothing
+        );
+        assert_eq!(
+            due(&deadlines(0), start + Duration::days(8), &[]),
+            Due::Nag(1)
+        );
+        assert_eq!(
+            due(&deadlines(1), start + Duration::days(8), &[]),
             Due::Nothing,
             "never twice"
         );
-        assert_eq!(due(&clock(1), start + Duration::days(14), &[]), Due::Nag(2));
         assert_eq!(
-            due(&clock(2), start + Duration::days(22), &[]),
+            due(&deadlines(1), start + Duration::days(14), &[]),
+            Due::Nag(2)
+        );
+        assert_eq!(
+            due(&deadlines(2), start + Duration::days(22), &[]),
             Due::LossOnTime
         );
     }
@@ -235,16 +249,16 @@ mod tests {
             Duration::days(5)
         );
         assert_eq!(
-            due(&clock(0), start + Duration::days(15), &[away]),
+            due(&deadlines(0), start + Duration::days(15), &[away]),
             Due::Nothing,
             "5 days of clock"
         );
         assert_eq!(
-            due(&clock(0), start + Duration::days(18), &[away]),
+            due(&deadlines(0), start + Duration::days(18), &[away]),
             Due::Nag(1)
         );
         assert_eq!(
-            forfeit_at(&clock(0), &[away], start + Duration::days(1)),
+            forfeit_at(&deadlines(0), &[away], start + Duration::days(1)),
             start + Duration::days(31)
         );
         // Overlapping vacations count once.
@@ -289,7 +303,7 @@ mod tests {
 
     #[test]
     fn an_unanswered_draw_offer_is_accepted_at_the_forfeit_time() {
-        let mut offered = clock(0);
+        let mut offered = deadlines(0);
         offered.draw_offered_at = Some(datetime!(2026-03-02 12:00 UTC));
         assert_eq!(
             due(&offered, datetime!(2026-03-23 12:00 UTC), &[]),

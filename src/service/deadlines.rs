@@ -35,10 +35,9 @@ use super::event_rounds::send_board_mails;
 use super::kernel::{Service, ServiceError};
 use super::queue::{Replies, queue_all};
 use crate::caught::panic_text;
-use crate::domain::{BoardNumber, PlayerId, Vacation};
+use crate::domain::{BoardNumber, PlayerId, TurnDeadlines, Vacation};
 use crate::render::readable_time;
 use crate::schedule::{self, Due};
-use crate::store::deadlines;
 use crate::store::players;
 use crate::store::{self, CachedStatements, boards, tournaments};
 
@@ -129,9 +128,9 @@ impl Service {
                 return Ok(None);
             }
             let mut waiting: HashMap<PlayerId, Vec<BoardNumber>> = HashMap::new();
-            for clock in deadlines::active_clocks(conn)? {
-                if let Some(to_move) = clock.to_move {
-                    waiting.entry(to_move).or_default().push(clock.board);
+            for deadlines in store::deadlines::active_deadlines(conn)? {
+                if let Some(to_move) = deadlines.to_move {
+                    waiting.entry(to_move).or_default().push(deadlines.board);
                 }
             }
             let mut waiting: Vec<_> = waiting.into_iter().collect();
@@ -225,13 +224,13 @@ impl Service {
     /// Records who is to move on boards created before that was recorded.
     pub(super) fn backfill_to_move(&mut self) -> Result<(), ServiceError> {
         let tx = self.store.transaction()?;
-        for number in deadlines::boards_without_to_move(&tx)? {
+        for number in store::deadlines::boards_without_to_move(&tx)? {
             let Some(board) = boards::get(&tx, number)? else {
                 continue;
             };
             let turns = boards::turns(&tx, number)?;
             let game = board_mail::replay(&board, &turns, turns.len())?;
-            deadlines::set_to_move(&tx, number, board.player(game.state().turn()))?;
+            store::deadlines::set_to_move(&tx, number, board.player(game.state().turn()))?;
         }
         tx.commit()?;
         Ok(())
@@ -241,8 +240,8 @@ impl Service {
 /// The boards whose deadlines call for something at `now`, from one read
 /// of every running clock and the vacations that stop them.
 fn due_boards(conn: &Connection, now: OffsetDateTime) -> Result<Vec<BoardNumber>, ServiceError> {
-    let clocks = deadlines::active_clocks(conn)?;
-    let Some(oldest) = clocks.iter().map(|c| c.last_turn_at).min() else {
+    let active = store::deadlines::active_deadlines(conn)?;
+    let Some(oldest) = active.iter().map(|c| c.last_turn_at).min() else {
         return Ok(Vec::new());
     };
     let allowances = tournaments::vacation_allowances(conn)?;
@@ -254,30 +253,30 @@ fn due_boards(conn: &Connection, now: OffsetDateTime) -> Result<Vec<BoardNumber>
         .map(|&(_, since)| since)
         .fold(oldest, OffsetDateTime::min);
     let mut vacations: HashMap<PlayerId, Vec<Vacation>> = HashMap::new();
-    for (player, vacation) in deadlines::vacations_ending_after(conn, from)? {
+    for (player, vacation) in store::deadlines::vacations_ending_after(conn, from)? {
         vacations.entry(player).or_default().push(vacation);
     }
     let controlled = crate::store::clocks::controlled_boards(conn)?;
     let mut due = Vec::new();
-    for clock in clocks {
-        let Some(to_move) = clock.to_move else {
+    for deadlines in active {
+        let Some(to_move) = deadlines.to_move else {
             continue;
         };
-        if controlled.contains(&clock.board) {
-            if schedule::draw_timed_out(&clock, now)
-                || controlled_call(conn, &clock, to_move, now)?.is_some()
+        if controlled.contains(&deadlines.board) {
+            if schedule::draw_timed_out(&deadlines, now)
+                || controlled_call(conn, &deadlines, to_move, now)?.is_some()
             {
-                due.push(clock.board);
+                due.push(deadlines.board);
             }
             continue;
         }
         let all_away = vacations.get(&to_move).map_or(&[][..], Vec::as_slice);
-        let honoured = match allowances.get(&clock.board) {
+        let honoured = match allowances.get(&deadlines.board) {
             Some(&(days, since)) => schedule::within_allowance(all_away, since, days),
             None => all_away.to_vec(),
         };
-        if schedule::due(&clock, now, &honoured) != Due::Nothing {
-            due.push(clock.board);
+        if schedule::due(&deadlines, now, &honoured) != Due::Nothing {
+            due.push(deadlines.board);
         }
     }
     Ok(due)
@@ -287,22 +286,22 @@ fn due_boards(conn: &Connection, now: OffsetDateTime) -> Result<Vec<BoardNumber>
 /// transaction (a turn or another sweep may have come since the read):
 /// done, with its mails in `ctx.out`.
 fn board_deadline(ctx: &mut Ctx<'_>, board: BoardNumber) -> Result<Acted, ServiceError> {
-    let Some(clock) = deadlines::clock_of(ctx.conn, board)? else {
+    let Some(deadlines) = store::deadlines::deadlines_of(ctx.conn, board)? else {
         return Ok(Acted::Nothing);
     };
-    let Some(to_move) = clock.to_move else {
+    let Some(to_move) = deadlines.to_move else {
         return Ok(Acted::Nothing);
     };
     let now = ctx.now;
-    let call = if schedule::draw_timed_out(&clock, now) {
+    let call = if schedule::draw_timed_out(&deadlines, now) {
         Call::DrawByTimeout
-    } else if crate::store::clocks::has_control(ctx.conn, clock.board)? {
-        match controlled_call(ctx.conn, &clock, to_move, now)? {
+    } else if crate::store::clocks::has_control(ctx.conn, deadlines.board)? {
+        match controlled_call(ctx.conn, &deadlines, to_move, now)? {
             Some(call) => call,
             None => return Ok(Acted::Nothing),
         }
     } else {
-        match legacy_call(ctx.conn, &clock, to_move, now)? {
+        match legacy_call(ctx.conn, &deadlines, to_move, now)? {
             Some(call) => call,
             None => return Ok(Acted::Nothing),
         }
@@ -314,21 +313,22 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: BoardNumber) -> Result<Acted, Servic
             daily,
         } => {
             if daily {
-                crate::store::clocks::set_reminded(ctx.conn, clock.board, this_turn, now)?;
+                crate::store::clocks::set_reminded(ctx.conn, deadlines.board, this_turn, now)?;
             } else {
-                deadlines::set_nags_sent(ctx.conn, clock.board, this_turn)?;
+                store::deadlines::set_nags_sent(ctx.conn, deadlines.board, this_turn)?;
             }
             (
                 Acted::Reminded,
-                board_mail::board_mails(ctx, clock.board, Occasion::Nag(text))?,
+                board_mail::board_mails(ctx, deadlines.board, Occasion::Nag(text))?,
             )
         }
         Call::LossOnTime { loser, reason } => {
-            let board =
-                boards::get(ctx.conn, clock.board)?.ok_or_else(|| ServiceError::CorruptGame {
-                    board: clock.board,
+            let board = boards::get(ctx.conn, deadlines.board)?.ok_or_else(|| {
+                ServiceError::CorruptGame {
+                    board: deadlines.board,
                     reason: "the board vanished during the sweep".into(),
-                })?;
+                }
+            })?;
             let score = if board.color_of(loser) == Some(Color::White) {
                 "0-1"
             } else {
@@ -336,7 +336,7 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: BoardNumber) -> Result<Acted, Servic
             };
             end_game(
                 ctx,
-                clock.board,
+                deadlines.board,
                 Ending::Played {
                     score,
                     reason: &reason,
@@ -344,17 +344,17 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: BoardNumber) -> Result<Acted, Servic
             )?;
             (
                 Acted::LostOnTime,
-                board_mail::board_mails(ctx, clock.board, Occasion::Update)?,
+                board_mail::board_mails(ctx, deadlines.board, Occasion::Update)?,
             )
         }
         Call::DrawByTimeout => {
             let reason = format!(
                 "draw: the offer was not answered within {} days",
-                clock.forfeit_days
+                deadlines.forfeit_days
             );
             end_game(
                 ctx,
-                clock.board,
+                deadlines.board,
                 Ending::Played {
                     score: "1/2-1/2",
                     reason: &reason,
@@ -362,7 +362,7 @@ fn board_deadline(ctx: &mut Ctx<'_>, board: BoardNumber) -> Result<Acted, Servic
             )?;
             (
                 Acted::DrawnByTimeout,
-                board_mail::board_mails(ctx, clock.board, Occasion::Update)?,
+                board_mail::board_mails(ctx, deadlines.board, Occasion::Update)?,
             )
         }
     };
@@ -391,21 +391,26 @@ enum Call {
 /// `nag_days`, the loss after `forfeit_days` of its turn, as always.
 fn legacy_call(
     conn: &Connection,
-    clock: &crate::domain::Clock,
+    deadlines: &TurnDeadlines,
     to_move: PlayerId,
     now: OffsetDateTime,
 ) -> Result<Option<Call>, ServiceError> {
-    let away = deadlines::honoured_vacations(conn, clock.board, clock.last_turn_at, to_move)?;
-    Ok(match schedule::due(clock, now, &away) {
+    let away = store::deadlines::honoured_vacations(
+        conn,
+        deadlines.board,
+        deadlines.last_turn_at,
+        to_move,
+    )?;
+    Ok(match schedule::due(deadlines, now, &away) {
         Due::Nothing => None,
         Due::Nag(reminders) => {
             let player = players::by_id(conn, to_move)?;
             let text = format!(
                 "Reminder: {} has not moved on board {} for {} days. The game is lost on time on {} unless {} moves.",
                 player.userid,
-                clock.board,
-                schedule::running_time(clock.last_turn_at, now, &away).whole_days(),
-                readable_time(schedule::forfeit_at(clock, &away, now)),
+                deadlines.board,
+                schedule::running_time(deadlines.last_turn_at, now, &away).whole_days(),
+                readable_time(schedule::forfeit_at(deadlines, &away, now)),
                 player.userid
             );
             Some(Call::Remind {
@@ -420,7 +425,7 @@ fn legacy_call(
                 loser: to_move,
                 reason: format!(
                     "lost on time: {} did not move within {} days",
-                    loser.userid, clock.forfeit_days
+                    loser.userid, deadlines.forfeit_days
                 ),
             })
         }
@@ -433,11 +438,11 @@ fn legacy_call(
 /// (even if a late turn came before the sweep), or the reminder due.
 fn controlled_call(
     conn: &Connection,
-    clock: &crate::domain::Clock,
+    deadlines: &TurnDeadlines,
     to_move: PlayerId,
     now: OffsetDateTime,
 ) -> Result<Option<Call>, ServiceError> {
-    let Some(board) = boards::get(conn, clock.board)? else {
+    let Some(board) = boards::get(conn, deadlines.board)? else {
         return Ok(None);
     };
     let Some(color) = board.color_of(to_move) else {
@@ -486,7 +491,7 @@ fn controlled_call(
             let text = format!(
                 "Reminder: {userid} has {} left on board {} ({}). The game is lost on time at {} unless {userid} moves.",
                 pbem_clock::describe(timed.left(timed.to_move())),
-                clock.board,
+                deadlines.board,
                 stored.control.describe(),
                 pbem_clock::readable(timed.loses_at()),
             );
@@ -543,10 +548,10 @@ fn player_digest(
     store::set_setting(ctx.conn, "digest_partial", &format!("{today} {}", player.0))?;
     let mut texts = Vec::new();
     for &number in boards {
-        let Some(clock) = deadlines::clock_of(ctx.conn, number)? else {
+        let Some(deadlines) = store::deadlines::deadlines_of(ctx.conn, number)? else {
             continue;
         };
-        if clock.to_move != Some(player) {
+        if deadlines.to_move != Some(player) {
             continue;
         }
         let loaded = match board_mail::load(ctx, number) {
@@ -565,7 +570,7 @@ fn player_digest(
             loaded.board.number,
             loaded.board.variant.display_name(),
             opponent.userid,
-            (ctx.now - clock.last_turn_at).whole_days()
+            (ctx.now - deadlines.last_turn_at).whole_days()
         );
         for line in facts.digest_lines() {
             text.push_str("\n    ");

@@ -1,38 +1,41 @@
-//! What the deadline sweep reads and writes: the clocks of active boards,
+//! What the deadline sweep reads and writes: the per-turn deadlines of active boards,
 //! reminders sent, and vacations.
 
 use rusqlite::{Connection, OptionalExtension, params};
 use time::OffsetDateTime;
 
-pub use crate::domain::{Clock, Vacation};
+pub use crate::domain::{TurnDeadlines, Vacation};
 
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time, time_text};
 use crate::domain::BoardNumber;
 
-/// The columns of a [`Clock`], for [`clocks`].
-const CLOCK_SELECT: &str = "SELECT b.number, b.to_move_id, b.last_turn_at, b.nag_days, b.forfeit_days, b.nags_sent, o.created_at
+/// The columns of a [`TurnDeadlines`], for [`read_deadlines`].
+const DEADLINES_SELECT: &str = "SELECT b.number, b.to_move_id, b.last_turn_at, b.nag_days, b.forfeit_days, b.nags_sent, o.created_at
      FROM boards b LEFT JOIN offers o ON o.board = b.number AND o.kind = 'draw'
      WHERE b.result IS NULL AND b.challenged_id IS NULL";
 
-/// The clocks of every board still being played. A challenge that waits
+/// The per-turn deadlines of every board still being played. A challenge that waits
 /// for its challenged player has no clock yet (it lapses instead: see
 /// `service::challenges`).
-pub fn active_clocks(conn: &Connection) -> Result<Vec<Clock>, StoreError> {
-    clocks(conn, &format!("{CLOCK_SELECT} ORDER BY b.number"), [])
+pub fn active_deadlines(conn: &Connection) -> Result<Vec<TurnDeadlines>, StoreError> {
+    read_deadlines(conn, &format!("{DEADLINES_SELECT} ORDER BY b.number"), [])
 }
 
-/// The clock of `board`, if it is still being played.
-pub fn clock_of(conn: &Connection, board: BoardNumber) -> Result<Option<Clock>, StoreError> {
-    let sql = format!("{CLOCK_SELECT} AND b.number = ?1");
-    Ok(clocks(conn, &sql, [board])?.pop())
+/// The per-turn deadlines of `board`, if it is still being played.
+pub fn deadlines_of(
+    conn: &Connection,
+    board: BoardNumber,
+) -> Result<Option<TurnDeadlines>, StoreError> {
+    let sql = format!("{DEADLINES_SELECT} AND b.number = ?1");
+    Ok(read_deadlines(conn, &sql, [board])?.pop())
 }
 
-fn clocks(
+fn read_deadlines(
     conn: &Connection,
     sql: &str,
     params: impl rusqlite::Params,
-) -> Result<Vec<Clock>, StoreError> {
+) -> Result<Vec<TurnDeadlines>, StoreError> {
     let mut statement = conn.prepare_cached(sql)?;
     let rows = statement.query_map(params, |row| {
         Ok((
@@ -47,7 +50,7 @@ fn clocks(
     })?;
     rows.map(|row| {
         let (board, to_move, last, nag_days, forfeit_days, nags_sent, offered) = row?;
-        Ok(Clock {
+        Ok(TurnDeadlines {
             board,
             to_move: to_move.map(PlayerId),
             last_turn_at: parse_time(&last)?,

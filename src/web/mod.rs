@@ -42,7 +42,7 @@ use shakmaty::Color;
 use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::rules::Variant;
-use crate::server::Clock;
+use crate::server::TimeSource;
 use crate::store::{Store, StoreError, web};
 use templates::Pages;
 
@@ -59,7 +59,7 @@ pub struct Site {
     /// The server's own address, which the PGN's `Site` tag names (as in
     /// the PGN a finished game's mail attaches).
     address: String,
-    clock: Clock,
+    time_source: TimeSource,
     /// The running server's counters, which `/metrics` shows.
     metrics: Arc<Metrics>,
     /// Connections kept for the next request.
@@ -70,17 +70,17 @@ pub struct Site {
 impl Site {
     /// The site of the configuration's database and templates, whose
     /// `/metrics` shows counters of its own that nothing counts into.
-    pub fn new(config: &Config, clock: Clock) -> Site {
-        Site::with_metrics(config, clock, Arc::default())
+    pub fn new(config: &Config, time_source: TimeSource) -> Site {
+        Site::with_metrics(config, time_source, Arc::default())
     }
 
     /// The site of `pbem serve`, showing the counters the server keeps.
-    pub fn with_metrics(config: &Config, clock: Clock, metrics: Arc<Metrics>) -> Site {
+    pub fn with_metrics(config: &Config, time_source: TimeSource, metrics: Arc<Metrics>) -> Site {
         Site {
             database: config.database.clone(),
             pages: Pages::new(config.service.templates_dir.as_deref()),
             address: config.service.address.to_string(),
-            clock,
+            time_source,
             metrics,
             idle: Mutex::new(Vec::new()),
             readers: Arc::new(tokio::sync::Semaphore::new(READERS)),
@@ -168,7 +168,7 @@ pub async fn serve_on(listener: tokio::net::TcpListener, site: Site) -> std::io:
 /// as an error and not fatal: the mail is what must go on, and a second
 /// `pbem serve` on one machine (or a port taken by another program) should
 /// not stop it. `/metrics` shows `metrics`, which the server counts into.
-pub async fn spawn(config: &Config, clock: Clock, metrics: Arc<Metrics>) {
+pub async fn spawn(config: &Config, time_source: TimeSource, metrics: Arc<Metrics>) {
     let Some(listen) = config.web.listen else {
         tracing::info!("the web site is off ([web] listen = \"\")");
         return;
@@ -177,7 +177,7 @@ pub async fn spawn(config: &Config, clock: Clock, metrics: Arc<Metrics>) {
         Ok(listener) => {
             let address = listener.local_addr().unwrap_or(listen);
             tracing::info!(%address, "serving the web site on http://{address}/");
-            let site = Site::with_metrics(config, clock, metrics);
+            let site = Site::with_metrics(config, time_source, metrics);
             tokio::spawn(async move {
                 if let Err(error) = serve_on(listener, site).await {
                     tracing::error!(%error, "the web site stopped; the mail goes on");

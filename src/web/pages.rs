@@ -25,7 +25,6 @@ use crate::rules::notation::parse_turn;
 use crate::rules::{Game, Variant};
 use crate::schedule;
 use crate::store::boards::{self, Board, StoredTurn};
-use crate::store::deadlines as clocks;
 use crate::store::tournaments::{self as events, Event, Status};
 use crate::store::{self, ladders, ratings, web};
 use crate::tournament::{ByeKind, Crosstable, Format, text};
@@ -179,9 +178,9 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
     let control = crate::store::clocks::stored_clock(conn, BoardNumber(number))?
         .map(|stored| format!("{} ({})", stored.control, stored.control.describe()));
     let mut player_clocks = Vec::new();
-    let timed = match clocks::clock_of(conn, BoardNumber(number))? {
+    let timed = match store::deadlines::deadlines_of(conn, BoardNumber(number))? {
         Some(_) if !finished && *delay == 0 => {
-            crate::store::clocks::board_clock(conn, board, state.turn(), site.clock.now())?
+            crate::store::clocks::board_clock(conn, board, state.turn(), site.time_source.now())?
         }
         _ => None,
     };
@@ -195,14 +194,18 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         forfeit_at = Some(pbem_clock::readable(timed.clock.loses_at()));
     } else if !finished
         && *delay == 0
-        && let Some(clock) = clocks::clock_of(conn, BoardNumber(number))?
+        && let Some(deadlines) = store::deadlines::deadlines_of(conn, BoardNumber(number))?
     {
         let mover = board.player(state.turn());
-        let away =
-            clocks::honoured_vacations(conn, BoardNumber(number), board.last_turn_at, mover)?;
-        let now = site.clock.now().max(board.last_turn_at);
-        reminder_at = schedule::next_nag_at(&clock, &away, now).map(readable_time);
-        forfeit_at = Some(readable_time(schedule::forfeit_at(&clock, &away, now)));
+        let away = store::deadlines::honoured_vacations(
+            conn,
+            BoardNumber(number),
+            board.last_turn_at,
+            mover,
+        )?;
+        let now = site.time_source.now().max(board.last_turn_at);
+        reminder_at = schedule::next_nag_at(&deadlines, &away, now).map(readable_time);
+        forfeit_at = Some(readable_time(schedule::forfeit_at(&deadlines, &away, now)));
     }
     let event = match events::game_of_board(conn, BoardNumber(number))? {
         Some((id, game)) => Some(EventRef {
@@ -849,7 +852,7 @@ pub fn rated_variants(site: &Site, conn: &Connection) -> Result<Page, WebError> 
 /// `/ratings/<variant>`: the standings' sections, as the `ratings` mail.
 pub fn ratings(site: &Site, conn: &Connection, variant: Variant) -> Result<Page, WebError> {
     let sections: Vec<(String, String)> =
-        reader::variant_sections(conn, variant, site.clock.now(), STANDINGS_ROWS)?;
+        reader::variant_sections(conn, variant, site.time_source.now(), STANDINGS_ROWS)?;
     html(
         site,
         "ratings.html",
@@ -864,7 +867,7 @@ pub fn ratings(site: &Site, conn: &Connection, variant: Variant) -> Result<Page,
 /// `/players/<userid>`: ratings, rated games, games, events.
 pub fn player(site: &Site, conn: &Connection, userid: &str) -> Result<Page, WebError> {
     let (id, userid) = web::confirmed_player(conn, userid)?.ok_or(WebError::NotFound)?;
-    let now = ratings::nanos(site.clock.now());
+    let now = ratings::nanos(site.time_source.now());
     let standings: Vec<_> = ratings::of_player(conn, id)?
         .into_iter()
         .map(|(variant, standing)| (variant, standing.rating, standing.section(now)))

@@ -20,7 +20,7 @@ use pbem::mail::imap::ImapSource;
 use pbem::mail::maildir::MaildirSource;
 use pbem::mail::source::{Fetched, InboundSource, SourceError};
 use pbem::mail::stop::Stop;
-use pbem::server::{Clock, Pass, Server, ServerError};
+use pbem::server::{Pass, Server, ServerError, TimeSource};
 use pbem::store::Store;
 use pbem_testkit::{ALICE, BOB, Harness};
 
@@ -57,8 +57,8 @@ fn files_in(dir: &Path) -> usize {
     std::fs::read_dir(dir).expect("folder").count()
 }
 
-fn cut_pass(server: &mut Server, source: &mut dyn InboundSource, clock: Clock) {
-    let result = server.process_source(source, clock, &AtomicBool::new(false));
+fn cut_pass(server: &mut Server, source: &mut dyn InboundSource, time_source: TimeSource) {
+    let result = server.process_source(source, time_source, &AtomicBool::new(false));
     assert!(
         matches!(result, Err(ServerError::Inbound(_))),
         "the pass fails at the acknowledgement: {result:?}"
@@ -83,7 +83,7 @@ fn a_maildir_batch_committed_and_never_acknowledged_comes_again_as_duplicates() 
         inbox.deliver(mail.as_bytes()).expect("delivered");
     }
     let mut cut = CutBeforeAcknowledgement(MaildirSource::new(inbox.clone(), Duration::ZERO));
-    cut_pass(&mut h.server, &mut cut, Clock::Fixed(h.now));
+    cut_pass(&mut h.server, &mut cut, TimeSource::Fixed(h.now));
     // Committed (each mail answered) and still in new/.
     let answers = h.new_mails();
     assert_eq!(answers.len(), 3, "{answers:#?}");
@@ -116,7 +116,7 @@ fn an_imap_batch_committed_and_never_acknowledged_comes_again_as_a_duplicate() {
         panic!("an IMAP configuration: {:?}", config.inbound);
     };
     let mut server = Server::open(&config).expect("server");
-    let clock = Clock::Fixed(time::macros::datetime!(2026-03-01 12:00 UTC));
+    let time_source = TimeSource::Fixed(time::macros::datetime!(2026-03-01 12:00 UTC));
 
     let mut alice = servers.client("alice");
     alice.send("pbem@example.org", "help", "", None);
@@ -129,14 +129,14 @@ fn an_imap_batch_committed_and_never_acknowledged_comes_again_as_a_duplicate() {
 
     let store = || Store::open(&config.database).expect("store");
     let mut cut = CutBeforeAcknowledgement(ImapSource::new(settings, store()));
-    cut_pass(&mut server, &mut cut, clock);
+    cut_pass(&mut server, &mut cut, time_source);
     let answer = alice.wait_for(1, Duration::from_secs(60));
     assert_eq!(answer[0].subject, "pbem help", "{}", answer[0].body);
     assert_eq!(pbem_mailbox.folder("INBOX").len(), 1, "still in the INBOX");
 
     let mut source = ImapSource::new(settings, store());
     let pass = server
-        .process_source(&mut source, clock, &AtomicBool::new(false))
+        .process_source(&mut source, time_source, &AtomicBool::new(false))
         .expect("the pass succeeds");
     assert_eq!(
         pass,

@@ -30,7 +30,7 @@ fn last_board_mail(h: &Harness, address: &str) -> Sent {
 
 /// The web site's board page, built in this process.
 fn board_page(h: &Harness) -> String {
-    let site = pbem::web::Site::new(&h.config, pbem::server::Clock::Fixed(h.now));
+    let site = pbem::web::Site::new(&h.config, pbem::server::TimeSource::Fixed(h.now));
     let conn = h.database();
     pbem::web::pages::board(&site, &conn, 101, shakmaty::Color::White)
         .expect("the board page")

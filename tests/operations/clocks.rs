@@ -383,7 +383,7 @@ fn a_take_back_keeps_the_time_used_and_takes_back_the_increment() {
 /// The web site's page of `board` from White's side, built in this
 /// process at the harness clock (the pages the HTTP routes serve).
 fn board_page(h: &Harness, board: u32) -> String {
-    let site = pbem::web::Site::new(&h.config, pbem::server::Clock::Fixed(h.now));
+    let site = pbem::web::Site::new(&h.config, pbem::server::TimeSource::Fixed(h.now));
     let conn = h.database();
     pbem::web::pages::board(&site, &conn, board, shakmaty::Color::White)
         .unwrap_or_else(|e| panic!("the page of board {board}: {e:?}"))

@@ -121,7 +121,8 @@ fn help_names_every_command_word_of_the_table() {
 
 /// The property tests: every form of every command that holds a
 /// password, written right or with one mistake, never shows its password
-/// (a marker) in anything pbem sends.
+/// (a marker) in anything pbem sends. A failing seed is kept with the fuzz
+/// suite's, in `tests/safety/fuzz.proptest-regressions`.
 mod no_password_echoed {
     use std::cell::RefCell;
 
@@ -131,7 +132,7 @@ mod no_password_echoed {
     use pbem::service::{Service, ServiceConfig};
     use pbem::store::{Store, mailbox};
     use proptest::prelude::*;
-    use proptest::test_runner::{Config, TestRunner};
+    use proptest::test_runner::TestRunner;
     use time::macros::datetime;
     use time::{Duration, OffsetDateTime};
 
@@ -248,10 +249,7 @@ mod no_password_echoed {
 
     #[test]
     fn no_line_of_any_command_is_quoted_with_its_password() {
-        let mut runner = TestRunner::new(Config {
-            cases: 4096,
-            ..Config::default()
-        });
+        let mut runner = TestRunner::new(crate::fuzz::keeping_failures(4096));
         runner
             .run(&line(), |line| {
                 // A line that parsed with a marker as its password logged
@@ -363,10 +361,7 @@ mod no_password_echoed {
     #[test]
     fn no_mail_of_a_line_of_any_command_holds_its_password() {
         let world = RefCell::new(World::new());
-        let mut runner = TestRunner::new(Config {
-            cases: 192,
-            ..Config::default()
-        });
+        let mut runner = TestRunner::new(crate::fuzz::keeping_failures(192));
         runner
             .run(&(line(), any::<bool>()), |(line, in_subject)| {
                 let mut world = world.borrow_mut();

@@ -8,8 +8,9 @@
 //! a mail, a stored board always replays, and no mail pbem sends holds a
 //! player's password. `PBEM_FUZZ_CASES` multiplies the number of cases
 //! (default 1; e.g. 50 for a long run); a failing case is printed with its
-//! seed, and proptest keeps it under `tests/fuzz.proptest-regressions` to
-//! rerun it first.
+//! seed, and proptest keeps the seed in
+//! `tests/safety/fuzz.proptest-regressions` ([`REGRESSIONS`]) and reruns
+//! it first in every later run: commit that file with the fix.
 
 use std::sync::OnceLock;
 
@@ -27,10 +28,29 @@ use pbem::service::{Service, ServiceConfig};
 use pbem::store::players::PlayerId;
 use pbem::store::{Store, boards, mailbox, players};
 use proptest::prelude::*;
-use proptest::test_runner::Config;
+use proptest::test_runner::{Config, FileFailurePersistence};
 use shakmaty::CastlingMode;
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
+
+/// The file that keeps the seeds of failing cases, of this suite and of the
+/// password property of `commands`. Named outright: proptest's default
+/// place derives from the test's source file, which a runner built by hand
+/// does not know (proptest then warns and keeps nothing).
+pub const REGRESSIONS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/safety/fuzz.proptest-regressions"
+);
+
+/// A proptest configuration of `cases` cases whose failing seeds are kept
+/// in [`REGRESSIONS`].
+pub fn keeping_failures(cases: u32) -> Config {
+    Config {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(REGRESSIONS))),
+        ..Config::default()
+    }
+}
 
 /// The number of cases: `base` times `PBEM_FUZZ_CASES` (default 1).
 fn cases(base: u32) -> Config {
@@ -41,10 +61,7 @@ fn cases(base: u32) -> Config {
             .map(|text| text.parse().expect("PBEM_FUZZ_CASES is a number"))
             .unwrap_or(1)
     });
-    Config {
-        cases: base.saturating_mul(factor),
-        ..Config::default()
-    }
+    keeping_failures(base.saturating_mul(factor))
 }
 
 /// Words that command lines are made of, hostile ones among them.

@@ -30,7 +30,7 @@ fn is_processed(h: &Harness, id: &str) -> bool {
 /// panics. Any other way to make one mail panic serves as well; the tests
 /// below check that the fault did strike (the mail is answered with the
 /// server error, not with its board).
-fn corrupt_the_clock_of(h: &Harness, board: u32) {
+fn corrupt_the_deadlines_of(h: &Harness, board: u32) {
     let changed = h
         .database()
         .execute(
@@ -79,7 +79,7 @@ fn assert_server_error(mail: &Sent, answered: &str) {
 fn a_mail_that_panics_is_answered_with_the_error_and_the_batch_goes_on() {
     let mut h = Harness::new();
     two_boards(&mut h);
-    corrupt_the_clock_of(&h, 101);
+    corrupt_the_deadlines_of(&h, 101);
 
     let (panics, plays, after) = (h.message_id(), h.message_id(), h.message_id());
     let inbox = h.server.inbox().clone();
@@ -156,7 +156,7 @@ fn a_mail_that_panics_is_answered_with_the_error_and_the_batch_goes_on() {
 fn pbem_process_answers_a_panicking_mail_and_succeeds() {
     let mut h = Harness::new();
     two_boards(&mut h);
-    corrupt_the_clock_of(&h, 101);
+    corrupt_the_deadlines_of(&h, 101);
     let id = h.message_id();
     let raw = text_mail(
         ALICE,
@@ -462,7 +462,7 @@ fn mail_folders_and_files_are_kept_from_other_users() {
     assert_eq!(mode(&delivered), 0o600, "a delivered mail");
     let pass = server
         .process_waiting(
-            pbem::server::Clock::System,
+            pbem::server::TimeSource::System,
             &std::sync::atomic::AtomicBool::new(false),
         )
         .expect("pass");

@@ -221,7 +221,7 @@ fn a_six_player_knockout_with_byes_decides_a_tied_match_by_a_playoff() {
 
 /// The web site's page of event `name`, built in-process.
 fn event_page(h: &Harness, name: &str) -> String {
-    let site = pbem::web::Site::new(&h.config, pbem::server::Clock::Fixed(h.now));
+    let site = pbem::web::Site::new(&h.config, pbem::server::TimeSource::Fixed(h.now));
     let conn = h.database();
     pbem::web::pages::event(&site, &conn, name)
         .unwrap_or_else(|e| panic!("the page of {name}: {e:?}"))

@@ -194,7 +194,7 @@ fn a_ladder_of_five_challenges_up_and_out_of_reach_and_only_a_win_moves_it() {
     );
     // The web site lists the ladder and shows its order and open games,
     // userids only.
-    let site = pbem::web::Site::new(&h.config, pbem::server::Clock::Fixed(h.now));
+    let site = pbem::web::Site::new(&h.config, pbem::server::TimeSource::Fixed(h.now));
     let conn = h.database();
     let events = pbem::web::pages::events(&site, &conn)
         .expect("/events")

@@ -11,7 +11,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use pbem::server::Clock;
+use pbem::server::TimeSource;
 use pbem_testkit::{ALICE, BOB, Harness, address, free_port, games_in, pixel_box, to};
 
 /// Words that must appear on no page: the players' addresses, passwords,
@@ -448,7 +448,7 @@ pub(crate) fn check_feed_parses(feed: &str, entries: usize) {
 pub(crate) fn start_in_process(h: &Harness) -> SocketAddr {
     // A page that fails logs why: shown with the failing test's output.
     let _ = tracing_subscriber::fmt().with_test_writer().try_init();
-    let site = pbem::web::Site::new(&h.config, Clock::Fixed(h.now));
+    let site = pbem::web::Site::new(&h.config, TimeSource::Fixed(h.now));
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()

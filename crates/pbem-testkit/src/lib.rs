@@ -15,7 +15,7 @@ use std::sync::atomic::AtomicBool;
 
 use mail_parser::MessageParser;
 use pbem::config::Config;
-use pbem::server::{Clock, Pass, Server};
+use pbem::server::{Pass, Server, TimeSource};
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
@@ -97,14 +97,14 @@ impl Harness {
         self.now += Duration::minutes(1);
         let stop = AtomicBool::new(false);
         self.server
-            .process_waiting(Clock::Fixed(self.now), &stop)
+            .process_waiting(TimeSource::Fixed(self.now), &stop)
             .expect("the server pass succeeds")
     }
 
     /// Runs the deadline sweep as if at `at`; returns the new outbox mails.
     pub fn sweep(&mut self, at: OffsetDateTime) -> Vec<Sent> {
         self.server
-            .sweep(Clock::Fixed(at))
+            .sweep(TimeSource::Fixed(at))
             .expect("the sweep succeeds");
         self.new_mails()
     }
@@ -112,7 +112,7 @@ impl Harness {
     /// Sends the daily digest as if at `at`; returns the new outbox mails.
     pub fn digest(&mut self, at: OffsetDateTime) -> Vec<Sent> {
         self.server
-            .digest(Clock::Fixed(at))
+            .digest(TimeSource::Fixed(at))
             .expect("the digest succeeds");
         self.new_mails()
     }

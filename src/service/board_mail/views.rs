@@ -12,7 +12,7 @@ use shakmaty::{Color, Position, Square};
 
 use super::Heading;
 use super::load::Loaded;
-use crate::domain::{BoardChoice, Clock, PlayerId};
+use crate::domain::{BoardChoice, PlayerId, TurnDeadlines};
 use crate::mail::outgoing::{Html, Inline};
 use crate::reader::Sight;
 use crate::render::board::{BoardStyle, draw, legend, spoken_position};
@@ -23,7 +23,6 @@ use crate::rules::game::DrawClaim;
 use crate::schedule;
 use crate::service::{Ctx, ServiceError};
 use crate::store::boards::{self, OfferKind};
-use crate::store::deadlines as clocks;
 use crate::store::players::{self, Player};
 
 #[derive(Serialize)]
@@ -257,9 +256,13 @@ impl BoardFacts {
             forfeit_at = Some(pbem_clock::readable(timed.clock.loses_at()));
         } else if !finished && waiting.is_none() {
             let mover = board.player(state.turn());
-            let away =
-                clocks::honoured_vacations(ctx.conn, board.number, board.last_turn_at, mover)?;
-            let clock = Clock {
+            let away = crate::store::deadlines::honoured_vacations(
+                ctx.conn,
+                board.number,
+                board.last_turn_at,
+                mover,
+            )?;
+            let deadlines = TurnDeadlines {
                 board: board.number,
                 to_move: Some(mover),
                 last_turn_at: board.last_turn_at,
@@ -270,9 +273,9 @@ impl BoardFacts {
             };
             let now = ctx.now.max(board.last_turn_at);
             reminder_at =
-                schedule::next_nag_at(&clock, &away, now).map(crate::render::readable_time);
+                schedule::next_nag_at(&deadlines, &away, now).map(crate::render::readable_time);
             forfeit_at = Some(crate::render::readable_time(schedule::forfeit_at(
-                &clock, &away, now,
+                &deadlines, &away, now,
             )));
         }
         let away = [&white, &black]
