@@ -11,11 +11,8 @@ use crate::store::{self, claims};
 
 impl Act for SetAddresses {
     fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
-        let command = self;
-        let token = asked.token;
-
-        let player = ctx.speaker(&command.speaker, token, None)?;
-        let addresses = check_addresses(ctx, &command.addresses, Some(player.id))?;
+        let player = ctx.speaker(&self.speaker, asked.token, None)?;
+        let addresses = check_addresses(ctx, &self.addresses, Some(player.id))?;
         confirm::check_count(&addresses)?;
         let kept: Vec<String> = addresses
             .iter()

@@ -11,8 +11,7 @@ use crate::store::{claims, time_text};
 /// `confirm <code>`: the sender's address joins the addresses of the
 /// player whose claim has this code.
 impl Act for Confirm {
-    fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
-        let _ = asked;
+    fn act(&self, ctx: &mut MailCtx<'_>, _asked: Asked) -> Result<Vec<Outgoing>, Failure> {
         let code = self.code.as_str();
 
         let address = ctx.sender.to_string();

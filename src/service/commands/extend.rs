@@ -18,16 +18,13 @@ use pbem_clock::{Days, MAX_EXTENSION_DAYS};
 /// the next turn.
 impl Act for Extend {
     fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
-        let command = self;
-        let token = asked.token;
-
         // In a reply, the reply's board.
-        let number = if command.board == 0 {
-            token.map_or(BoardNumber(0), |(board, _)| board)
+        let number = if self.board == 0 {
+            asked.token.map_or(BoardNumber(0), |(board, _)| board)
         } else {
-            BoardNumber(command.board)
+            BoardNumber(self.board)
         };
-        let player = ctx.speaker(&command.speaker, token, Some(number))?;
+        let player = ctx.speaker(&self.speaker, asked.token, Some(number))?;
         let loaded = board_mail::load(ctx, number)?;
         let Some(color) = loaded.board.color_of(player.id) else {
             return Err(refuse(
@@ -58,7 +55,7 @@ impl Act for Extend {
             ));
         };
         clock
-            .check_extension(command.days)
+            .check_extension(self.days)
             .map_err(|why| refuse(format!("board {number}: {why}"), Some(number)))?;
         let opponent = players::by_id(ctx.conn, loaded.board.player(!color))?;
         clocks::add_extension(
@@ -66,17 +63,17 @@ impl Act for Extend {
             number,
             ctx.now,
             side_of(!color),
-            command.days,
+            self.days,
             player.id,
         )?;
         let note = format!(
             "{} gave {} {} more on the clock (extend); {} of the {MAX_EXTENSION_DAYS} extra days a game may have are left.",
             player.userid,
             opponent.userid,
-            pbem_clock::days_text(command.days),
+            pbem_clock::days_text(self.days),
             clock
                 .extension_room()
-                .checked_sub(command.days)
+                .checked_sub(self.days)
                 .unwrap_or(Days::ZERO)
         );
         boards::add_comment(

@@ -8,13 +8,10 @@ use crate::store::boards;
 use crate::store::players::{self};
 
 impl Act for Games {
-    fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
-        let _ = asked;
-        let command = self;
-
-        let Some(player) = players::by_userid(ctx.conn, &command.userid)? else {
+    fn act(&self, ctx: &mut MailCtx<'_>, _asked: Asked) -> Result<Vec<Outgoing>, Failure> {
+        let Some(player) = players::by_userid(ctx.conn, &self.userid)? else {
             return Err(refuse(
-                format!("there is no player \"{}\"", command.userid),
+                format!("there is no player \"{}\"", self.userid),
                 None,
             ));
         };
@@ -39,7 +36,7 @@ impl Act for Games {
             } else {
                 &black
             };
-            let keep = match command.filter {
+            let keep = match self.filter {
                 GamesFilter::All => true,
                 GamesFilter::Active => !board.is_finished(),
                 GamesFilter::Next => {

@@ -9,8 +9,7 @@ use crate::service::{Failure, MailCtx};
 use serde::Serialize;
 
 impl Act for HelpTopic {
-    fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
-        let _ = asked;
+    fn act(&self, ctx: &mut MailCtx<'_>, _asked: Asked) -> Result<Vec<Outgoing>, Failure> {
         let topic = *self;
 
         let mail = match topic {

@@ -14,11 +14,8 @@ use crate::store::conditional::{self as stored};
 /// `if`: adds one line to the speaker's tree on the board, or clears it.
 impl Act for If {
     fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
-        let command = self;
-        let token = asked.token;
-
-        let number = BoardNumber(command.board);
-        let player = ctx.speaker(&command.speaker, token, Some(number))?;
+        let number = BoardNumber(self.board);
+        let player = ctx.speaker(&self.speaker, asked.token, Some(number))?;
         let (loaded, color) = my_active_board(ctx, number, &player)?;
         if loaded.board.white == loaded.board.black {
             return Err(refuse(
@@ -32,7 +29,7 @@ impl Act for If {
         let subject = format!("{variant} Board {number} conditional moves");
         let turns = turn_count(&loaded);
         let mut tree = current_tree(ctx, &loaded, player.id, color)?;
-        let text = match &command.what {
+        let text = match &self.what {
             IfWhat::Clear => {
                 let dropped = tree.clear();
                 stored::clear(ctx.conn, number, player.id)?;

@@ -9,14 +9,11 @@ use crate::store::players::{self};
 
 impl Act for Password {
     fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
-        let command = self;
-        let token = asked.token;
-
-        let player = ctx.speaker(&command.speaker, token, None)?;
-        check_new_password(ctx, &command.new)?;
+        let player = ctx.speaker(&self.speaker, asked.token, None)?;
+        check_new_password(ctx, &self.new)?;
         let hash = ctx
             .passwords
-            .new_hash(&command.new)
+            .new_hash(&self.new)
             .map_err(|e| refuse(format!("cannot store the password: {e}"), None))?;
         players::set_password_hash(ctx.conn, player.id, &hash)?;
         let text = format!(

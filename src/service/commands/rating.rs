@@ -16,8 +16,7 @@ use time::OffsetDateTime;
 /// rated games (the userid as written in both): the answer never tells
 /// whether a userid exists.
 impl Act for Rating {
-    fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
-        let _ = asked;
+    fn act(&self, ctx: &mut MailCtx<'_>, _asked: Asked) -> Result<Vec<Outgoing>, Failure> {
         let userid = self.userid.as_str();
 
         let now = ratings::nanos(ctx.now);

@@ -10,12 +10,9 @@ use crate::store::preferences;
 /// `set ...`: changes one preference of the speaker and says what holds now.
 impl Act for SetPreference {
     fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
-        let command = self;
-        let token = asked.token;
-
-        let player = ctx.speaker(&command.speaker, token, None)?;
+        let player = ctx.speaker(&self.speaker, asked.token, None)?;
         let mut chosen = preferences::get(ctx.conn, player.id)?;
-        match command.change {
+        match self.change {
             Change::Board(board) => chosen.board = board,
             Change::Mail(mail) => chosen.mail = mail,
             Change::Pgn(pgn) => chosen.pgn = pgn,

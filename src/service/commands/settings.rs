@@ -11,9 +11,8 @@ use crate::store::preferences;
 impl Act for Settings {
     fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
         let speaker = &self.speaker;
-        let token = asked.token;
 
-        let player = ctx.speaker(speaker, token, None)?;
+        let player = ctx.speaker(speaker, asked.token, None)?;
         let chosen = preferences::get(ctx.conn, player.id)?;
         let text = format!(
             "{}\nAddresses:\n{}",

@@ -10,10 +10,7 @@ use crate::store::claims;
 use crate::store::players::{self};
 
 impl Act for Signup {
-    fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
-        let _ = asked;
-        let command = self;
-
+    fn act(&self, ctx: &mut MailCtx<'_>, _asked: Asked) -> Result<Vec<Outgoing>, Failure> {
         // A person needs one account: a mail of many signups would only
         // reserve userids and mail strangers.
         ctx.accounts.signups = ctx.accounts.signups.saturating_add(1);
@@ -23,21 +20,21 @@ impl Act for Signup {
                 None,
             ));
         }
-        if !valid_userid(&command.userid) {
+        if !valid_userid(&self.userid) {
             return Err(refuse(
                 format!(
                     "\"{}\" cannot be a userid: use 2 to 24 letters, digits, '_', '-' or '.'",
-                    command.userid
+                    self.userid
                 ),
                 None,
             ));
         }
-        check_new_password(ctx, &command.password)?;
-        let reserved = reservation_of(ctx, command)?;
-        let addresses = if command.addresses.is_empty() {
+        check_new_password(ctx, &self.password)?;
+        let reserved = reservation_of(ctx, self)?;
+        let addresses = if self.addresses.is_empty() {
             vec![ctx.sender.to_string()]
         } else {
-            command.addresses.clone()
+            self.addresses.clone()
         };
         let addresses = check_addresses(ctx, &addresses, reserved.as_ref().map(|p| p.id))?;
         confirm::check_count(&addresses)?;
@@ -51,12 +48,12 @@ impl Act for Signup {
             None => {
                 let hash = ctx
                     .passwords
-                    .new_hash(&command.password)
+                    .new_hash(&self.password)
                     .map_err(|e| refuse(format!("cannot store the password: {e}"), None))?;
                 // The player starts without addresses, its userid only
                 // reserved: the account exists once an address confirms (until
                 // then it cannot log in, and others cannot see it).
-                let id = players::insert(ctx.conn, &command.userid, &hash, &[], ctx.now)?;
+                let id = players::insert(ctx.conn, &self.userid, &hash, &[], ctx.now)?;
                 players::by_id(ctx.conn, id)?
             }
         };
@@ -66,11 +63,11 @@ impl Act for Signup {
         if !addresses.iter().any(|a| a.eq_ignore_ascii_case(ctx.sender)) {
             let text = format!(
                 "The userid {} is reserved for you; the account exists once an address of it confirms by replying to its confirmation mail, and until then it cannot play. Each new address gets a confirmation code ({}; at most one such mail a week to an address, so if it does not come, send the command from the address itself). A reservation no address confirms lapses after {} days; until then the same signup with the same password sends a code again or names other addresses.",
-                command.userid,
+                self.userid,
                 addresses.join(", "),
                 confirm::CLAIM_LAPSE.whole_days()
             );
-            mails.push(ctx.notice_to_sender(&format!("pbem signup {}", command.userid), &text)?);
+            mails.push(ctx.notice_to_sender(&format!("pbem signup {}", self.userid), &text)?);
         }
         Ok(mails)
     }
