@@ -24,7 +24,7 @@ use rusqlite::Connection;
 use time::OffsetDateTime;
 
 use crate::domain::{BoardNumber, PlayerId};
-use crate::render::ratings::{Row, standings_sections};
+use crate::render::ratings::{PastRow, Row, standings_sections};
 use crate::rules::Variant;
 use crate::store::{StoreError, ratings, web};
 
@@ -182,6 +182,26 @@ pub fn rated_games_of(
     limit: u32,
 ) -> Result<Vec<ratings::PastGame>, StoreError> {
     ratings::recent_games(conn, player, who.player(), limit)
+}
+
+/// Rated games as the ratings tables show them (the `rating` mail and the
+/// web's player page alike).
+pub fn past_rows(games: &[ratings::PastGame]) -> Vec<PastRow<'_>> {
+    games
+        .iter()
+        .map(|g| PastRow {
+            date: OffsetDateTime::from_unix_timestamp_nanos(i128::from(g.finished))
+                .map(|t| t.date().to_string())
+                .unwrap_or_default(),
+            board: g.board.0,
+            variant: g.variant,
+            outcome: g.outcome,
+            opponent: &g.opponent,
+            opponent_rating: g.opponent_before,
+            before: g.before,
+            after: g.after,
+        })
+        .collect()
 }
 
 /// A variant's standings at `now` as their sections (title, table of at

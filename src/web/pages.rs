@@ -19,7 +19,7 @@ use super::{Page, Site, WebError, svg};
 use crate::domain::BoardNumber;
 use crate::metrics::Snapshot;
 use crate::reader::{self, Who};
-use crate::render::ratings::{PastRow, past_table, player_table};
+use crate::render::ratings::{past_table, player_table};
 use crate::render::{pgn, readable_time};
 use crate::rules::notation::parse_turn;
 use crate::rules::{Game, Variant};
@@ -874,21 +874,7 @@ pub fn player(site: &Site, conn: &Connection, userid: &str) -> Result<Page, WebE
         .collect();
     // A `--private` game is left out, though its rating change stands.
     let rated = reader::rated_games_of(conn, id, Who::Web, PLAYER_RATED_GAMES)?;
-    let rows: Vec<PastRow<'_>> = rated
-        .iter()
-        .map(|g| PastRow {
-            date: OffsetDateTime::from_unix_timestamp_nanos(i128::from(g.finished))
-                .map(|t| t.date().to_string())
-                .unwrap_or_default(),
-            board: g.board.0,
-            variant: g.variant,
-            outcome: g.outcome,
-            opponent: &g.opponent,
-            opponent_rating: g.opponent_before,
-            before: g.before,
-            after: g.after,
-        })
-        .collect();
+    let rows = crate::reader::past_rows(&rated);
     let events: Vec<(String, String)> = web::events_of(conn, id)?;
     html(
         site,

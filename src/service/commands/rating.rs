@@ -4,12 +4,11 @@ use super::{Act, Asked};
 use crate::command::rating::Rating;
 use crate::mail::outgoing::Outgoing;
 use crate::ratings::START;
-use crate::render::ratings::{PastRow, past_table, player_table};
+use crate::render::ratings::{past_table, player_table};
 use crate::service::ratings::{RECENT_GAMES, to_sender};
 use crate::service::{Failure, MailCtx};
 use crate::store::players;
 use crate::store::ratings;
-use time::OffsetDateTime;
 
 /// `rating <userid>`: a player's rating in every variant played and the
 /// last rated games. An unknown userid is answered as a player without
@@ -31,21 +30,7 @@ impl Act for Rating {
             ),
             None => (Vec::new(), Vec::new()),
         };
-        let rows: Vec<PastRow<'_>> = games
-            .iter()
-            .map(|g| PastRow {
-                date: OffsetDateTime::from_unix_timestamp_nanos(i128::from(g.finished))
-                    .map(|t| t.date().to_string())
-                    .unwrap_or_default(),
-                board: g.board.0,
-                variant: g.variant,
-                outcome: g.outcome,
-                opponent: &g.opponent,
-                opponent_rating: g.opponent_before,
-                before: g.before,
-                after: g.after,
-            })
-            .collect();
+        let rows = crate::reader::past_rows(&games);
         let rendered = ctx.templates.render(
             "rating.txt",
             minijinja::context! {
