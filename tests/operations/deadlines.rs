@@ -306,3 +306,47 @@ fn serve_runs_the_sweep_on_its_cron_schedule() {
     let sweeps = log.matches("deadline sweep").count();
     assert!(sweeps >= 3, "the sweep ran {sweeps} times:\n{log}");
 }
+
+/// Issue 36: a vacation is told to the opponents of accepted running
+/// games only, one mail per opponent naming every board the two share.
+#[test]
+fn a_vacation_tells_each_accepted_opponent_once_and_nobody_else() {
+    const CAROL: &str = "carol@example.org";
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    h.signup("carol", CAROL);
+    for opponent in ["bob", "bob", "carol"] {
+        let made = h.send(
+            ALICE,
+            "new game",
+            &format!("chess challenge alice alice-pw {opponent} --white"),
+        );
+        assert_eq!(made.len(), 2, "{made:#?}");
+    }
+    accept(&mut h);
+    let accepted = h.send(BOB, "ok", "accept 102 bob bob-pw");
+    assert_eq!(accepted.len(), 2, "{accepted:#?}");
+
+    let away = h.send(ALICE, "away", "vacation alice alice-pw 10");
+    let to_bob: Vec<_> = away.iter().filter(|m| m.to == BOB).collect();
+    assert_eq!(to_bob.len(), 1, "one mail for both boards: {away:#?}");
+    let body = &to_bob[0].body;
+    assert!(body.contains("alice is on vacation for 10 days"), "{body}");
+    assert!(
+        body.contains("Board 101 (Chess)") && body.contains("Board 102 (Chess)"),
+        "both shared boards are named: {body}"
+    );
+    assert!(
+        away.iter().all(|m| m.to != CAROL),
+        "a challenge Carol never accepted is no game of hers yet: {away:#?}"
+    );
+    assert_eq!(away.len(), 2, "Alice's own answer and Bob's: {away:#?}");
+
+    // Carol has no accepted game: her vacation is told to her alone
+    // (Bob's twin above was told).
+    let alone = h.send(CAROL, "away", "vacation carol carol-pw 3");
+    assert_eq!(alone.len(), 1, "{alone:#?}");
+    assert_eq!(alone[0].to, CAROL);
+    assert!(alone[0].body.contains("carol is on vacation for 3 days"));
+}
