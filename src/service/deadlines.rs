@@ -35,11 +35,11 @@ use super::event_rounds::send_board_mails;
 use super::kernel::{Service, ServiceError};
 use super::queue::{Replies, queue_all};
 use crate::caught::panic_text;
-use crate::domain::{BoardNumber, PlayerId, TurnDeadlines, Vacation};
+use crate::domain::{BoardNumber, MailChoice, PlayerId, TurnDeadlines, Vacation};
 use crate::render::readable_time;
 use crate::schedule::{self, Due};
 use crate::store::players;
-use crate::store::{self, CachedStatements, boards, tournaments};
+use crate::store::{self, CachedStatements, boards, preferences, tournaments};
 
 /// How long one of the sweep's transactions takes on more items; the
 /// item in hand is finished, so a transaction lasts this long plus one
@@ -113,8 +113,10 @@ impl Service {
         Ok(())
     }
 
-    /// Sends each player a list of the boards where it is their turn, once a
-    /// day at most. Returns how many digests were queued.
+    /// Sends each player who chose the digest (`set mail digest`) a list
+    /// of the boards where it is their turn, once a day at most; a player
+    /// on `mail every` has had a board mail for each of those turns.
+    /// Returns how many digests were queued.
     ///
     /// In short transactions like the sweep: the players already served
     /// today are recorded with their digests (the setting `digest_partial`,
@@ -529,8 +531,9 @@ fn lapse_unanswered(ctx: &Ctx<'_>) -> Result<usize, ServiceError> {
 }
 
 /// The digest of one player: the boards of `boards` where it is still
-/// their turn; none when the player had theirs today already. Whether a
-/// digest was queued.
+/// their turn; none when the player had theirs today already, or does not
+/// take the digest (looked at here, in the transaction that sends it, so a
+/// `set mail` a moment before counts). Whether a digest was queued.
 fn player_digest(
     ctx: &mut Ctx<'_>,
     today: &str,
@@ -542,7 +545,9 @@ fn player_digest(
         .as_deref()
         .and_then(|text| text.strip_prefix(today))
         .and_then(|rest| rest.trim().parse::<i64>().ok());
-    if served_through.is_some_and(|last| last >= player.0) {
+    if served_through.is_some_and(|last| last >= player.0)
+        || preferences::get(ctx.conn, player)?.mail != MailChoice::Digest
+    {
         return Ok(false);
     }
     store::set_setting(ctx.conn, "digest_partial", &format!("{today} {}", player.0))?;

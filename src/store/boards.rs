@@ -187,10 +187,14 @@ pub fn get(conn: &Connection, number: BoardNumber) -> Result<Option<Board>, Stor
         .transpose()
 }
 
-/// The boards `player` plays on, newest first.
-pub fn of_player(conn: &Connection, player: PlayerId) -> Result<Vec<Board>, StoreError> {
+/// The running games of `player` whose challenge was accepted, oldest
+/// first: the games an opponent of theirs is entitled to hear about (a
+/// challenge still waiting is no game of the challenged player's yet).
+pub fn accepted_running(conn: &Connection, player: PlayerId) -> Result<Vec<Board>, StoreError> {
     let sql = format!(
-        "SELECT {BOARD_COLUMNS} FROM boards WHERE white_id = ?1 OR black_id = ?1 ORDER BY number DESC"
+        "SELECT {BOARD_COLUMNS} FROM boards
+         WHERE (white_id = ?1 OR black_id = ?1) AND result IS NULL AND challenged_id IS NULL
+         ORDER BY number"
     );
     let mut statement = conn.prepare_cached(&sql)?;
     let rows = statement.query_map([player.0], board_from_row)?;

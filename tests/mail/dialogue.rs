@@ -329,6 +329,8 @@ fn item_12_every_board_mail_references_the_first_board_mail() {
     let (alice, bob) = h.alice_and_bob_on("chess");
     let played = h.reply(&alice, ALICE, "e4\nhello");
     let chat = h.send(BOB, "c", "chat 101 bob bob-pw hi there");
+    // Alice hears of Bob's vacation once he has accepted her challenge.
+    h.bob_accepts();
     let vacation = h.send(BOB, "v", "vacation bob bob-pw 3");
     let to_alice: Vec<Sent> = vacation.iter().filter(|m| m.to == ALICE).cloned().collect();
     assert_eq!(to_alice.len(), 1, "{vacation:#?}");

@@ -184,6 +184,9 @@ fn an_unanswered_draw_offer_counts_as_accepted_at_the_forfeit_time() {
 fn the_daily_digest_lists_the_boards_waiting_and_comes_once_a_day() {
     let mut h = Harness::new();
     let start = board(&mut h);
+    // Both take the digest; only Alice has a board waiting.
+    h.send(ALICE, "prefs", "set alice alice-pw mail digest");
+    h.send(BOB, "prefs", "set bob bob-pw mail digest");
     let digest = h.digest(start + days(2));
     assert_eq!(
         digest.len(),
@@ -305,4 +308,89 @@ fn serve_runs_the_sweep_on_its_cron_schedule() {
     assert_eq!(nags[0].subject, "Nag: Chess Board 101 alice");
     let sweeps = log.matches("deadline sweep").count();
     assert!(sweeps >= 3, "the sweep ran {sweeps} times:\n{log}");
+}
+
+/// Issue 36: a vacation is told to the opponents of accepted running
+/// games only, one mail per opponent naming every board the two share.
+#[test]
+fn a_vacation_tells_each_accepted_opponent_once_and_nobody_else() {
+    const CAROL: &str = "carol@example.org";
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    h.signup("carol", CAROL);
+    for opponent in ["bob", "bob", "carol"] {
+        let made = h.send(
+            ALICE,
+            "new game",
+            &format!("chess challenge alice alice-pw {opponent} --white"),
+        );
+        assert_eq!(made.len(), 2, "{made:#?}");
+    }
+    accept(&mut h);
+    let accepted = h.send(BOB, "ok", "accept 102 bob bob-pw");
+    assert_eq!(accepted.len(), 2, "{accepted:#?}");
+
+    let away = h.send(ALICE, "away", "vacation alice alice-pw 10");
+    let to_bob: Vec<_> = away.iter().filter(|m| m.to == BOB).collect();
+    assert_eq!(to_bob.len(), 1, "one mail for both boards: {away:#?}");
+    let body = &to_bob[0].body;
+    assert!(body.contains("alice is on vacation for 10 days"), "{body}");
+    assert!(
+        body.contains("Board 101 (Chess)") && body.contains("Board 102 (Chess)"),
+        "both shared boards are named: {body}"
+    );
+    assert!(
+        away.iter().all(|m| m.to != CAROL),
+        "a challenge Carol never accepted is no game of hers yet: {away:#?}"
+    );
+    assert_eq!(away.len(), 2, "Alice's own answer and Bob's: {away:#?}");
+
+    // Carol has no accepted game: her vacation is told to her alone
+    // (Bob's twin above was told).
+    let alone = h.send(CAROL, "away", "vacation carol carol-pw 3");
+    assert_eq!(alone.len(), 1, "{alone:#?}");
+    assert_eq!(alone[0].to, CAROL);
+    assert!(alone[0].body.contains("carol is on vacation for 3 days"));
+}
+
+/// `pbem tick --digest` as a process: the digest goes to the players
+/// who chose it (`set mail digest`), never to those on `mail every`.
+#[test]
+fn the_digest_goes_only_to_players_who_chose_it() {
+    let mut h = Harness::new();
+    let start = board(&mut h);
+    // Board 102: Bob White, to move once Alice accepts.
+    let made = h.send(BOB, "new game", "chess challenge bob bob-pw alice --white");
+    assert_eq!(made.len(), 2, "{made:#?}");
+    let accepted = h.send(ALICE, "ok", "accept 102 alice alice-pw");
+    assert_eq!(accepted.len(), 2, "{accepted:#?}");
+    h.send(ALICE, "prefs", "set alice alice-pw mail digest");
+    let tick = |h: &mut Harness, at: OffsetDateTime| {
+        let at = at
+            .format(&time::format_description::well_known::Rfc3339)
+            .expect("formats");
+        let report = h.run(&["--now", &at, "tick", "--digest"]);
+        (report, h.new_mails())
+    };
+
+    let (report, digest) = tick(&mut h, start + days(2));
+    assert!(report.contains("digest: 1 digests"), "{report}");
+    assert_eq!(digest.len(), 1, "Bob is on `mail every`: {digest:#?}");
+    assert_eq!(digest[0].to, ALICE);
+    assert_eq!(digest[0].subject, "pbem digest for alice");
+
+    // The twin: once Bob chooses the digest, he gets his.
+    h.send(BOB, "prefs", "set bob bob-pw mail digest");
+    let (_, digest) = tick(&mut h, start + days(3));
+    let mut whom: Vec<&str> = digest.iter().map(|m| m.to.as_str()).collect();
+    whom.sort();
+    assert_eq!(whom, [ALICE, BOB], "{digest:#?}");
+    assert!(
+        to(&digest, BOB)
+            .body
+            .contains("Board 102 (Chess against alice)"),
+        "{}",
+        to(&digest, BOB).body
+    );
 }

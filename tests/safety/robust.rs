@@ -267,6 +267,31 @@ fn due_boards(
     (nagged, lost)
 }
 
+/// Every player chooses the daily digest (`set mail digest`): the digest
+/// goes to nobody else.
+fn choose_the_digest(h: &Harness) {
+    use pbem::store::Store;
+    use pbem::store::players::PlayerId;
+    use pbem::store::preferences::{self, MailChoice, Preferences};
+    let store = Store::open(&h.dir.path().join("pbem.sqlite3")).expect("store");
+    let tx = store.transaction().expect("transaction");
+    let ids: Vec<i64> = tx
+        .prepare("SELECT id FROM players")
+        .expect("query")
+        .query_map([], |row| row.get(0))
+        .expect("players")
+        .collect::<Result<_, _>>()
+        .expect("ids");
+    let digest = Preferences {
+        mail: MailChoice::Digest,
+        ..Preferences::default()
+    };
+    for id in ids {
+        preferences::set(&tx, PlayerId(id), digest).expect("preferences");
+    }
+    tx.commit().expect("commit");
+}
+
 fn rfc3339(time: time::OffsetDateTime) -> String {
     time.format(&time::format_description::well_known::Rfc3339)
         .expect("formats")
@@ -501,6 +526,7 @@ fn a_digest_killed_half_way_sends_every_player_one() {
     let mut h = Harness::new();
     let at = h.now + time::Duration::days(30);
     let (_, _) = due_boards(&h, at, 0, 0, PLAYERS);
+    choose_the_digest(&h);
     let digest = |h: &Harness| {
         Command::new(env!("CARGO_BIN_EXE_pbem"))
             .arg("--data-dir")

@@ -4,8 +4,10 @@ use super::{Act, Asked};
 use crate::command::Vacation;
 use crate::mail::outgoing::Outgoing;
 use crate::service::{Failure, MailCtx, refuse};
-use crate::store::players::{self};
-use crate::store::{boards, deadlines};
+use crate::store::players::{self, PlayerId};
+use crate::store::boards::{self, Board};
+use crate::store::deadlines;
+use std::collections::BTreeMap;
 use time::Duration;
 
 impl Act for Vacation {
@@ -51,20 +53,38 @@ impl Act for Vacation {
             crate::render::readable_time(until)
         );
         let mut mails = vec![ctx.notice_to_sender("pbem vacation", &text)?];
-        for board in boards::of_player(ctx.conn, player.id)?
-            .iter()
-            .filter(|b| !b.is_finished())
-        {
+        // One notice per opponent of an accepted running game, naming
+        // every board the two share: a challenge nobody accepted yet is no
+        // game of the challenged player's, and a finished one has no clock.
+        let mut shared: BTreeMap<PlayerId, Vec<Board>> = BTreeMap::new();
+        for board in boards::accepted_running(ctx.conn, player.id)? {
             let opponent = if board.white == player.id {
                 board.black
             } else {
                 board.white
             };
+            shared.entry(opponent).or_default().push(board);
+        }
+        for (opponent, boards) in shared {
             let opponent = players::by_id(ctx.conn, opponent)?;
-            let subject = format!(
-                "{} Board {} vacation",
-                board.variant.display_name(),
-                board.number
+            let named: Vec<String> = boards
+                .iter()
+                .map(|b| format!("Board {} ({})", b.number, b.variant.display_name()))
+                .collect();
+            // With one board the subject names it, so the notice threads
+            // with that board's mails.
+            let subject = match boards.as_slice() {
+                [board] => format!(
+                    "{} Board {} vacation",
+                    board.variant.display_name(),
+                    board.number
+                ),
+                _ => format!("pbem vacation of {}", player.userid),
+            };
+            let text = format!(
+                "{text}\n\nYour games with {}: {}.",
+                player.userid,
+                named.join(", ")
             );
             mails.push(ctx.notice(vec![opponent.mail_address().to_string()], &subject, &text)?);
         }
