@@ -12,10 +12,7 @@ use time::Duration;
 
 impl Act for Vacation {
     fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
-        let command = self;
-        let token = asked.token;
-
-        let player = ctx.speaker(&command.speaker, token, None)?;
+        let player = ctx.speaker(&self.speaker, asked.token, None)?;
         let year = ctx.now.year();
         let used = if player.vacation_year == year {
             player.vacation_days_used
@@ -26,9 +23,9 @@ impl Act for Vacation {
         let left = allowance.saturating_sub(used);
         // Checked: the days come from the mail and may be anything up to u32::MAX.
         let total = used
-            .checked_add(command.days)
-            .filter(|total| command.days > 0 && *total <= allowance);
-        let until = Duration::days(i64::from(command.days));
+            .checked_add(self.days)
+            .filter(|total| self.days > 0 && *total <= allowance);
+        let until = Duration::days(i64::from(self.days));
         let (Some(total), Some(until)) = (total, ctx.now.checked_add(until)) else {
             return Err(refuse(
                 format!(
@@ -49,7 +46,7 @@ impl Act for Vacation {
         let text = format!(
             "{} is on vacation for {} days, until {}; the clocks of their boards stop meanwhile.",
             player.userid,
-            command.days,
+            self.days,
             crate::render::readable_time(until)
         );
         let mut mails = vec![ctx.notice_to_sender("pbem vacation", &text)?];
