@@ -13,15 +13,16 @@
 //!   ([`crate::store::web`]).
 //! - Hostile input: unknown names and numbers past `u32` are 404, an
 //!   unknown or huge query 400; nothing a request holds can panic.
-//! - Its failure is not the mail's: a port that cannot be bound is logged
-//!   as an error and the mail goes on without the site ([`spawn`]); at most
-//!   256 connections are open at once, so a flood of them cannot take the
-//!   file descriptors the mail needs.
+//! - Its failure is not the mail's: a port that cannot be bound is logged,
+//!   retried for a minute and then given up while the mail goes on
+//!   ([`spawn`]); connections are bounded in number, per client address
+//!   and in time ([`listener`]), so neither a flood nor stalled clients
+//!   take the site or the file descriptors the mail needs.
 //! - Every page has an `ETag` (a digest of its bytes); `If-None-Match`
 //!   with it is answered 304 without the body.
 
-mod listener;
-pub use listener::MAX_CONNECTIONS;
+pub mod listener;
+pub use listener::{HEADER_READ_TIMEOUT, MAX_CONNECTIONS, PER_ADDRESS};
 pub mod pages;
 mod svg;
 mod templates;
@@ -157,39 +158,58 @@ pub fn router(site: Arc<Site>) -> Router {
         .with_state(site)
 }
 
-/// Serves the site on `listener` until the runtime stops, with at most
-/// [`MAX_CONNECTIONS`] connections open at once.
-pub async fn serve_on(listener: tokio::net::TcpListener, site: Site) -> std::io::Result<()> {
-    axum::serve(listener::Bounded::new(listener), router(Arc::new(site))).await
+/// Serves the site on `listener` until the runtime stops, within the
+/// bounds of [`listener`]: [`MAX_CONNECTIONS`] open at once, [`PER_ADDRESS`]
+/// from one address, a header within [`HEADER_READ_TIMEOUT`].
+pub async fn serve_on(listener: tokio::net::TcpListener, site: Site) {
+    listener::serve(listener, router(Arc::new(site))).await
 }
+
+/// How often a web port that cannot be bound at start is tried again.
+pub const BIND_RETRY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// How long it is tried before the site is given up.
+pub const BIND_PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Starts the web site of `config` as a task of the current runtime, if
 /// `[web] listen` names an address. A port that cannot be bound is logged
-/// as an error and not fatal: the mail is what must go on, and a second
-/// `pbem serve` on one machine (or a port taken by another program) should
-/// not stop it. `/metrics` shows `metrics`, which the server counts into.
+/// as an error and tried again every [`BIND_RETRY`] for [`BIND_PATIENCE`]
+/// (a server restarted while the old one still holds the port, or a
+/// program that lets it go), then given up; none of it stops or delays
+/// the mail, which must go on. `/metrics` shows `metrics`, which the
+/// server counts into.
 pub async fn spawn(config: &Config, time_source: TimeSource, metrics: Arc<Metrics>) {
     let Some(listen) = config.web.listen else {
         tracing::info!("the web site is off ([web] listen = \"\")");
         return;
     };
-    match tokio::net::TcpListener::bind(listen).await {
-        Ok(listener) => {
-            let address = listener.local_addr().unwrap_or(listen);
-            tracing::info!(%address, "serving the web site on http://{address}/");
-            let site = Site::with_metrics(config, time_source, metrics);
-            tokio::spawn(async move {
-                if let Err(error) = serve_on(listener, site).await {
-                    tracing::error!(%error, "the web site stopped; the mail goes on");
+    let site = Site::with_metrics(config, time_source, metrics);
+    tokio::spawn(async move {
+        let start = tokio::time::Instant::now();
+        let listener = loop {
+            match tokio::net::TcpListener::bind(listen).await {
+                Ok(listener) => break listener,
+                Err(error) if start.elapsed() + BIND_RETRY <= BIND_PATIENCE => tracing::error!(
+                    %listen,
+                    %error,
+                    "cannot serve the web site on {listen} ([web] listen): {error}; trying again in {}s",
+                    BIND_RETRY.as_secs()
+                ),
+                Err(error) => {
+                    return tracing::error!(
+                        %listen,
+                        %error,
+                        "cannot serve the web site on {listen} ([web] listen): {error}; given up after {}s, the mail goes on without it",
+                        BIND_PATIENCE.as_secs()
+                    );
                 }
-            });
-        }
-        Err(error) => tracing::error!(
-            %listen,
-            %error,
-            "cannot serve the web site on {listen} ([web] listen): {error}; the mail goes on without it"
-        ),
-    }
+            }
+            tokio::time::sleep(BIND_RETRY).await;
+        };
+        let address = listener.local_addr().unwrap_or(listen);
+        tracing::info!(%address, "serving the web site on http://{address}/");
+        serve_on(listener, site).await;
+    });
 }
 
 /// Builds a page on a blocking thread (the store is synchronous) and

@@ -6,3 +6,4 @@
 mod privacy;
 mod readers;
 mod site;
+mod slow;

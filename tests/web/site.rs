@@ -462,7 +462,7 @@ pub(crate) fn start_in_process(h: &Harness) -> SocketAddr {
             sender
                 .send(listener.local_addr().expect("its address"))
                 .expect("the test waits");
-            pbem::web::serve_on(listener, site).await.expect("serves");
+            pbem::web::serve_on(listener, site).await;
         });
     });
     receiver.recv().expect("the site's address")
@@ -729,11 +729,15 @@ fn chromium_shows_the_board_page_and_the_event_page() {
 fn a_flood_of_connections_waits_for_a_free_slot() {
     let h = Harness::new();
     let site = start_in_process(&h);
+    // From as many loopback addresses as it takes, each within its share.
     let idle: Vec<TcpStream> = (0..pbem::web::MAX_CONNECTIONS)
-        .map(|_| TcpStream::connect(site).expect("a connection"))
+        .map(|n| {
+            let from = std::net::Ipv4Addr::new(127, 0, 1, (n / pbem::web::PER_ADDRESS) as u8);
+            crate::slow::connect_from(from, site)
+        })
         .collect();
     // Every slot is taken: the next request waits in the backlog.
-    let mut waiting = TcpStream::connect(site).expect("queued by the kernel");
+    let mut waiting = crate::slow::connect_from(std::net::Ipv4Addr::new(127, 0, 2, 1), site);
     waiting
         .set_read_timeout(Some(Duration::from_millis(500)))
         .expect("timeout");
