@@ -163,7 +163,7 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         .flatten();
     let label = format!(
         "{} board {} seen by {}: {}",
-        board.variant.display_name(),
+        board.variant.spaced_name(),
         board.number,
         if side == Color::White {
             "White"
@@ -216,7 +216,7 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
     };
     let view = BoardView {
         number: board.number.0,
-        variant: board.variant.display_name(),
+        variant: board.variant.spaced_name(),
         variant_id: board.variant.id(),
         white: white.clone(),
         black: black.clone(),
@@ -269,9 +269,14 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
 
 /// The PGN of a loaded board, with the tags of the PGN a finished game's
 /// mail attaches; an event's game names its event and round.
-fn pgn_of(site: &Site, loaded: &Loaded, event: Option<(&str, u32)>) -> String {
+fn pgn_of(
+    site: &Site,
+    conn: &Connection,
+    loaded: &Loaded,
+    event: Option<(&str, u32)>,
+) -> Result<String, WebError> {
     let board = &loaded.board;
-    pgn::pgn_text(
+    Ok(pgn::pgn_text(
         pgn::PgnHeader {
             site: site.address.clone(),
             board: board.number.0,
@@ -281,9 +286,12 @@ fn pgn_of(site: &Site, loaded: &Loaded, event: Option<(&str, u32)>) -> String {
             black: loaded.black.clone(),
             result: board.result.as_deref(),
             variant: board.variant,
+            elo: ratings::before(conn, board.number)?,
+            control: store::clocks::control_of(conn, board)?,
+            end_reason: board.end_reason.as_deref(),
         },
         &loaded.game.record(),
-    )
+    ))
 }
 
 /// `/boards/<n>.pgn`.
@@ -297,9 +305,10 @@ pub fn board_pgn(site: &Site, conn: &Connection, number: u32) -> Result<Page, We
         content_type: PGN,
         body: pgn_of(
             site,
+            conn,
             &loaded,
             event.as_ref().map(|(name, round)| (name.as_str(), *round)),
-        ),
+        )?,
     })
 }
 
@@ -373,7 +382,7 @@ pub fn board_feed(site: &Site, conn: &Connection, number: u32) -> Result<Page, W
                 summary: format!(
                     "{by} played {} on {} board {number} ({white} - {black}).",
                     played.numbered(),
-                    board.variant.display_name()
+                    board.variant.spaced_name()
                 ),
                 link: format!("/boards/{number}"),
             }
@@ -399,7 +408,7 @@ pub fn board_feed(site: &Site, conn: &Connection, number: u32) -> Result<Page, W
             format!("urn:pbem:board:{number}"),
             format!(
                 "{} board {number}: {white} - {black}",
-                board.variant.display_name()
+                board.variant.spaced_name()
             ),
             format!("/boards/{number}"),
         ),
@@ -423,7 +432,7 @@ fn line_views(lines: Vec<reader::BoardLine>) -> Vec<BoardLineView> {
         .into_iter()
         .map(|line| BoardLineView {
             number: line.number,
-            variant: line.variant.display_name(),
+            variant: line.variant.spaced_name(),
             when: match (line.delayed, line.finished_at) {
                 (true, _) => "shown with a delay".to_string(),
                 (false, finished) => readable_time(finished.unwrap_or(line.last_turn_at)),
@@ -451,7 +460,7 @@ fn event_lines(conn: &Connection, status: Status, limit: u32) -> Result<Vec<Even
             Ok(EventLine {
                 entrants: events::entries(conn, event.id)?.len(),
                 status: event.status.as_str(),
-                variant: event.settings.variant.display_name(),
+                variant: event.settings.variant.spaced_name(),
                 format: event.settings.format.describe(),
                 name: event.settings.name,
             })
@@ -472,7 +481,7 @@ pub fn index(site: &Site, conn: &Connection) -> Result<Page, WebError> {
         .into_iter()
         .map(|v| VariantLine {
             id: v.id(),
-            name: v.display_name(),
+            name: v.spaced_name(),
             description: v.description(),
         })
         .collect();
@@ -522,7 +531,7 @@ fn ladder_lines(conn: &Connection) -> Result<Vec<LadderLine>, WebError> {
         .map(|ladder| {
             Ok(LadderLine {
                 players: ladders::rungs(conn, ladder.id)?.len(),
-                variant: ladder.settings.variant.display_name(),
+                variant: ladder.settings.variant.spaced_name(),
                 name: ladder.settings.name,
             })
         })
@@ -547,7 +556,7 @@ pub fn ladder(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErr
     let mut settings: Vec<(String, String)> = vec![
         (
             "Variant".into(),
-            format!("{}, rated", s.variant.display_name()),
+            format!("{}, rated", s.variant.spaced_name()),
         ),
         ("Owner".into(), web::userid(conn, s.owner)?),
         (
@@ -627,7 +636,7 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
     let event = event_named(conn, name)?;
     let s = &event.settings;
     let mut settings: Vec<(String, String)> = vec![
-        ("Variant".into(), s.variant.display_name().into()),
+        ("Variant".into(), s.variant.spaced_name().into()),
         ("Format".into(), s.format.describe()),
         ("Status".into(), event.status.as_str().into()),
         ("Director".into(), web::userid(conn, s.director)?),
@@ -744,6 +753,8 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
             finished_games => table.finished_games,
             games => table.games,
             has_trf => started && matches!(s.format, Format::Swiss { .. }),
+            // `/events/<name>.pgn` answers 404 while there is no game.
+            has_pgn => rounds.iter().any(|r| !r.games.is_empty()),
         },
     )
 }
@@ -769,14 +780,20 @@ pub fn event_trf(conn: &Connection, name: &str) -> Result<Page, WebError> {
 /// `/events/<name>.pgn`: every game of the event.
 pub fn event_pgn(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebError> {
     let event = event_named(conn, name)?;
+    let games = events::games(conn, event.id)?;
+    if games.is_empty() {
+        // No games, no PGN: an empty file would read as a valid one.
+        return Err(WebError::NotFound);
+    }
     let mut body = String::new();
-    for game in events::games(conn, event.id)? {
+    for game in games {
         let loaded = load(conn, game.board.0)?;
         body.push_str(&pgn_of(
             site,
+            conn,
             &loaded,
             Some((&event.settings.name, game.round)),
-        ));
+        )?);
         body.push('\n');
     }
     Ok(Page {
@@ -838,7 +855,7 @@ pub fn rated_variants(site: &Site, conn: &Connection) -> Result<Page, WebError> 
         .into_iter()
         .map(|v| VariantLine {
             id: v.id(),
-            name: v.display_name(),
+            name: v.spaced_name(),
             description: v.description(),
         })
         .collect();
@@ -857,7 +874,7 @@ pub fn ratings(site: &Site, conn: &Connection, variant: Variant) -> Result<Page,
         site,
         "ratings.html",
         minijinja::context! {
-            variant => variant.display_name(),
+            variant => variant.spaced_name(),
             variant_id => variant.id(),
             sections => sections,
         },
