@@ -20,7 +20,7 @@ use crate::domain::BoardNumber;
 use crate::metrics::Snapshot;
 use crate::reader::{self, Who};
 use crate::render::ratings::{PastRow, past_table, player_table};
-use crate::render::{pgn, readable_time};
+use crate::render::readable_time;
 use crate::rules::notation::parse_turn;
 use crate::rules::{Game, Variant};
 use crate::schedule;
@@ -31,7 +31,6 @@ use crate::tournament::{ByeKind, Crosstable, Format, text};
 
 const HTML: &str = "text/html; charset=utf-8";
 const ATOM: &str = "application/atom+xml; charset=utf-8";
-const PGN: &str = "application/vnd.chess-pgn; charset=utf-8";
 const PLAIN: &str = "text/plain; charset=utf-8";
 
 /// Games listed on the front page, of each kind (running, finished).
@@ -62,17 +61,17 @@ fn html(site: &Site, template: &str, context: impl Serialize) -> Result<Page, We
 
 /// A public board with its game replayed, as far as the public may see
 /// it.
-struct Loaded {
-    board: Board,
-    game: Game,
+pub(super) struct Loaded {
+    pub(super) board: Board,
+    pub(super) game: Game,
     turns: Vec<StoredTurn>,
-    white: String,
-    black: String,
+    pub(super) white: String,
+    pub(super) black: String,
     /// Turns held back: its event's `--public-delay` while it runs, else 0.
     delay: u32,
 }
 
-fn load(conn: &Connection, number: u32) -> Result<Loaded, WebError> {
+pub(super) fn load(conn: &Connection, number: u32) -> Result<Loaded, WebError> {
     let sight = reader::board(conn, BoardNumber(number), Who::Web)?.ok_or(WebError::NotFound)?;
     let board = boards::get(conn, BoardNumber(number))?.ok_or(WebError::NotFound)?;
     let mut turns = boards::turns(conn, BoardNumber(number))?;
@@ -265,51 +264,6 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         delay: *delay,
     };
     html(site, "board.html", view)
-}
-
-/// The PGN of a loaded board, with the tags of the PGN a finished game's
-/// mail attaches; an event's game names its event and round.
-fn pgn_of(
-    site: &Site,
-    conn: &Connection,
-    loaded: &Loaded,
-    event: Option<(&str, u32)>,
-) -> Result<String, WebError> {
-    let board = &loaded.board;
-    Ok(pgn::pgn_text(
-        pgn::PgnHeader {
-            site: site.address.clone(),
-            board: board.number.0,
-            event,
-            date: board.created_at.date(),
-            white: loaded.white.clone(),
-            black: loaded.black.clone(),
-            result: board.result.as_deref(),
-            variant: board.variant,
-            elo: ratings::before(conn, board.number)?,
-            control: store::clocks::control_of(conn, board)?,
-            end_reason: board.end_reason.as_deref(),
-        },
-        &loaded.game.record(),
-    ))
-}
-
-/// `/boards/<n>.pgn`.
-pub fn board_pgn(site: &Site, conn: &Connection, number: u32) -> Result<Page, WebError> {
-    let loaded = load(conn, number)?;
-    let event = match events::game_of_board(conn, BoardNumber(number))? {
-        Some((id, game)) => Some((events::by_id(conn, id)?.settings.name, game.round)),
-        None => None,
-    };
-    Ok(Page {
-        content_type: PGN,
-        body: pgn_of(
-            site,
-            conn,
-            &loaded,
-            event.as_ref().map(|(name, round)| (name.as_str(), *round)),
-        )?,
-    })
 }
 
 #[derive(Serialize)]
@@ -603,7 +557,7 @@ pub fn ladder(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErr
     )
 }
 
-fn event_named(conn: &Connection, name: &str) -> Result<Event, WebError> {
+pub(super) fn event_named(conn: &Connection, name: &str) -> Result<Event, WebError> {
     events::by_name(conn, name)?.ok_or(WebError::NotFound)
 }
 
@@ -774,31 +728,6 @@ pub fn event_trf(conn: &Connection, name: &str) -> Result<Page, WebError> {
     Ok(Page {
         content_type: PLAIN,
         body: crate::pairing::trf::write(&trf),
-    })
-}
-
-/// `/events/<name>.pgn`: every game of the event.
-pub fn event_pgn(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebError> {
-    let event = event_named(conn, name)?;
-    let games = events::games(conn, event.id)?;
-    if games.is_empty() {
-        // No games, no PGN: an empty file would read as a valid one.
-        return Err(WebError::NotFound);
-    }
-    let mut body = String::new();
-    for game in games {
-        let loaded = load(conn, game.board.0)?;
-        body.push_str(&pgn_of(
-            site,
-            conn,
-            &loaded,
-            Some((&event.settings.name, game.round)),
-        )?);
-        body.push('\n');
-    }
-    Ok(Page {
-        content_type: PGN,
-        body,
     })
 }
 
