@@ -1,7 +1,9 @@
 //! The record of a game as text: a move list wrapped for a mail, and the
-//! PGN of a board (with the Variant tag, and the event's tags for a
-//! tournament game).
+//! PGN of a board (with the Variant tag, the event's tags for a
+//! tournament game, the ratings before a rated game, the time control in
+//! the PGN standard's seconds, and how the game ended).
 
+use pbem_clock::{Days, TimeControl};
 use time::Date;
 
 use crate::rules::Variant;
@@ -21,6 +23,53 @@ pub struct PgnHeader<'a> {
     /// The stored result: `None` or `-` for a game without one.
     pub result: Option<&'a str>,
     pub variant: Variant,
+    /// White's and Black's ratings before the game, for a rated game that
+    /// was rated.
+    pub elo: Option<(f64, f64)>,
+    /// The board's control (a board made before controls: its days for a
+    /// turn as `D`).
+    pub control: TimeControl,
+    /// Why the game ended, as the board records it (`None` while it runs).
+    pub end_reason: Option<&'a str>,
+}
+
+/// The `Termination` tag: the PGN standard's word for how a game ended,
+/// from the board's result and the reason recorded with it (the wordings
+/// of `service::ending`'s callers: a loss on time, a director's ruling, an
+/// event's round deadline, a withdrawal, a declined or cancelled board).
+/// Mate, resignation, agreement, a claim and every other end over the
+/// board is `normal`.
+pub fn termination(result: Option<&str>, reason: Option<&str>) -> &'static str {
+    let reason = reason.unwrap_or("");
+    match result {
+        None => "unterminated",
+        // A board that never counted: declined, lapsed, or cancelled.
+        Some("-") => "abandoned",
+        Some(_) if reason.starts_with("lost on time") => "time forfeit",
+        Some(_)
+            if reason.starts_with("adjudicated by the director")
+                || reason.contains("scored as a draw by the event's rule") =>
+        {
+            "adjudication"
+        }
+        // A withdrawal from an event scores its games unplayed.
+        Some(_) if reason.contains(" withdrew from the event ") => "abandoned",
+        Some(_) => "normal",
+    }
+}
+
+/// The `TimeControl` tag in the PGN standard's form, in seconds: `D`
+/// days a turn is `1/<seconds>`, `N/D` is `N/<seconds>`, a bank `B+I` is
+/// `<seconds>+<seconds>` (the standard has no word for a cap).
+pub fn time_control(control: TimeControl) -> String {
+    let seconds = |days: Days| days.duration().whole_seconds();
+    match control {
+        TimeControl::PerTurn { days } => format!("1/{}", seconds(days)),
+        TimeControl::Blocks { turns, days } => format!("{turns}/{}", seconds(days)),
+        TimeControl::Bank {
+            bank, increment, ..
+        } => format!("{}+{}", seconds(bank), seconds(increment)),
+    }
 }
 
 /// The PGN of a game: its tags, then `record` (the moves) and the result.
@@ -51,8 +100,18 @@ pub fn pgn_text(header: PgnHeader<'_>, record: &str) -> String {
         ("White", header.white),
         ("Black", header.black),
         ("Result", result.clone()),
-        ("Variant", header.variant.display_name().to_string()),
     ];
+    if let Some((white, black)) = header.elo {
+        // The standard's Elo tags take whole numbers.
+        tags.push(("WhiteElo", format!("{}", white.round())));
+        tags.push(("BlackElo", format!("{}", black.round())));
+    }
+    tags.push(("TimeControl", time_control(header.control)));
+    tags.push((
+        "Termination",
+        termination(header.result, header.end_reason).to_string(),
+    ));
+    tags.push(("Variant", header.variant.display_name().to_string()));
     if header.event.is_some() {
         tags.push(("Board", number.to_string()));
     }
@@ -112,6 +171,66 @@ pub fn wrap(text: &str, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn controls_are_in_seconds_as_the_standard_writes_them() {
+        let days = |text: &str| Days::parse(text).unwrap();
+        let cases = [
+            (TimeControl::PerTurn { days: days("3") }, "1/259200"),
+            (
+                TimeControl::Blocks {
+                    turns: 10,
+                    days: days("50"),
+                },
+                "10/4320000",
+            ),
+            (
+                TimeControl::Bank {
+                    bank: days("30"),
+                    increment: days("0.5"),
+                    cap: Some(days("45")),
+                },
+                "2592000+43200",
+            ),
+        ];
+        for (control, text) in cases {
+            assert_eq!(time_control(control), text);
+        }
+    }
+
+    #[test]
+    fn every_recorded_end_has_its_standard_termination() {
+        let cases = [
+            (None, None, "unterminated"),
+            (Some("1-0"), Some("checkmate"), "normal"),
+            (Some("0-1"), Some("alice resigned"), "normal"),
+            (Some("1/2-1/2"), Some("draw by agreement"), "normal"),
+            (
+                Some("1-0"),
+                Some("lost on time: bob did not move within 14 days"),
+                "time forfeit",
+            ),
+            (
+                Some("1/2-1/2"),
+                Some("adjudicated by the director: dead drawn"),
+                "adjudication",
+            ),
+            (
+                Some("1/2-1/2"),
+                Some("the 7 days of round 2 passed: scored as a draw by the event's rule"),
+                "adjudication",
+            ),
+            (
+                Some("0-1"),
+                Some("alice withdrew from the event spring"),
+                "abandoned",
+            ),
+            (Some("-"), Some("declined by bob"), "abandoned"),
+        ];
+        for (result, reason, word) in cases {
+            assert_eq!(termination(result, reason), word, "{reason:?}");
+        }
+    }
 
     #[test]
     fn a_numbered_turn_is_never_wrapped_apart() {

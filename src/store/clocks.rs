@@ -311,3 +311,18 @@ pub fn board_clock(
     })?;
     Ok(Some(BoardClock { clock, stored }))
 }
+
+/// The control `board` is played under: its stored control, or for a
+/// board without one, its days for a turn (the loss-on-time days its
+/// deadlines keep) as `D`.
+pub fn control_of(conn: &Connection, board: &Board) -> Result<TimeControl, StoreError> {
+    let stored: Option<String> = conn.query_row_cached(
+        "SELECT time_control FROM boards WHERE number = ?1",
+        [board.number],
+        |row| row.get(0),
+    )?;
+    match stored {
+        Some(text) => parse_control(&text),
+        None => Ok(TimeControl::per_turn_days(board.options.forfeit_days)),
+    }
+}

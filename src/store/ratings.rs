@@ -665,6 +665,17 @@ pub fn variants(conn: &Connection) -> Result<Vec<Variant>, StoreError> {
         .collect())
 }
 
+/// White's and Black's ratings before board `board`, if it was rated.
+pub fn before(conn: &Connection, board: BoardNumber) -> Result<Option<(f64, f64)>, StoreError> {
+    Ok(conn
+        .query_row_cached(
+            "SELECT white_before, black_before FROM rated_games WHERE board = ?1",
+            [board],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?)
+}
+
 /// A player's ratings in every variant played, in the order of
 /// [`Variant::ALL`].
 pub fn of_player(

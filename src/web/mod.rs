@@ -24,6 +24,7 @@
 pub mod listener;
 pub use listener::{HEADER_READ_TIMEOUT, MAX_CONNECTIONS, PER_ADDRESS};
 pub mod pages;
+mod pgn;
 mod svg;
 mod templates;
 
@@ -434,7 +435,7 @@ async fn board(
         },
         Some("pgn") => {
             checked(site, &headers, check_query(&query), move |site, conn| {
-                pages::board_pgn(site, conn, number)
+                pgn::board_pgn(site, conn, number)
             })
             .await
         }
@@ -471,7 +472,7 @@ async fn event(
         move |site, conn| match extension.as_deref() {
             None => pages::event(site, conn, &name),
             Some("trf") => pages::event_trf(conn, &name),
-            Some("pgn") => pages::event_pgn(site, conn, &name),
+            Some("pgn") => pgn::event_pgn(site, conn, &name),
             Some(_) => pages::event_feed(site, conn, &name),
         },
     )

@@ -20,7 +20,7 @@ use crate::domain::BoardNumber;
 use crate::metrics::Snapshot;
 use crate::reader::{self, Who};
 use crate::render::ratings::{past_table, player_table};
-use crate::render::{pgn, readable_time};
+use crate::render::readable_time;
 use crate::rules::notation::parse_turn;
 use crate::rules::{Game, Variant};
 use crate::schedule;
@@ -31,7 +31,6 @@ use crate::tournament::{ByeKind, Crosstable, Format, text};
 
 const HTML: &str = "text/html; charset=utf-8";
 const ATOM: &str = "application/atom+xml; charset=utf-8";
-const PGN: &str = "application/vnd.chess-pgn; charset=utf-8";
 const PLAIN: &str = "text/plain; charset=utf-8";
 
 /// Games listed on the front page, of each kind (running, finished).
@@ -62,17 +61,17 @@ fn html(site: &Site, template: &str, context: impl Serialize) -> Result<Page, We
 
 /// A public board with its game replayed, as far as the public may see
 /// it.
-struct Loaded {
-    board: Board,
-    game: Game,
+pub(super) struct Loaded {
+    pub(super) board: Board,
+    pub(super) game: Game,
     turns: Vec<StoredTurn>,
-    white: String,
-    black: String,
+    pub(super) white: String,
+    pub(super) black: String,
     /// Turns held back: its event's `--public-delay` while it runs, else 0.
     delay: u32,
 }
 
-fn load(conn: &Connection, number: u32) -> Result<Loaded, WebError> {
+pub(super) fn load(conn: &Connection, number: u32) -> Result<Loaded, WebError> {
     let sight = reader::board(conn, BoardNumber(number), Who::Web)?.ok_or(WebError::NotFound)?;
     let board = boards::get(conn, BoardNumber(number))?.ok_or(WebError::NotFound)?;
     let mut turns = boards::turns(conn, BoardNumber(number))?;
@@ -163,7 +162,7 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         .flatten();
     let label = format!(
         "{} board {} seen by {}: {}",
-        board.variant.display_name(),
+        board.variant.spaced_name(),
         board.number,
         if side == Color::White {
             "White"
@@ -216,7 +215,7 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
     };
     let view = BoardView {
         number: board.number.0,
-        variant: board.variant.display_name(),
+        variant: board.variant.spaced_name(),
         variant_id: board.variant.id(),
         white: white.clone(),
         black: black.clone(),
@@ -265,42 +264,6 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         delay: *delay,
     };
     html(site, "board.html", view)
-}
-
-/// The PGN of a loaded board, with the tags of the PGN a finished game's
-/// mail attaches; an event's game names its event and round.
-fn pgn_of(site: &Site, loaded: &Loaded, event: Option<(&str, u32)>) -> String {
-    let board = &loaded.board;
-    pgn::pgn_text(
-        pgn::PgnHeader {
-            site: site.address.clone(),
-            board: board.number.0,
-            event,
-            date: board.created_at.date(),
-            white: loaded.white.clone(),
-            black: loaded.black.clone(),
-            result: board.result.as_deref(),
-            variant: board.variant,
-        },
-        &loaded.game.record(),
-    )
-}
-
-/// `/boards/<n>.pgn`.
-pub fn board_pgn(site: &Site, conn: &Connection, number: u32) -> Result<Page, WebError> {
-    let loaded = load(conn, number)?;
-    let event = match events::game_of_board(conn, BoardNumber(number))? {
-        Some((id, game)) => Some((events::by_id(conn, id)?.settings.name, game.round)),
-        None => None,
-    };
-    Ok(Page {
-        content_type: PGN,
-        body: pgn_of(
-            site,
-            &loaded,
-            event.as_ref().map(|(name, round)| (name.as_str(), *round)),
-        ),
-    })
 }
 
 #[derive(Serialize)]
@@ -373,7 +336,7 @@ pub fn board_feed(site: &Site, conn: &Connection, number: u32) -> Result<Page, W
                 summary: format!(
                     "{by} played {} on {} board {number} ({white} - {black}).",
                     played.numbered(),
-                    board.variant.display_name()
+                    board.variant.spaced_name()
                 ),
                 link: format!("/boards/{number}"),
             }
@@ -399,7 +362,7 @@ pub fn board_feed(site: &Site, conn: &Connection, number: u32) -> Result<Page, W
             format!("urn:pbem:board:{number}"),
             format!(
                 "{} board {number}: {white} - {black}",
-                board.variant.display_name()
+                board.variant.spaced_name()
             ),
             format!("/boards/{number}"),
         ),
@@ -423,7 +386,7 @@ fn line_views(lines: Vec<reader::BoardLine>) -> Vec<BoardLineView> {
         .into_iter()
         .map(|line| BoardLineView {
             number: line.number,
-            variant: line.variant.display_name(),
+            variant: line.variant.spaced_name(),
             when: match (line.delayed, line.finished_at) {
                 (true, _) => "shown with a delay".to_string(),
                 (false, finished) => readable_time(finished.unwrap_or(line.last_turn_at)),
@@ -451,7 +414,7 @@ fn event_lines(conn: &Connection, status: Status, limit: u32) -> Result<Vec<Even
             Ok(EventLine {
                 entrants: events::entries(conn, event.id)?.len(),
                 status: event.status.as_str(),
-                variant: event.settings.variant.display_name(),
+                variant: event.settings.variant.spaced_name(),
                 format: event.settings.format.describe(),
                 name: event.settings.name,
             })
@@ -472,7 +435,7 @@ pub fn index(site: &Site, conn: &Connection) -> Result<Page, WebError> {
         .into_iter()
         .map(|v| VariantLine {
             id: v.id(),
-            name: v.display_name(),
+            name: v.spaced_name(),
             description: v.description(),
         })
         .collect();
@@ -522,7 +485,7 @@ fn ladder_lines(conn: &Connection) -> Result<Vec<LadderLine>, WebError> {
         .map(|ladder| {
             Ok(LadderLine {
                 players: ladders::rungs(conn, ladder.id)?.len(),
-                variant: ladder.settings.variant.display_name(),
+                variant: ladder.settings.variant.spaced_name(),
                 name: ladder.settings.name,
             })
         })
@@ -547,7 +510,7 @@ pub fn ladder(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErr
     let mut settings: Vec<(String, String)> = vec![
         (
             "Variant".into(),
-            format!("{}, rated", s.variant.display_name()),
+            format!("{}, rated", s.variant.spaced_name()),
         ),
         ("Owner".into(), web::userid(conn, s.owner)?),
         (
@@ -594,7 +557,7 @@ pub fn ladder(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErr
     )
 }
 
-fn event_named(conn: &Connection, name: &str) -> Result<Event, WebError> {
+pub(super) fn event_named(conn: &Connection, name: &str) -> Result<Event, WebError> {
     events::by_name(conn, name)?.ok_or(WebError::NotFound)
 }
 
@@ -627,7 +590,7 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
     let event = event_named(conn, name)?;
     let s = &event.settings;
     let mut settings: Vec<(String, String)> = vec![
-        ("Variant".into(), s.variant.display_name().into()),
+        ("Variant".into(), s.variant.spaced_name().into()),
         ("Format".into(), s.format.describe()),
         ("Status".into(), event.status.as_str().into()),
         ("Director".into(), web::userid(conn, s.director)?),
@@ -744,6 +707,8 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
             finished_games => table.finished_games,
             games => table.games,
             has_trf => started && matches!(s.format, Format::Swiss { .. }),
+            // `/events/<name>.pgn` answers 404 while there is no game.
+            has_pgn => rounds.iter().any(|r| !r.games.is_empty()),
         },
     )
 }
@@ -763,25 +728,6 @@ pub fn event_trf(conn: &Connection, name: &str) -> Result<Page, WebError> {
     Ok(Page {
         content_type: PLAIN,
         body: crate::pairing::trf::write(&trf),
-    })
-}
-
-/// `/events/<name>.pgn`: every game of the event.
-pub fn event_pgn(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebError> {
-    let event = event_named(conn, name)?;
-    let mut body = String::new();
-    for game in events::games(conn, event.id)? {
-        let loaded = load(conn, game.board.0)?;
-        body.push_str(&pgn_of(
-            site,
-            &loaded,
-            Some((&event.settings.name, game.round)),
-        ));
-        body.push('\n');
-    }
-    Ok(Page {
-        content_type: PGN,
-        body,
     })
 }
 
@@ -838,7 +784,7 @@ pub fn rated_variants(site: &Site, conn: &Connection) -> Result<Page, WebError> 
         .into_iter()
         .map(|v| VariantLine {
             id: v.id(),
-            name: v.display_name(),
+            name: v.spaced_name(),
             description: v.description(),
         })
         .collect();
@@ -857,7 +803,7 @@ pub fn ratings(site: &Site, conn: &Connection, variant: Variant) -> Result<Page,
         site,
         "ratings.html",
         minijinja::context! {
-            variant => variant.display_name(),
+            variant => variant.spaced_name(),
             variant_id => variant.id(),
             sections => sections,
         },

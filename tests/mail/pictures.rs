@@ -244,6 +244,11 @@ fn a_finished_game_carries_its_pgn() {
         assert!(text.contains("[Variant \"Chess\"]"), "{text}");
         assert!(text.contains("[Result \"1-0\"]"), "{text}");
         assert!(text.contains("1.e4 1-0"), "{text}");
+        // An abort is never rated: no Elo tags (tests/web/pgn.rs shows
+        // them on a rated game).
+        assert!(text.contains("[Termination \"normal\"]"), "{text}");
+        assert!(text.contains("[TimeControl \"1/"), "{text}");
+        assert!(!text.contains("Elo"), "{text}");
         assert!(parts.html.is_some(), "the picture stays");
     }
 }

@@ -3,6 +3,7 @@
 //!
 //! One test binary, each file a module (`cargo test --test web site::`).
 
+mod pgn;
 mod privacy;
 mod readers;
 mod site;

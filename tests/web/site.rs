@@ -263,6 +263,7 @@ fn check_every_route(site: SocketAddr, event_board: u32) {
         "Crosstable",
         "1 of 2 games finished",
         "/events/spring.trf",
+        "/events/spring.pgn",
     ] {
         assert!(event.body.contains(shown), "{shown:?} in {}", event.body);
     }

@@ -289,6 +289,19 @@ impl Variant {
         }
     }
 
+    /// The name in words, for the web pages (`Balanced Marseillais`);
+    /// mail subjects keep [`display_name`](Self::display_name), which
+    /// players' filters may match.
+    pub fn spaced_name(self) -> &'static str {
+        match self {
+            Variant::TwoMove => "Two Move",
+            Variant::BalancedMarseillais => "Balanced Marseillais",
+            Variant::DoublemoveClassic => "Doublemove Classic",
+            Variant::TwinmoveFree => "Twinmove Free",
+            other => other.display_name(),
+        }
+    }
+
     /// One line for `pbem variants` and `help list`: what sets the variant
     /// apart (docs/rules.md states the rules in full).
     pub fn description(self) -> &'static str {

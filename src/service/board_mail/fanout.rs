@@ -40,7 +40,7 @@ pub fn board_mails(
     // A finished game (not a declined challenge) brings its PGN.
     let finished = loaded.board.result.as_deref().is_some_and(|r| r != "-")
         && !matches!(occasion, Occasion::Comment);
-    let mut pgn = None;
+    let mut pgn: Option<crate::mail::outgoing::File> = None;
     let mut mails = Vec::new();
     for player in [&facts.white, &facts.black] {
         let is_sender = ctx
@@ -80,10 +80,10 @@ pub fn board_mails(
             &heading,
         )?;
         let attachments = if finished && chosen.pgn {
-            vec![
-                pgn.get_or_insert_with(|| pgn_attachment(ctx, &loaded, &facts))
-                    .clone(),
-            ]
+            vec![match &pgn {
+                Some(file) => file.clone(),
+                None => pgn.insert(pgn_attachment(ctx, &loaded, &facts)?).clone(),
+            }]
         } else {
             Vec::new()
         };
@@ -158,10 +158,10 @@ pub fn board_mails(
             &heading,
         )?;
         let attachments = if finished {
-            vec![
-                pgn.get_or_insert_with(|| pgn_attachment(ctx, loaded, facts))
-                    .clone(),
-            ]
+            vec![match &pgn {
+                Some(file) => file.clone(),
+                None => pgn.insert(pgn_attachment(ctx, loaded, facts)?).clone(),
+            }]
         } else {
             Vec::new()
         };

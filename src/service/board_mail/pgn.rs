@@ -7,7 +7,7 @@ use crate::mail::outgoing;
 use crate::reader::Who;
 use crate::render::pgn::{self, PgnHeader};
 use crate::service::{Ctx, Failure};
-use crate::store::players;
+use crate::store::{StoreError, clocks, players, ratings};
 
 /// The PGN of board `number` as `who` may read it (a running game of an
 /// event with a `--public-delay` that many turns behind, for all but its
@@ -31,7 +31,7 @@ pub fn board_pgn(
     }
     let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
     let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
-    Ok(Some(pgn_text(ctx, &loaded, white, black, event)))
+    Ok(Some(pgn_text(ctx, &loaded, white, black, event)?))
 }
 
 /// The PGN of a loaded board (with the Variant tag); also what a finished
@@ -42,7 +42,7 @@ pub fn pgn_text(
     white: String,
     black: String,
     event: Option<(&str, u32)>,
-) -> String {
+) -> Result<String, StoreError> {
     let header = PgnHeader {
         site: ctx.config.address.to_string(),
         board: loaded.board.number.0,
@@ -52,22 +52,29 @@ pub fn pgn_text(
         black,
         result: loaded.board.result.as_deref(),
         variant: loaded.board.variant,
+        elo: ratings::before(ctx.conn, loaded.board.number)?,
+        control: clocks::control_of(ctx.conn, &loaded.board)?,
+        end_reason: loaded.board.end_reason.as_deref(),
     };
-    pgn::pgn_text(header, &loaded.game.record())
+    Ok(pgn::pgn_text(header, &loaded.game.record()))
 }
 
 /// What a finished game's mail attaches: its PGN as `board-<n>.pgn`.
-pub(super) fn pgn_attachment(ctx: &Ctx<'_>, loaded: &Loaded, facts: &BoardFacts) -> outgoing::File {
+pub(super) fn pgn_attachment(
+    ctx: &Ctx<'_>,
+    loaded: &Loaded,
+    facts: &BoardFacts,
+) -> Result<outgoing::File, StoreError> {
     let text = pgn_text(
         ctx,
         loaded,
         facts.white.userid.clone(),
         facts.black.userid.clone(),
         None,
-    );
-    outgoing::File {
+    )?;
+    Ok(outgoing::File {
         name: format!("board-{}.pgn", loaded.board.number),
         mime: "application/vnd.chess-pgn".to_string(),
         bytes: text.into_bytes(),
-    }
+    })
 }

@@ -15,7 +15,7 @@ impl Act for Pgn {
         let (loaded, _) = load_to_read(ctx, number)?;
         let white = players::by_id(ctx.conn, loaded.board.white)?.userid;
         let black = players::by_id(ctx.conn, loaded.board.black)?.userid;
-        let pgn = board_mail::pgn_text(ctx, &loaded, white, black, None);
+        let pgn = board_mail::pgn_text(ctx, &loaded, white, black, None)?;
         let subject = format!("{} Board {number} pgn", loaded.board.variant.display_name());
         Ok(vec![ctx.notice_to_sender(&subject, &pgn)?])
     }
