@@ -563,8 +563,39 @@ impl SmtpListener {
         }
     }
 
-    /// Starts the listener and waits for its "ready".
+    /// Starts the listener and waits for its "ready". Its ports were free
+    /// when chosen, but a parallel test's outgoing connection may hold one
+    /// of them for a moment (an ephemeral port, or the listener started
+    /// again on the same port): a start that finds it in use is tried
+    /// again for a few seconds.
     pub fn start(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let log_before = fs::read_to_string(&self.log).unwrap_or_default().len();
+            match self.try_start() {
+                Ok(child) => {
+                    self.child = Some(child);
+                    return;
+                }
+                Err(log) => {
+                    let this_try = log.get(log_before..).unwrap_or_default();
+                    if this_try.contains("address already in use") && Instant::now() < deadline {
+                        std::thread::sleep(Duration::from_millis(250));
+                        continue;
+                    }
+                    panic!(
+                        "the SMTP listener (aiosmtpd) did not start on 127.0.0.1:{}; is python3-aiosmtpd installed for {PYTHON}? Its log:\n{}",
+                        self.port,
+                        tail(&self.log)
+                    );
+                }
+            }
+        }
+    }
+
+    /// One start of the listener: the child once it is ready, or the
+    /// whole log when it did not start.
+    fn try_start(&self) -> Result<Child, String> {
         let log = fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -584,13 +615,9 @@ impl SmtpListener {
         if first.trim() != "ready" || !wait_for_port(self.port, Duration::from_secs(10)) {
             let _ = child.kill();
             let _ = child.wait();
-            panic!(
-                "the SMTP listener (aiosmtpd) did not start on 127.0.0.1:{}; is python3-aiosmtpd installed for {PYTHON}? Its log:\n{}",
-                self.port,
-                tail(&self.log)
-            );
+            return Err(fs::read_to_string(&self.log).unwrap_or_default());
         }
-        self.child = Some(child);
+        Ok(child)
     }
 
     pub fn stop(&mut self) {
