@@ -36,14 +36,14 @@ pub(crate) fn challenged_board(mails: &[pbem_testkit::Sent]) -> u32 {
         .unwrap_or_else(|| panic!("a board number in {mails:#?}"))
 }
 
-#[test]
-fn a_private_game_is_on_no_page_or_feed() {
-    let mut h = Harness::new();
+/// Board 101 between Alice (White) and Bob, public, and a `--private`
+/// game between them, each played to a mate (rated: two turns each):
+/// the private board's number.
+pub(crate) fn a_public_and_a_private_mate(h: &mut Harness) -> u32 {
     h.alice_and_bob_on("chess");
     h.send(BOB, "ok", "accept 101 bob bob-pw");
-    // Board 101, public and finished (and rated): the scan's control.
     play(
-        &mut h,
+        h,
         101,
         &[
             ("alice", "e4"),
@@ -55,8 +55,6 @@ fn a_private_game_is_on_no_page_or_feed() {
             ("alice", "Qxf7"),
         ],
     );
-    // A private game played to its end (rated: two turns each), and one
-    // running.
     let finished = challenged_board(&h.send(
         ALICE,
         "private",
@@ -64,7 +62,7 @@ fn a_private_game_is_on_no_page_or_feed() {
     ));
     h.send(BOB, "ok", &format!("accept {finished} bob bob-pw"));
     play(
-        &mut h,
+        h,
         finished,
         &[("alice", "f3"), ("bob", "e5"), ("alice", "g4")],
     );
@@ -73,6 +71,15 @@ fn a_private_game_is_on_no_page_or_feed() {
         mated.iter().any(|m| m.body.contains("0-1")),
         "the private game ended: {mated:#?}"
     );
+    finished
+}
+
+#[test]
+fn a_private_game_is_on_no_page_or_feed() {
+    let mut h = Harness::new();
+    // Board 101, public and finished (and rated): the scan's control; and
+    // a private game played to its end.
+    let finished = a_public_and_a_private_mate(&mut h);
     let running = challenged_board(&h.send(
         ALICE,
         "private",

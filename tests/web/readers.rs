@@ -10,7 +10,7 @@
 
 use pbem_testkit::{ALICE, BOB, Harness, Sent, address, to};
 
-use super::privacy::{challenged_board, play};
+use super::privacy::{a_public_and_a_private_mate, challenged_board, play};
 use super::site::{get, start_in_process};
 
 const MALLORY: &str = "mallory@example.org";
@@ -26,34 +26,7 @@ fn body_of(mails: &[Sent]) -> &str {
 /// challenge from Alice to Carol that Carol never accepted; Mallory
 /// signed up. Returns (private finished, private running, challenge).
 fn alice_with_secrets(h: &mut Harness) -> (u32, u32, u32) {
-    h.alice_and_bob_on("chess");
-    h.send(BOB, "ok", "accept 101 bob bob-pw");
-    play(
-        h,
-        101,
-        &[
-            ("alice", "e4"),
-            ("bob", "e5"),
-            ("alice", "Qh5"),
-            ("bob", "Nc6"),
-            ("alice", "Bc4"),
-            ("bob", "Nf6"),
-            ("alice", "Qxf7"),
-        ],
-    );
-    let finished = challenged_board(&h.send(
-        ALICE,
-        "private",
-        "challenge alice alice-pw bob --white --private",
-    ));
-    h.send(BOB, "ok", &format!("accept {finished} bob bob-pw"));
-    play(
-        h,
-        finished,
-        &[("alice", "f3"), ("bob", "e5"), ("alice", "g4")],
-    );
-    let mated = h.send(BOB, "turn", &format!("move {finished} bob bob-pw Qh4"));
-    assert!(mated.iter().any(|m| m.body.contains("0-1")), "{mated:#?}");
+    let finished = a_public_and_a_private_mate(h);
     let running = challenged_board(&h.send(
         ALICE,
         "private",
