@@ -10,17 +10,9 @@ use serde::Serialize;
 
 impl Act for HelpTopic {
     fn act(&self, ctx: &mut MailCtx<'_>, _asked: Asked) -> Result<Vec<Outgoing>, Failure> {
-        let topic = *self;
-
-        let mail = match topic {
+        let mail = match *self {
             HelpTopic::Commands => {
-                let variants: Vec<VariantLine> = Variant::ALL
-                    .iter()
-                    .map(|v| VariantLine {
-                        id: v.id(),
-                        description: v.description(),
-                    })
-                    .collect();
+                let variants = variant_lines();
                 #[derive(Serialize)]
                 struct HelpView {
                     variants: Vec<VariantLine>,
@@ -29,13 +21,7 @@ impl Act for HelpTopic {
                 ctx.notice_to_sender(&rendered.subject, &rendered.body)?
             }
             HelpTopic::Variants => {
-                let variants: Vec<VariantLine> = Variant::ALL
-                    .iter()
-                    .map(|v| VariantLine {
-                        id: v.id(),
-                        description: v.description(),
-                    })
-                    .collect();
+                let variants = variant_lines();
                 // Indented, so that a description wrapped in the mail goes on
                 // under its own text (see `wrap_long_lines`).
                 let text: Vec<String> = variants
@@ -56,4 +42,15 @@ impl Act for HelpTopic {
 struct VariantLine {
     id: &'static str,
     description: &'static str,
+}
+
+/// Every variant's id and one-line description, in the order of the list.
+fn variant_lines() -> Vec<VariantLine> {
+    Variant::ALL
+        .iter()
+        .map(|v| VariantLine {
+            id: v.id(),
+            description: v.description(),
+        })
+        .collect()
 }
