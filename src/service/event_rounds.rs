@@ -8,6 +8,7 @@
 //! tournament commands (`service::commands::tournament`) use the same steps to start
 //! and finish events.
 
+mod cup_news;
 mod cups;
 
 pub(super) use crate::store::cups::{bracket_text, groups_text};
@@ -61,6 +62,9 @@ pub(super) fn game_ended(
     ctx.send_later([notice]);
     // A knockout moves on match by match (a playoff), not only when every
     // game has ended.
+    if event.settings.format.is_cup() {
+        cups::game_of_match_ended(ctx, &event, &game)?;
+    }
     if open == 0 || event.settings.format.is_cup() {
         next_round_or_end(ctx, event.id)?;
     }
@@ -98,11 +102,30 @@ pub(super) fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceEr
         return Ok(());
     }
     store::set_status(ctx.conn, event.id, Status::Finished, ctx.now)?;
-    let (intro, table) = crosstable_text(ctx, event, "Final crosstable")?;
+    // A knockout names its winner in words, over its bracket.
+    let winner = match crate::store::cups::bracket_of(ctx.conn, event)?
+        .and_then(|cup| Some(cup.seeds.get(cup.bracket.winner?.checked_sub(1)? as usize)?.to_owned()))
+    {
+        Some(player) => Some(players::by_id(ctx.conn, player)?.userid),
+        None => None,
+    };
+    let (title, what) = match &winner {
+        Some(_) => ("Final bracket", "the cup is won".to_string()),
+        None => ("Final crosstable", "final crosstable".to_string()),
+    };
+    let (intro, table) = crosstable_text(ctx, event, title)?;
+    let won = match &winner {
+        Some(userid) => format!(" {userid} wins the cup."),
+        None => String::new(),
+    };
     let text = format!(
-        "\"{}\" is over. Thank you for playing.\n\n{intro}",
+        "\"{}\" is over.{won} Thank you for playing.\n\n{intro}",
         event.settings.name
     );
+    let what = match &winner {
+        Some(userid) => format!("{userid} wins the cup"),
+        None => what,
+    };
     let mut readers: Vec<PlayerId> = store::entries(ctx.conn, event.id)?
         .iter()
         .map(|e| e.player)
@@ -115,7 +138,7 @@ pub(super) fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceEr
         let mut mail = notice_with_block(
             ctx,
             vec![player.mail_address().to_string()],
-            &subject(event, "final crosstable"),
+            &subject(event, &what),
             &text,
             &table,
         )?;

@@ -49,7 +49,9 @@ pub(super) struct StartedGame {
 #[derive(Serialize)]
 struct ListedBoard {
     number: u32,
-    round: u32,
+    /// What the list calls the game's place in the event: `round 3`, or
+    /// a cup's stage (`quarter-finals playoff`).
+    stage: String,
     colour: &'static str,
     opponent: String,
     your_move: bool,
@@ -82,6 +84,19 @@ pub(super) fn start_games(
     games: &[NewGame],
     heading: &str,
 ) -> Result<Vec<StartedGame>, ServiceError> {
+    start_games_as(ctx, event, games, heading, None)
+}
+
+/// [`start_games`] where the entrants' lists name the games' place in the
+/// event by `stage` (a cup's `quarter-finals playoff`) instead of their
+/// round.
+pub(super) fn start_games_as(
+    ctx: &Ctx<'_>,
+    event: &Event,
+    games: &[NewGame],
+    heading: &str,
+    stage: Option<&str>,
+) -> Result<Vec<StartedGame>, ServiceError> {
     let mut known: BTreeMap<PlayerId, Player> = BTreeMap::new();
     let mut started = Vec::with_capacity(games.len());
     for game in games {
@@ -105,7 +120,7 @@ pub(super) fn start_games(
         });
     }
     for (id, player) in &known {
-        start_list(ctx, event, player, &started, &known, heading)?;
+        start_list(ctx, event, player, &started, &known, heading, stage)?;
         for game in started.iter().filter(|s| s.game.white == *id) {
             // White moves first on every new board (`start_board`).
             ctx.send_later(super::board_mail::board_mails(
@@ -159,6 +174,7 @@ fn start_list(
     started: &[StartedGame],
     known: &BTreeMap<PlayerId, Player>,
     heading: &str,
+    stage: Option<&str>,
 ) -> Result<(), ServiceError> {
     let userid = |id: PlayerId| known.get(&id).map_or("", |p| p.userid.as_str());
     let boards: Vec<ListedBoard> = started
@@ -168,7 +184,7 @@ fn start_list(
             let white = s.game.white == player.id;
             ListedBoard {
                 number: s.board.0,
-                round: s.game.round,
+                stage: stage.map_or_else(|| format!("round {}", s.game.round), str::to_string),
                 colour: if white { "White" } else { "Black" },
                 opponent: userid(if white { s.game.black } else { s.game.white }).to_string(),
                 your_move: white,

@@ -59,16 +59,43 @@ pub(super) fn game_ended(
     let news = match order.result(&challenger, &defender, challenger_won) {
         Ok(Shift::Moved { from, to }) => {
             store::set_order(ctx.conn, ladder.id, order.players())?;
-            let between = from - to - 1;
-            let others = if between == 0 {
-                String::new()
-            } else {
-                format!(" and the {between} between move down one")
-            };
-            format!(
-                "Ladder \"{name}\": {challenger} takes place {to} from {defender}, who moves down to place {}{others}.",
-                to + 1
-            )
+            // Everyone pushed down, by name: the defender, then those
+            // between.
+            let pushed: Vec<(u32, &Rung)> = order
+                .players()
+                .iter()
+                .enumerate()
+                .map(|(index, rung)| (index as u32 + 1, rung))
+                .filter(|&(place, _)| place > to && place <= from)
+                .collect();
+            let moves: Vec<String> = pushed
+                .iter()
+                .map(|(place, rung)| format!("{rung} moves down to place {place}"))
+                .collect();
+            let news = format!(
+                "Ladder \"{name}\": {challenger} takes place {to} from {defender}; {}.",
+                moves.join(", ")
+            );
+            // Those between, not on the board, hear of it by a mail of
+            // their own; the two players read it in the board's mail.
+            for &(place, rung) in pushed.iter().filter(|(_, r)| **r != defender) {
+                let player = players::by_id(ctx.conn, rung.player)?;
+                let text = format!(
+                    "{news}\n\n{}, you move down one, from place {} to place {place}: {challenger} beat {defender} on board {board} and took place {to}.",
+                    player.userid,
+                    place - 1,
+                );
+                let mut mail = ctx.notice(
+                    vec![player.mail_address().to_string()],
+                    &format!("pbem ladder {name}: you are now in place {place}"),
+                    &text,
+                )?;
+                mail.in_reply_to = None;
+                mail.references.clear();
+                crate::service::event_start::with_token(ctx, &mut mail, &player);
+                ctx.send_later([mail]);
+            }
+            news
         }
         Ok(Shift::Unchanged) | Err(_) => {
             format!("Ladder \"{name}\": the order is unchanged.")

@@ -329,3 +329,26 @@ pub fn detach_games_of(
     )?;
     Ok(changed as u32)
 }
+
+/// Every unfinished game of the ladder as (challenger, defender): those
+/// it waits for and those whose player left while they were on (they play
+/// on as ordinary games). A challenge counts them all, so that leaving and
+/// joining again starts nothing the ladder's limits would not allow.
+pub fn unfinished_games(
+    conn: &Connection,
+    ladder: i64,
+) -> Result<Vec<(PlayerId, PlayerId)>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT g.challenger_id, g.defender_id
+         FROM ladder_games g JOIN boards b ON b.number = g.board
+         WHERE g.ladder_id = ?1
+           AND (g.outcome IS NULL OR (g.outcome = 'left' AND b.result IS NULL))
+         ORDER BY g.board",
+    )?;
+    let games = statement
+        .query_map([ladder], |row| {
+            Ok((PlayerId(row.get(0)?), PlayerId(row.get(1)?)))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(games)
+}

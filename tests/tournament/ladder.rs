@@ -157,7 +157,7 @@ fn a_ladder_of_five_challenges_up_and_out_of_reach_and_only_a_win_moves_it() {
     let end = to(&resigned, &address("eva"));
     assert!(
         flat(&end.body)
-            .contains("eva takes place 2 from boris, who moves down to place 3 and the 2 between move down one"),
+            .contains("eva takes place 2 from boris; boris moves down to place 3, carla moves down to place 4, dmitri moves down to place 5."),
         "{}",
         end.body
     );
@@ -292,13 +292,13 @@ fn refused_challenges_and_joins_change_nothing() {
         &mut h,
         "eva",
         "ladder challenge top eva eva-pw dmitri",
-        "you already have 1 ladder games open",
+        "you already have 1 ladder game open",
     );
     refused(
         &mut h,
         "dmitri",
         "ladder challenge top dmitri dmitri-pw carla",
-        "carla already has 1 ladder games open",
+        "carla already has 1 ladder game open",
     );
     // Joining was consent: the game cannot be declined.
     refused(
@@ -381,7 +381,7 @@ fn a_player_who_leaves_is_taken_out_and_their_games_play_on() {
     );
     assert!(
         flat(&left[0].body).contains(
-            "The 1 ladder games still open play on as ordinary games; their results no longer change the ladder."
+            "Your ladder game still open plays on as an ordinary game: its result no longer changes the ladder, but until it ends it counts against the ladder's limits"
         ),
         "{}",
         left[0].body
@@ -411,4 +411,137 @@ fn a_player_who_leaves_is_taken_out_and_their_games_play_on() {
     // Back at the bottom.
     let joined = h.send(&address("boris"), "join", "ladder join top boris boris-pw");
     assert!(joined[0].body.contains("in place 5"), "{}", joined[0].body);
+}
+
+#[test]
+fn everyone_a_win_pushes_down_is_named_and_told_by_mail_and_nobody_else() {
+    let mut h = Harness::new();
+    ladder_of_five(&mut h, "");
+    // Eva (5th) beats boris (2nd): boris, carla and dmitri move down one.
+    let board = challenge(&mut h, "eva", "boris");
+    let mails = h.send(
+        &address("boris"),
+        "resign",
+        &format!("resign {board} boris boris-pw"),
+    );
+    let news = "Ladder \"top\": eva takes place 2 from boris; boris moves down to place 3, carla moves down to place 4, dmitri moves down to place 5.";
+    // The two players read it in the board's mail of the end.
+    for player in ["eva", "boris"] {
+        let end = to(&mails, &address(player));
+        assert!(flat(&end.body).contains(news), "{player}: {}", end.body);
+    }
+    // Those between get a mail of their own, naming their new place.
+    for (player, from, place) in [("carla", 3, 4), ("dmitri", 4, 5)] {
+        let notice = to(&mails, &address(player));
+        assert_eq!(
+            notice.subject,
+            format!("pbem ladder top: you are now in place {place}")
+        );
+        let words = flat(&notice.body);
+        assert!(words.contains(news), "{}", notice.body);
+        assert!(
+            words.contains(&format!(
+                "{player}, you move down one, from place {from} to place {place}: eva beat boris on board {board} and took place 2."
+            )),
+            "{}",
+            notice.body
+        );
+        assert!(notice.reply_to.is_some(), "a reply speaks for {player}");
+    }
+    // Anna, above, moved nowhere and hears nothing.
+    assert!(
+        mails.iter().all(|m| m.to != address("anna")),
+        "{mails:#?}"
+    );
+    // A player who leaves moves those below up, who are not mailed.
+    let left = h.send(&address("anna"), "leave", "ladder leave top anna anna-pw");
+    assert_eq!(left.len(), 1, "only anna's answer: {left:#?}");
+}
+
+#[test]
+fn the_join_answer_states_the_ladders_rules() {
+    let mut h = Harness::new();
+    ladder_of_five(&mut h, "--reach=2 --open=3 --time=10/50");
+    h.signup("fritz", &address("fritz"));
+    let joined = h.send(&address("fritz"), "join", "ladder join top fritz fritz-pw");
+    let words = flat(&joined[0].body);
+    for rule in [
+        "joined the ladder \"top\" in place 6",
+        "Reach: challenge up to 2 places above",
+        "Open games: at most 3 per player",
+        "Time: --time=10/50 (10 turns in 50 days",
+    ] {
+        assert!(words.contains(rule), "{rule} in {}", joined[0].body);
+    }
+}
+
+#[test]
+fn leaving_and_joining_again_cannot_start_a_second_game_against_the_same_player() {
+    let mut h = Harness::new();
+    ladder_of_five(&mut h, "--open=3");
+    let first = challenge(&mut h, "eva", "dmitri");
+    let before = h.count("SELECT COUNT(*) FROM boards");
+    // Five rounds of challenge / leave / join in one mail: the first
+    // challenge is refused, and so is every later one.
+    let mut lines = String::new();
+    for _ in 0..5 {
+        lines.push_str("ladder challenge top eva eva-pw dmitri\n");
+        lines.push_str("ladder leave top eva eva-pw\n");
+        lines.push_str("ladder join top eva eva-pw\n");
+    }
+    let mails = h.send(&address("eva"), "again", &lines);
+    assert_eq!(h.count("SELECT COUNT(*) FROM boards"), before, "{mails:#?}");
+    let answer = to(&mails, &address("eva"));
+    assert!(
+        flat(&answer.body).contains("you already have a ladder game with dmitri"),
+        "{}",
+        answer.body
+    );
+    // The first game is still on, and still the only one of the pair.
+    let shown = h.send(&address("eva"), "show", &format!("show {first}"));
+    assert!(!shown[0].subject.contains("Error"), "{}", shown[0].body);
+    // Its end frees the pair: a new challenge starts.
+    h.send(
+        &address("dmitri"),
+        "resign",
+        &format!("resign {first} dmitri dmitri-pw"),
+    );
+    // Eva is at the bottom again (place 5), dmitri in reach.
+    challenge(&mut h, "eva", "dmitri");
+}
+
+#[test]
+fn open_games_count_those_of_players_who_left() {
+    let mut h = Harness::new();
+    // One open game a player.
+    ladder_of_five(&mut h, "--open=1");
+    challenge(&mut h, "eva", "dmitri");
+    // Dmitri leaves and joins again: his game with eva is still on.
+    h.send(&address("dmitri"), "leave", "ladder leave top dmitri dmitri-pw");
+    h.send(&address("dmitri"), "join", "ladder join top dmitri dmitri-pw");
+    // Eva (now 4th) may not start a second game, nor may carla challenge
+    // dmitri, who still plays his.
+    refused(
+        &mut h,
+        "eva",
+        "ladder challenge top eva eva-pw carla",
+        "you already have 1 ladder game open, the most this ladder allows",
+    );
+    refused(
+        &mut h,
+        "dmitri",
+        "ladder challenge top dmitri dmitri-pw carla",
+        "you already have 1 ladder game open",
+    );
+    // The entitled twin: boris, with no game, challenges anna.
+    challenge(&mut h, "boris", "anna");
+    // And eva, who left too, still counts her game.
+    h.send(&address("eva"), "leave", "ladder leave top eva eva-pw");
+    h.send(&address("eva"), "join", "ladder join top eva eva-pw");
+    refused(
+        &mut h,
+        "eva",
+        "ladder challenge top eva eva-pw carla",
+        "you already have 1 ladder game open",
+    );
 }

@@ -169,11 +169,13 @@ impl<P: fmt::Display> fmt::Display for LadderError<P> {
             ),
             LadderError::TooManyOpen { limit } => write!(
                 f,
-                "you already have {limit} ladder games open, the most this ladder allows; finish one first"
+                "you already have {limit} ladder game{} open, the most this ladder allows; finish one first",
+                if *limit == 1 { "" } else { "s" }
             ),
             LadderError::OpponentBusy { opponent, limit } => write!(
                 f,
-                "{opponent} already has {limit} ladder games open, the most this ladder allows; challenge them when one is over, or someone else"
+                "{opponent} already has {limit} ladder game{} open, the most this ladder allows; challenge them when one is over, or someone else",
+                if *limit == 1 { "" } else { "s" }
             ),
             LadderError::NoSuchGame {
                 challenger,

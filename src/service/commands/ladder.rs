@@ -207,8 +207,13 @@ fn join(ctx: &mut MailCtx<'_>, name: &str, player: &Player) -> Result<Vec<Outgoi
     store::set_order(ctx.conn, ladder.id, order.players())?;
     let name = &ladder.settings.name;
     let text = format!(
-        "{} joined the ladder \"{name}\" in place {place}.\nJoining is consent: a player up to {} places below may challenge you, and the game starts at once. Challenge a player up to {} places above you with:\n  ladder challenge {name} {} <password> <opponent>\nLeave with:\n  ladder leave {name} {} <password>",
-        player.userid, ladder.settings.reach, ladder.settings.reach, player.userid, player.userid
+        "{} joined the ladder \"{name}\" in place {place}.\n\n{}\nJoining is consent: a player up to {} places below may challenge you, and the game starts at once. Challenge a player up to {} places above you with:\n  ladder challenge {name} {} <password> <opponent>\nLeave with:\n  ladder leave {name} {} <password>",
+        player.userid,
+        details(ctx, &ladder)?,
+        ladder.settings.reach,
+        ladder.settings.reach,
+        player.userid,
+        player.userid
     );
     Ok(vec![answer(ctx, player, &subject(name, "joined"), &text)?])
 }
@@ -222,10 +227,20 @@ fn leave(ctx: &mut MailCtx<'_>, name: &str, player: &Player) -> Result<Vec<Outgo
     let name = &ladder.settings.name;
     let mut text = format!("{} left the ladder \"{name}\".", player.userid);
     if !games.is_empty() {
-        text.push_str(&format!(
-            " The {} ladder games still open play on as ordinary games; their results no longer change the ladder.",
-            games.len()
-        ));
+        let limits = format!(
+            "the ladder's limits (one open game a pair, at most {} a player), also if you join again",
+            ladder.settings.max_open
+        );
+        text.push_str(&if games.len() == 1 {
+            format!(
+                " Your ladder game still open plays on as an ordinary game: its result no longer changes the ladder, but until it ends it counts against {limits}."
+            )
+        } else {
+            format!(
+                " Your {} ladder games still open play on as ordinary games: their results no longer change the ladder, but until they end they count against {limits}.",
+                games.len()
+            )
+        });
     }
     Ok(vec![answer(ctx, player, &subject(name, "left"), &text)?])
 }
@@ -246,6 +261,8 @@ fn challenge(
             player: PlayerId(-1),
             userid: opponent.to_string(),
         });
+    order.check_challenge(&me, &defender).map_err(refused)?;
+    limits(ctx, &ladder, &me, &defender)?;
     order.challenge(&me, &defender).map_err(refused)?;
     for rung in [&me, &defender] {
         let games = boards::in_progress(ctx.conn, rung.player)?;
@@ -296,6 +313,46 @@ fn challenge(
         ),
     );
     Ok(board_mail::board_mails(ctx, board, Occasion::New)?)
+}
+
+/// The ladder's limits on open games, counted over every unfinished game
+/// of the ladder, also those whose player left it (the ladder's own order
+/// forgets them): one game a pair, `--open` a player. Changes nothing.
+fn limits(
+    ctx: &Ctx<'_>,
+    ladder: &StoredLadder,
+    me: &Rung,
+    defender: &Rung,
+) -> Result<(), Failure> {
+    let games = store::unfinished_games(ctx.conn, ladder.id)?;
+    let of = |player: PlayerId| {
+        games
+            .iter()
+            .filter(|(a, b)| *a == player || *b == player)
+            .count() as u32
+    };
+    let pair = games.iter().any(|&(a, b)| {
+        (a, b) == (me.player, defender.player) || (b, a) == (me.player, defender.player)
+    });
+    let limit = ladder.settings.max_open;
+    let error = if pair {
+        Some(LadderError::AlreadyPlaying {
+            opponent: defender.clone(),
+        })
+    } else if of(me.player) >= limit {
+        Some(LadderError::TooManyOpen { limit })
+    } else if of(defender.player) >= limit {
+        Some(LadderError::OpponentBusy {
+            opponent: defender.clone(),
+            limit,
+        })
+    } else {
+        None
+    };
+    match error {
+        Some(error) => Err(refused(error)),
+        None => Ok(()),
+    }
 }
 
 fn show(ctx: &mut MailCtx<'_>, name: &str) -> Result<Vec<Outgoing>, Failure> {

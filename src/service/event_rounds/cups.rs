@@ -6,16 +6,16 @@
 //! from the event's games, their results and the withdrawals.
 
 use super::super::{Ctx, Failure, MailCtx, ServiceError, refuse};
-use super::{finish_event, notice_to, subject};
+use super::{cup_news, finish_event, notice_to, subject};
 use crate::domain::PlayerId;
 use crate::mail::outgoing::Outgoing;
-use crate::service::event_start::{NewGame, start_games};
+use crate::service::event_start::{NewGame, start_games, start_games_as};
 use crate::store::StoreError;
 use crate::store::cups::{Cup, bracket_of, group_rounds, group_tables, groups_of, seeds_of};
 use crate::store::players;
 use crate::store::tournaments::{self as store, Event, Status};
 use crate::tournament::groups::{FinalStage, Groups};
-use crate::tournament::knockout::Knockout;
+use crate::tournament::knockout::{GameToStart, Knockout};
 use crate::tournament::{Format, berger};
 
 /// Starts a knockout or an event of groups: seeds by rating (highest
@@ -56,12 +56,17 @@ pub(in crate::service) fn start_cup(
     };
     let list = super::seed_by_rating(ctx, event, entries, |player| rating_of(ctx, player))?;
     let event = store::by_id(ctx.conn, event.id)?;
-    match event.settings.format {
+    // The games started are listed in this answer itself.
+    let games = match event.settings.format {
         Format::Groups { .. } => start_groups(ctx, &event)?,
-        _ => advance(ctx, &event)?,
-    }
+        _ => {
+            let mut games = String::new();
+            advance_into(ctx, &event, Some(&mut games))?;
+            games
+        }
+    };
     let text = format!(
-        "\"{name}\" has started: {}, {shape}. Seeds by rating:\n{list}\nThe games follow in a notice of their own; each player has a board mail for each game.",
+        "\"{name}\" has started: {}, {shape}. Seeds by rating:\n{list}\n{games}\nEach player gets a mail listing their new boards, then a board mail for each board where they move first.",
         event.settings.format.describe(),
     );
     Ok(vec![
@@ -70,10 +75,10 @@ pub(in crate::service) fn start_cup(
 }
 
 /// Starts every group's games (each group a round robin by the Berger
-/// tables) and tells the director which groups there are.
-fn start_groups(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
+/// tables); gives the director's list of the groups and their games.
+fn start_groups(ctx: &Ctx<'_>, event: &Event) -> Result<String, ServiceError> {
     let Some(groups) = groups_of(ctx.conn, event)? else {
-        return Ok(());
+        return Ok(String::new());
     };
     let seeds = seeds_of(ctx.conn, event)?;
     let player = |seed: u32| player_of(&seeds, seed);
@@ -105,20 +110,15 @@ fn start_groups(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
             lines.push(started.line);
         }
     }
-    director_notice(
-        ctx,
-        event,
-        "groups",
-        &format!(
-            "The groups of \"{}\" and their games started:\n{}\n",
-            event.settings.name,
-            lines.join("\n")
-        ),
-    )
+    Ok(format!(
+        "The groups of \"{}\" and their games started:\n{}\n",
+        event.settings.name,
+        lines.join("\n")
+    ))
 }
 
 /// The player of seed `seed`.
-fn player_of(seeds: &[PlayerId], seed: u32) -> Result<PlayerId, ServiceError> {
+pub(super) fn player_of(seeds: &[PlayerId], seed: u32) -> Result<PlayerId, ServiceError> {
     seed.checked_sub(1)
         .and_then(|index| seeds.get(index as usize))
         .copied()
@@ -171,6 +171,7 @@ fn groups_over(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
             return finish_event(ctx, event);
         }
     };
+    cup_news::tell_groups(ctx, event, &groups, &tables, &seeds, &advancers)?;
     let mut lines = Vec::new();
     for (index, advancer) in advancers.iter().enumerate() {
         let player = player_of(&seeds, advancer.seed)?;
@@ -188,7 +189,7 @@ fn groups_over(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
         event,
         "final stage",
         &format!(
-            "The groups of \"{}\" are over. On to the final stage, seeded by group place:\n{}\n",
+            "The groups of \"{}\" are over; each entrant has their group's final table, their place and whether they go on. On to the final stage, seeded by group place:\n{}\n",
             event.settings.name,
             lines.join("\n")
         ),
@@ -242,6 +243,16 @@ fn groups_over(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
 /// the bracket needs now (a match's games, a playoff, the next round) and
 /// tells the director, or ends the event when the final is decided.
 pub(in crate::service) fn advance(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
+    advance_into(ctx, event, None)
+}
+
+/// [`advance`]; the director's list of the games started goes to `into`
+/// when given (the start's answer), else in a notice of its own.
+fn advance_into(
+    ctx: &Ctx<'_>,
+    event: &Event,
+    into: Option<&mut String>,
+) -> Result<(), ServiceError> {
     if event.status != Status::Running {
         return Ok(());
     }
@@ -272,42 +283,102 @@ pub(in crate::service) fn advance(ctx: &Ctx<'_>, event: &Event) -> Result<(), Se
     }
     let round = bracket.current_round();
     let stored_round = offset + round;
+    // The knockout's first games: its byes are told now.
+    let first = !store::games(ctx.conn, event.id)?
+        .iter()
+        .any(|g| g.round > offset);
+    let cup = Cup {
+        shape,
+        seeds,
+        bracket,
+        offset,
+    };
+    let mut lines = if first {
+        cup_news::tell_byes(ctx, event, &cup)?
+    } else {
+        Vec::new()
+    };
     if stored_round != event.current_round {
         store::set_round(ctx.conn, event.id, stored_round, ctx.now)?;
     }
-    let player = |seed: u32| player_of(&seeds, seed);
-    let mut new_games = Vec::new();
-    for game in &games {
-        new_games.push(NewGame {
-            round: offset + game.round,
-            white: player(game.white)?,
-            black: player(game.black)?,
-        });
+    let player = |seed: u32| player_of(&cup.seeds, seed);
+    let matches = cup
+        .bracket
+        .rounds
+        .last()
+        .map(|r| r.matches.as_slice())
+        .unwrap_or_default();
+    let mut playoff = false;
+    // Each match's games start with a heading of their own (a playoff
+    // says so, with its score); each player is in one match.
+    for game in matches {
+        let Some(lower) = game.lower else {
+            continue;
+        };
+        let pair = |g: &&GameToStart| {
+            (g.white, g.black) == (game.upper, lower) || (g.black, g.white) == (game.upper, lower)
+        };
+        let mut new_games = Vec::new();
+        for start in games.iter().filter(pair) {
+            new_games.push(NewGame {
+                round: offset + start.round,
+                white: player(start.white)?,
+                black: player(start.black)?,
+            });
+        }
+        if new_games.is_empty() {
+            continue;
+        }
+        let (heading, stage) =
+            cup_news::match_heading(ctx, event, &cup, round, game, new_games.len())?;
+        playoff |= game.stages.len() > 1;
+        for started in start_games_as(ctx, event, &new_games, &heading, stage.as_deref())? {
+            lines.push(started.line);
+        }
     }
-    let heading = format!(
-        "{} of \"{}\" is paired.",
-        shape.round_name(round),
-        event.settings.name
-    );
-    let lines: Vec<String> = start_games(ctx, event, &new_games, &heading)?
-        .into_iter()
-        .map(|started| started.line)
-        .collect();
-    let director = players::by_id(ctx.conn, event.settings.director)?;
+    let what = if playoff {
+        format!("Playoff in {}", cup_news::round_words(&cup, round))
+    } else {
+        cup.shape.round_name(round)
+    };
     let text = format!(
-        "{} of \"{}\": {} game{} started:\n{}\n",
-        shape.round_name(round),
+        "{what} of \"{}\": {} game{} started:\n{}\n",
         event.settings.name,
         games.len(),
         if games.len() == 1 { "" } else { "s" },
         lines.join("\n")
     );
+    if let Some(into) = into {
+        into.push_str(&text);
+        return Ok(());
+    }
+    let director = players::by_id(ctx.conn, event.settings.director)?;
     let mail = notice_to(
         ctx,
         &director,
-        &subject(event, &format!("round {stored_round} games")),
+        &subject(
+            event,
+            &if playoff {
+                format!("round {stored_round} playoff games")
+            } else {
+                format!("round {stored_round} games")
+            },
+        ),
         &text,
     )?;
     ctx.send_later([mail]);
     Ok(())
+}
+
+/// After a game of a cup ended: if it decided a knockout match, its two
+/// players and the director are told.
+pub(super) fn game_of_match_ended(
+    ctx: &Ctx<'_>,
+    event: &Event,
+    game: &store::Game,
+) -> Result<(), ServiceError> {
+    match bracket_of(ctx.conn, event)? {
+        Some(cup) => cup_news::match_ended(ctx, event, &cup, game),
+        None => Ok(()),
+    }
 }
