@@ -386,3 +386,192 @@ fn groups_the_entrants_cannot_fill_are_refused_at_the_start_and_nothing_changes(
     let show = h.send("guest@example.net", "show", "tournament show g5");
     assert!(show[0].body.contains("Status: open"), "{}", show[0].body);
 }
+
+/// The mails to `userid` among `mails` whose subject contains `what`.
+fn mails_to<'a>(mails: &'a [Sent], userid: &str, what: &str) -> Vec<&'a Sent> {
+    let to = if userid == "td" {
+        TD.to_string()
+    } else {
+        address(userid)
+    };
+    mails
+        .iter()
+        .filter(|m| m.to == to && m.subject.contains(what))
+        .collect()
+}
+
+#[test]
+fn a_knockout_tells_byes_playoffs_match_results_and_its_winner_in_words() {
+    let mut h = Harness::new();
+    // As in the first test: 4-5 tied 1-1, then k4 wins the playoff 2-0.
+    play_cup(&mut h, "cupn", "--knockout", |game, before| {
+        let (w, b) = (seed(&game.white), seed(&game.black));
+        if (w.min(b), w.max(b)) == (4, 5) && before < 2 {
+            Result::WhiteWins
+        } else {
+            higher_seed_wins(game)
+        }
+    });
+    let all = h.all_mails();
+    // Byes: k1 and k2 are told at the start, nobody else.
+    let first_result = all
+        .iter()
+        .position(|m| m.subject.contains(" beats "))
+        .expect("a match result");
+    for (player, meets) in [("k1", "the winner of k4 - k5"), ("k2", "k3 - k6")] {
+        let byes = mails_to(&all, player, "your bye");
+        assert_eq!(byes.len(), 1, "{player}: {byes:#?}");
+        let words = flat(&byes[0].body);
+        assert!(
+            words.contains(&format!(
+                "{player}, you have a bye in the quarter-finals of \"cupn\": no game for you this round, and you go through to the semi-finals, where you meet"
+            )) && words.contains(meets),
+            "{}",
+            byes[0].body
+        );
+        let at = all
+            .iter()
+            .position(|m| std::ptr::eq(m, byes[0]))
+            .expect("in the outbox");
+        assert!(at < first_result, "the bye comes at the start");
+    }
+    for player in ["k3", "k4", "k5", "k6"] {
+        assert!(mails_to(&all, player, "your bye").is_empty(), "{player}");
+    }
+    // The playoff is announced as one, with the score.
+    let playoff = all
+        .iter()
+        .find(|m| m.to == address("k5") && m.body.contains("Playoff in"))
+        .unwrap_or_else(|| panic!("k5's playoff mail"));
+    let words = flat(&playoff.body);
+    assert!(
+        words.contains(
+            "Playoff in the quarter-finals of \"cupn\": k4 - k5 is tied 1-1 after 2 games, so a playoff of 2 games decides the match."
+        ),
+        "{}",
+        playoff.body
+    );
+    assert!(words.contains(", quarter-finals playoff: "), "{}", playoff.body);
+    assert!(!words.contains("round 1:"), "{}", playoff.body);
+    // A match's end: one mail each to both players and the director,
+    // naming the next opponent.
+    let ended = "k4 beats k5 in the quarter-finals of \"cupn\", 3-1 in 4 games, after a playoff. k4 meets k1 in the semi-finals.";
+    // (The loser resigned the last game: theirs comes folded into the
+    // answer to that mail, under its own subject.)
+    for reader in ["k4", "k5", "td"] {
+        let mails = mails_to(&all, reader, "");
+        let told: Vec<_> = mails
+            .iter()
+            .filter(|m| flat(&m.body).contains(ended))
+            .collect();
+        assert_eq!(told.len(), 1, "{reader}: {mails:#?}");
+    }
+    assert!(mails_to(&all, "k1", "k4 beats k5").is_empty());
+    // Before the other semi-final ends, the winner meets "the winner of".
+    let semi = mails_to(&all, "k1", "k1 beats k4");
+    assert_eq!(semi.len(), 1, "{semi:#?}");
+    assert!(
+        flat(&semi[0].body).contains("k1 meets the winner of k2 - k3 in the final."),
+        "{}",
+        semi[0].body
+    );
+    let final_match = mails_to(&all, "k1", "k1 beats k2");
+    assert!(
+        flat(&final_match[0].body).contains("2-0 in 2 games. k1 wins the cup."),
+        "{}",
+        final_match[0].body
+    );
+    // The last mail names the winner in words, to every entrant and the
+    // director, with the bracket.
+    for reader in ["k1", "k2", "k3", "k4", "k5", "k6", "td"] {
+        // (k2 resigned the final: theirs is folded into that answer.)
+        let mails = mails_to(&all, reader, "");
+        let over = mails
+            .iter()
+            .find(|m| m.body.contains("is over"))
+            .unwrap_or_else(|| panic!("{reader}'s final mail"));
+        if reader != "k2" {
+            assert_eq!(over.subject, "pbem tournament cupn: k1 wins the cup");
+        }
+        let words = flat(&over.body);
+        assert!(
+            words.contains("\"cupn\" is over. k1 wins the cup."),
+            "{}",
+            over.body
+        );
+        assert!(words.contains("Final bracket: cupn"), "{}", over.body);
+        assert!(over.body.contains("6 k6"), "{}", over.body);
+    }
+}
+
+#[test]
+fn the_end_of_the_groups_gives_every_entrant_their_table_place_and_fate() {
+    let mut h = Harness::new();
+    // As above: the lower number wins everywhere. Group 1 is g1 g4 g5 g8.
+    play_event(
+        &mut h,
+        "g",
+        8,
+        "groupsn",
+        "--groups=2 --advance=2 --final=knockout",
+        "groups in snake order by seed",
+        |game, _| {
+            if seed(&game.white) < seed(&game.black) {
+                Result::WhiteWins
+            } else {
+                Result::BlackWins
+            }
+        },
+    );
+    let all = h.all_mails();
+    // The start answer lists the games in it, as it says.
+    let start = all
+        .iter()
+        .find(|m| m.to == TD && m.body.contains("has started"))
+        .expect("the start answer");
+    let words = flat(&start.body);
+    assert!(!words.contains("notice of their own"), "{}", start.body);
+    assert!(
+        words.contains("The groups of \"groupsn\" and their games started:"),
+        "{}",
+        start.body
+    );
+    for (player, group, place, points, fate) in [
+        ("g1", 1, 1, "3 points", "You go on to the final stage, as its seed 1;"),
+        ("g4", 1, 2, "2 points", "You go on to the final stage, as its seed 3;"),
+        ("g5", 1, 3, "1 point.", "You do not go on to the final stage."),
+        ("g8", 1, 4, "0 points", "You do not go on to the final stage."),
+        ("g2", 2, 1, "3 points", "as its seed 2;"),
+        ("g3", 2, 2, "2 points", "as its seed 4;"),
+        ("g6", 2, 3, "1 point.", "You do not go on"),
+        ("g7", 2, 4, "0 points", "You do not go on"),
+    ] {
+        // (The last group game's loser gets it folded into the answer
+        // to that mail.)
+        let mails: Vec<&Sent> = mails_to(&all, player, "")
+            .into_iter()
+            .filter(|m| flat(&m.body).contains(", you finished in place"))
+            .collect();
+        assert_eq!(mails.len(), 1, "{player}: {mails:#?}");
+        let words = flat(&mails[0].body);
+        assert!(
+            words.contains(&format!(
+                "{player}, you finished in place {place} of 4 in group {group}, with {points}"
+            )),
+            "{}",
+            mails[0].body
+        );
+        assert!(words.contains(fate), "{}", mails[0].body);
+        assert!(
+            mails[0].body.contains(&format!("Group {group}:")),
+            "{}",
+            mails[0].body
+        );
+    }
+    let stage = mails_to(&all, "td", "final stage");
+    assert!(
+        stage.iter().any(|m| flat(&m.body)
+            .contains("each entrant has their group's final table, their place and whether they go on")),
+        "{stage:#?}"
+    );
+}

@@ -130,7 +130,7 @@ pub(super) fn tell_byes(
             None => String::new(),
         };
         let text = format!(
-            "{}, you have a bye in {} of \"{name}\": no game for you this round, and you go through to {next}{meets}. Your boards come in a mail of their own when {next} is paired.",
+            "{}, you have a bye in {} of \"{name}\": no game for you this round, and you go through to {next}{meets}. Your boards for it come in a mail of their own when that round is paired.",
             player.userid,
             round_words(cup, 1),
         );
