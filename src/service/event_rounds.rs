@@ -103,9 +103,13 @@ pub(super) fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceEr
     }
     store::set_status(ctx.conn, event.id, Status::Finished, ctx.now)?;
     // A knockout names its winner in words, over its bracket.
-    let winner = match crate::store::cups::bracket_of(ctx.conn, event)?
-        .and_then(|cup| Some(cup.seeds.get(cup.bracket.winner?.checked_sub(1)? as usize)?.to_owned()))
-    {
+    let winner = match crate::store::cups::bracket_of(ctx.conn, event)?.and_then(|cup| {
+        Some(
+            cup.seeds
+                .get(cup.bracket.winner?.checked_sub(1)? as usize)?
+                .to_owned(),
+        )
+    }) {
         Some(player) => Some(players::by_id(ctx.conn, player)?.userid),
         None => None,
     };

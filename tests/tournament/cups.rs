@@ -451,7 +451,11 @@ fn a_knockout_tells_byes_playoffs_match_results_and_its_winner_in_words() {
         "{}",
         playoff.body
     );
-    assert!(words.contains(", quarter-finals playoff: "), "{}", playoff.body);
+    assert!(
+        words.contains(", quarter-finals playoff: "),
+        "{}",
+        playoff.body
+    );
     assert!(!words.contains("round 1:"), "{}", playoff.body);
     // A match's end: one mail each to both players and the director,
     // naming the next opponent.
@@ -537,10 +541,34 @@ fn the_end_of_the_groups_gives_every_entrant_their_table_place_and_fate() {
         start.body
     );
     for (player, group, place, points, fate) in [
-        ("g1", 1, 1, "3 points", "You go on to the final stage, as its seed 1;"),
-        ("g4", 1, 2, "2 points", "You go on to the final stage, as its seed 3;"),
-        ("g5", 1, 3, "1 point.", "You do not go on to the final stage."),
-        ("g8", 1, 4, "0 points", "You do not go on to the final stage."),
+        (
+            "g1",
+            1,
+            1,
+            "3 points",
+            "You go on to the final stage, as its seed 1;",
+        ),
+        (
+            "g4",
+            1,
+            2,
+            "2 points",
+            "You go on to the final stage, as its seed 3;",
+        ),
+        (
+            "g5",
+            1,
+            3,
+            "1 point.",
+            "You do not go on to the final stage.",
+        ),
+        (
+            "g8",
+            1,
+            4,
+            "0 points",
+            "You do not go on to the final stage.",
+        ),
         ("g2", 2, 1, "3 points", "as its seed 2;"),
         ("g3", 2, 2, "2 points", "as its seed 4;"),
         ("g6", 2, 3, "1 point.", "You do not go on"),
@@ -570,8 +598,9 @@ fn the_end_of_the_groups_gives_every_entrant_their_table_place_and_fate() {
     }
     let stage = mails_to(&all, "td", "final stage");
     assert!(
-        stage.iter().any(|m| flat(&m.body)
-            .contains("each entrant has their group's final table, their place and whether they go on")),
+        stage.iter().any(|m| flat(&m.body).contains(
+            "each entrant has their group's final table, their place and whether they go on"
+        )),
         "{stage:#?}"
     );
 }

@@ -449,10 +449,7 @@ fn everyone_a_win_pushes_down_is_named_and_told_by_mail_and_nobody_else() {
         assert!(notice.reply_to.is_some(), "a reply speaks for {player}");
     }
     // Anna, above, moved nowhere and hears nothing.
-    assert!(
-        mails.iter().all(|m| m.to != address("anna")),
-        "{mails:#?}"
-    );
+    assert!(mails.iter().all(|m| m.to != address("anna")), "{mails:#?}");
     // A player who leaves moves those below up, who are not mailed.
     let left = h.send(&address("anna"), "leave", "ladder leave top anna anna-pw");
     assert_eq!(left.len(), 1, "only anna's answer: {left:#?}");
@@ -517,8 +514,16 @@ fn open_games_count_those_of_players_who_left() {
     ladder_of_five(&mut h, "--open=1");
     challenge(&mut h, "eva", "dmitri");
     // Dmitri leaves and joins again: his game with eva is still on.
-    h.send(&address("dmitri"), "leave", "ladder leave top dmitri dmitri-pw");
-    h.send(&address("dmitri"), "join", "ladder join top dmitri dmitri-pw");
+    h.send(
+        &address("dmitri"),
+        "leave",
+        "ladder leave top dmitri dmitri-pw",
+    );
+    h.send(
+        &address("dmitri"),
+        "join",
+        "ladder join top dmitri dmitri-pw",
+    );
     // Eva (now 4th) may not start a second game, nor may carla challenge
     // dmitri, who still plays his.
     refused(

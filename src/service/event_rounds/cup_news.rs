@@ -197,17 +197,12 @@ pub(super) fn match_ended(
         return Ok(());
     };
     let (a, b) = (a as u32 + 1, b as u32 + 1);
-    let Some((index, decided)) = cup
-        .bracket
-        .rounds
-        .get(round as usize - 1)
-        .and_then(|r| {
-            r.matches.iter().enumerate().find(|(_, m)| {
-                m.lower
-                    .is_some_and(|lower| (m.upper, lower) == (a, b) || (lower, m.upper) == (a, b))
-            })
+    let Some((index, decided)) = cup.bracket.rounds.get(round as usize - 1).and_then(|r| {
+        r.matches.iter().enumerate().find(|(_, m)| {
+            m.lower
+                .is_some_and(|lower| (m.upper, lower) == (a, b) || (lower, m.upper) == (a, b))
         })
-    else {
+    }) else {
         return Ok(());
     };
     // Told once: when the match's last game has ended.
@@ -299,7 +294,11 @@ pub(super) fn tell_groups(
                 player.userid,
                 place + 1,
                 points_text(row.halves),
-                if row.halves == 1 || row.halves == 2 { "" } else { "s" },
+                if row.halves == 1 || row.halves == 2 {
+                    ""
+                } else {
+                    "s"
+                },
             );
             let mut mail = notice_with_block(
                 ctx,
