@@ -102,34 +102,32 @@ pub(super) fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceEr
         return Ok(());
     }
     store::set_status(ctx.conn, event.id, Status::Finished, ctx.now)?;
-    // A knockout names its winner in words, over its bracket.
-    let winner = match crate::store::cups::bracket_of(ctx.conn, event)?.and_then(|cup| {
-        Some(
-            cup.seeds
-                .get(cup.bracket.winner?.checked_sub(1)? as usize)?
-                .to_owned(),
-        )
-    }) {
-        Some(player) => Some(players::by_id(ctx.conn, player)?.userid),
-        None => None,
-    };
-    let (title, what) = match &winner {
-        Some(_) => ("Final bracket", "the cup is won".to_string()),
-        None => ("Final crosstable", "final crosstable".to_string()),
+    // A knockout (or a knockout final stage) names its winner in words,
+    // over its bracket.
+    let winner = crate::store::cups::bracket_of(ctx.conn, event)?.and_then(|cup| {
+        let seed = cup.bracket.winner?.checked_sub(1)?;
+        cup.seeds.get(seed as usize).copied()
+    });
+    let (title, what, won) = match winner {
+        Some(player) => {
+            let userid = players::by_id(ctx.conn, player)?.userid;
+            (
+                "Final bracket",
+                format!("{userid} wins the cup"),
+                format!(" {userid} wins the cup."),
+            )
+        }
+        None => (
+            "Final crosstable",
+            "final crosstable".to_string(),
+            String::new(),
+        ),
     };
     let (intro, table) = crosstable_text(ctx, event, title)?;
-    let won = match &winner {
-        Some(userid) => format!(" {userid} wins the cup."),
-        None => String::new(),
-    };
     let text = format!(
         "\"{}\" is over.{won} Thank you for playing.\n\n{intro}",
         event.settings.name
     );
-    let what = match &winner {
-        Some(userid) => format!("{userid} wins the cup"),
-        None => what,
-    };
     let mut readers: Vec<PlayerId> = store::entries(ctx.conn, event.id)?
         .iter()
         .map(|e| e.player)
