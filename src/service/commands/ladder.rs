@@ -8,11 +8,14 @@
 //!   plays White. The games are rated, with the ladder's days per turn.
 //! * Leaving with games open: the player's rung is removed (those below
 //!   move up one); the games play on as ordinary games, and their results
-//!   no longer change the ladder nor count against anyone's open games.
+//!   no longer change the ladder. Until they end they still count against
+//!   the ladder's limits (one open game a pair, `--open` a player), so
+//!   that leaving and joining again cannot force a second game on anyone.
 //! * A ladder never ends; an owner may make [`LADDERS_PER_OWNER`] of them,
 //!   each of at most `tournament::ladder::MAX_LADDER` players.
-//! * Only the two players hear of a result's effect, in the board mail of
-//!   the game's end; those who moved down one see it in `ladder show`.
+//! * The two players hear of a result's effect in the board mail of the
+//!   game's end; each player between, pushed down one, gets a mail of
+//!   their own. Those who move up when a player leaves get none.
 
 use super::{Act, Asked};
 use crate::command::{CreateLadder, Ladder as LadderCommand};
