@@ -105,3 +105,41 @@ fn extend_and_vacation_read_days_as_players_write_them() {
         assert_eq!(h.game_state(), before, "{written}");
     }
 }
+
+#[test]
+fn a_conditional_line_fits_a_turn_reaching_its_position_by_another_order() {
+    let mut h = Harness::new();
+    h.alice_and_bob_on("chess2");
+    h.send(
+        ALICE,
+        "lines",
+        "move 101 alice alice-pw e4\nif 101 alice alice-pw e5,Nc6 Nf3,Nc3",
+    );
+    // Bob plays the two moves of the line the other way round: the same
+    // position, so the line answers.
+    let mails = h.send(BOB, "turn", "move 101 bob bob-pw Nc6,e5");
+    let alice = body_to(&mails, ALICE);
+    assert!(
+        alice.contains("Played from your conditional moves: 2.Nf3,Nc3"),
+        "{alice}"
+    );
+    assert!(
+        body_to(&mails, BOB).contains("2.Nf3,Nc3"),
+        "{}",
+        body_to(&mails, BOB)
+    );
+    // A turn reaching another position still drops the line.
+    let mut h = Harness::new();
+    h.alice_and_bob_on("chess2");
+    h.send(
+        ALICE,
+        "lines",
+        "move 101 alice alice-pw e4\nif 101 alice alice-pw e5,Nc6 Nf3,Nc3",
+    );
+    let mails = h.send(BOB, "turn", "move 101 bob bob-pw Nf6,e5");
+    let alice = body_to(&mails, ALICE);
+    assert!(
+        alice.contains("which begins none of your conditional lines"),
+        "{alice}"
+    );
+}
