@@ -143,3 +143,60 @@ fn a_conditional_line_fits_a_turn_reaching_its_position_by_another_order() {
         "{alice}"
     );
 }
+
+#[test]
+fn a_turn_after_the_time_ran_out_ends_the_game_on_time_and_is_not_played() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    h.send(
+        ALICE,
+        "new",
+        "challenge alice alice-pw bob --white --time=3",
+    );
+    h.bob_accepts();
+    h.send(ALICE, "m", "move 101 alice alice-pw e4");
+    // Bob's time runs out; his turn comes before the sweep.
+    h.now += time::Duration::days(5);
+    let mails = h.send(BOB, "late", "move 101 bob bob-pw e5");
+    let bob = body_to(&mails, BOB);
+    assert!(
+        bob.contains("Your turn e5 was not played: the game was lost on time (lost on time: bob's time ran out at"),
+        "{bob}"
+    );
+    assert!(!bob.contains("1.e4 e5"), "{bob}");
+    let alice = body_to(&mails, ALICE);
+    assert!(alice.contains("1-0"), "{alice}");
+    assert!(
+        alice.contains("lost on time: bob's time ran out"),
+        "{alice}"
+    );
+    assert!(!alice.contains("not played"), "{alice}");
+    assert_eq!(h.count("SELECT COUNT(*) FROM turns"), 1);
+    assert_eq!(
+        h.count("SELECT COUNT(*) FROM boards WHERE result = '1-0'"),
+        1
+    );
+    // The sweep finds nothing more to do.
+    let at = h.now + time::Duration::minutes(5);
+    assert!(h.sweep(at).is_empty());
+    // In time, the twin turn is played.
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    h.send(
+        ALICE,
+        "new",
+        "challenge alice alice-pw bob --white --time=3",
+    );
+    h.bob_accepts();
+    h.send(ALICE, "m", "move 101 alice alice-pw e4");
+    h.now += time::Duration::days(2);
+    let mails = h.send(BOB, "in time", "move 101 bob bob-pw e5");
+    assert!(
+        body_to(&mails, BOB).contains("1.e4 e5"),
+        "{}",
+        body_to(&mails, BOB)
+    );
+    assert_eq!(h.count("SELECT COUNT(*) FROM turns"), 2);
+}
