@@ -327,8 +327,10 @@ fn is_option(text: &str) -> bool {
     })
 }
 
-/// A board or turn number (`101`, `#101`, `101#3`), days, a count.
+/// A board or turn number (`101`, `#101`, `101#3`), days (`-2` too, as
+/// a refusal quotes it), a count.
 fn is_number(text: &str) -> bool {
+    let text = text.strip_prefix('-').unwrap_or(text);
     let digits = |s: &str| {
         !s.is_empty() && s.len() <= NUMBER_DIGITS && s.bytes().all(|b| b.is_ascii_digit())
     };

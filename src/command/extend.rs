@@ -3,7 +3,8 @@
 use pbem_clock::{Days, DaysError};
 
 use super::{
-    CommandError, Definition, Form, InReply, MailCommand, Speaker, board_number, credentials, error,
+    CommandError, Definition, Form, InReply, MailCommand, Speaker, board_number, credentials,
+    days_problem, error, without_day_unit,
 };
 
 /// `extend <board> <userid> <password> <days>`, or `extend <days>` in a
@@ -28,7 +29,8 @@ impl MailCommand for Extend {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: true,
-        fixed: &[],
+        // The unit players write after the number (`extend 2 days`).
+        fixed: &["days", "day"],
     };
 
     fn parse(keyword: &str, args: &[&str]) -> Result<Extend, CommandError> {
@@ -45,7 +47,8 @@ impl MailCommand for Extend {
 }
 
 fn extend(keyword: &str, args: &[&str]) -> Result<Extend, CommandError> {
-    let (board, speaker, days) = match args {
+    let args = without_day_unit(args);
+    let (board, speaker, days) = match &args[..] {
         [days] => (0, Speaker::Token, days),
         [board, rest @ ..] => {
             let board = board_number(Some(board), keyword, EXTEND)?;
@@ -63,10 +66,14 @@ fn extend(keyword: &str, args: &[&str]) -> Result<Extend, CommandError> {
             ));
         }
     };
+    if let Some(problem) = days_problem(days) {
+        return Err(error(keyword, &problem, EXTEND));
+    }
     let days = Days::parse(days).map_err(|problem| {
         let problem = match problem {
             DaysError::TooPrecise { rounded } => format!("write {rounded} days, not {days}"),
-            DaysError::NotANumber | DaysError::TooLarge => {
+            DaysError::TooLarge => format!("\"{days}\" days is far too many"),
+            DaysError::NotANumber => {
                 format!("\"{days}\" is not a number of days (e.g. 2 or 0.5)")
             }
         };
@@ -86,6 +93,32 @@ mod tests {
 
     fn parse(line: &str) -> Result<Command, CommandError> {
         parse_line(line).expect("a command").map(|l| l.command)
+    }
+
+    #[test]
+    fn extend_reads_days_as_players_write_them() {
+        for line in ["extend 2 days", "extend 2d", "extend 2", "extend 2 Days", "extend 2days"] {
+            assert_eq!(
+                parse(line),
+                Ok(Command::Extend(Extend {
+                    board: 0,
+                    speaker: Speaker::Token,
+                    days: Days::from_hundredths(200),
+                })),
+                "{line}"
+            );
+        }
+        assert_eq!(
+            parse("extend 101 alice days 1 day"),
+            Ok(Command::Extend(Extend {
+                board: 101,
+                speaker: Speaker::Password {
+                    userid: "alice".into(),
+                    password: "days".into()
+                },
+                days: Days::from_hundredths(100),
+            }))
+        );
     }
 
     #[test]
@@ -116,6 +149,12 @@ mod tests {
             ("extend 101 alice alice-pw soon", "not a number of days"),
             ("extend 101 alice alice-pw 0.125", "write 0.13"),
             ("extend 101 alice alice-pw 1 2", "give the number of days"),
+            ("extend -2", "negative"),
+            ("extend 0", "give nothing"),
+            ("extend 0 days", "give nothing"),
+            ("extend 4294967296", "far too many"),
+            ("extend 99999999999d", "far too many"),
+            ("extend days", "not a number of days"),
         ] {
             let problem = parse(line).expect_err(line).to_string();
             assert!(problem.contains(says), "{line}: {problem}");

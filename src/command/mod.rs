@@ -303,6 +303,59 @@ fn credentials<'a>(
     }
 }
 
+/// The arguments with the unit of a number of days dropped, as players
+/// write it: `2 days`, `1 day`, `2d`, `2days` all leave `2` as the last
+/// word. A unit after something that is no number stays (a password may
+/// be `days`).
+fn without_day_unit<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    const UNITS: [&str; 3] = ["days", "day", "d"];
+    let numeric = |word: &str| {
+        word.trim_start_matches(['-', '+'])
+            .starts_with(|c: char| c.is_ascii_digit() || c == '.')
+    };
+    let mut args = args.to_vec();
+    if let [.., number, unit] = args[..]
+        && numeric(number)
+        && UNITS.iter().any(|u| unit.eq_ignore_ascii_case(u))
+    {
+        args.pop();
+    } else if let Some(last) = args.last_mut() {
+        let word: &'a str = last;
+        let lower = word.to_ascii_lowercase();
+        if let Some(unit) = UNITS.iter().find(|u| lower.ends_with(*u))
+            && numeric(&word[..word.len() - unit.len()])
+        {
+            *last = &word[..word.len() - unit.len()];
+        }
+    }
+    args
+}
+
+/// Why a written number of days cannot be used, in words: `None` when it
+/// looks fine and the command's own parsing decides.
+fn days_problem(written: &str) -> Option<String> {
+    if written.starts_with('-') {
+        return Some(format!(
+            "\"{written}\" is negative: give a number of days above 0"
+        ));
+    }
+    let digits = written.trim_start_matches('+');
+    let whole = digits.split('.').next().unwrap_or("");
+    if !whole.is_empty() && whole.bytes().all(|b| b.is_ascii_digit()) {
+        if whole.parse::<u32>().is_err() {
+            return Some(format!("\"{written}\" days is far too many"));
+        }
+        if digits.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && digits.bytes().all(|b| b == b'0' || b == b'.')
+        {
+            return Some(format!(
+                "{written} days give nothing: give a number of days above 0"
+            ));
+        }
+    }
+    None
+}
+
 /// `<board> <userid> <password>` and nothing after: the form of the
 /// one-word board commands (`resign`, `draw`, ...).
 fn board_and_login(

@@ -83,7 +83,14 @@ fn answer_on(ctx: &mut MailCtx<'_>, number: BoardNumber) -> Result<(), Failure> 
         let Some((mut to_follow, mut waiting)) = trees_of(ctx, &loaded, &rows)? else {
             return Ok(());
         };
-        let answered = chain(&loaded.game, &mut to_follow, &mut waiting);
+        // The game before its last turn: a line fits a turn that reaches
+        // the same position by another order of its moves.
+        let before = board_mail::replay(
+            &loaded.board,
+            &loaded.turns,
+            loaded.turns.len().saturating_sub(1),
+        )?;
+        let answered = chain(&before, &loaded.game, &mut to_follow, &mut waiting);
         ctx.forget_after_turn();
         let last = loaded
             .game

@@ -274,6 +274,9 @@ pub(super) struct MailCtx<'a> {
     /// turn): they hold no password, and are quoted blanked of the
     /// mail's passwords only.
     pub(super) replies: Vec<String>,
+    /// The challenges this mail made so far, each with its board: a line
+    /// written again (every option the same) makes no second board.
+    pub(super) challenges: Vec<(commands::challenge::Made, BoardNumber)>,
 }
 
 impl<'a> Deref for MailCtx<'a> {
@@ -312,6 +315,7 @@ impl<'a> MailCtx<'a> {
             trusted: false,
             refused: false,
             replies: Vec::new(),
+            challenges: Vec::new(),
         }
     }
 

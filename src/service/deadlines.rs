@@ -288,26 +288,61 @@ fn due_boards(conn: &Connection, now: OffsetDateTime) -> Result<Vec<BoardNumber>
 /// transaction (a turn or another sweep may have come since the read):
 /// done, with its mails in `ctx.out`.
 fn board_deadline(ctx: &mut Ctx<'_>, board: BoardNumber) -> Result<Acted, ServiceError> {
-    let Some(deadlines) = store::deadlines::deadlines_of(ctx.conn, board)? else {
+    let Some((deadlines, call)) = call_of(ctx, board)? else {
         return Ok(Acted::Nothing);
     };
+    act_on(ctx, &deadlines, call)
+}
+
+/// A turn of `mover` arrived on `board`: when the deadlines call for their
+/// loss on time (their time ran out before the sweep came by), the game
+/// ends on time now, on the sweep's path and in the mail's transaction,
+/// and the reason is returned; the turn is then not played.
+pub(super) fn lost_before_turn(
+    ctx: &mut Ctx<'_>,
+    board: BoardNumber,
+    mover: PlayerId,
+) -> Result<Option<String>, ServiceError> {
+    let Some((deadlines, call)) = call_of(ctx, board)? else {
+        return Ok(None);
+    };
+    let Call::LossOnTime { loser, reason } = &call else {
+        return Ok(None);
+    };
+    if *loser != mover {
+        return Ok(None);
+    }
+    let reason = reason.clone();
+    act_on(ctx, &deadlines, call)?;
+    Ok(Some(reason))
+}
+
+/// What the deadlines of `board` call for now, if anything.
+fn call_of(
+    ctx: &Ctx<'_>,
+    board: BoardNumber,
+) -> Result<Option<(TurnDeadlines, Call)>, ServiceError> {
+    let Some(deadlines) = store::deadlines::deadlines_of(ctx.conn, board)? else {
+        return Ok(None);
+    };
     let Some(to_move) = deadlines.to_move else {
-        return Ok(Acted::Nothing);
+        return Ok(None);
     };
     let now = ctx.now;
     let call = if schedule::draw_timed_out(&deadlines, now) {
-        Call::DrawByTimeout
+        Some(Call::DrawByTimeout)
     } else if crate::store::clocks::has_control(ctx.conn, deadlines.board)? {
-        match controlled_call(ctx.conn, &deadlines, to_move, now)? {
-            Some(call) => call,
-            None => return Ok(Acted::Nothing),
-        }
+        controlled_call(ctx.conn, &deadlines, to_move, now)?
     } else {
-        match legacy_call(ctx.conn, &deadlines, to_move, now)? {
-            Some(call) => call,
-            None => return Ok(Acted::Nothing),
-        }
+        legacy_call(ctx.conn, &deadlines, to_move, now)?
     };
+    Ok(call.map(|call| (deadlines, call)))
+}
+
+/// Does what `call` says on the board of `deadlines`; its mails go to
+/// `ctx.out` (or wait for the end of a mail, in a mail's handling).
+fn act_on(ctx: &mut Ctx<'_>, deadlines: &TurnDeadlines, call: Call) -> Result<Acted, ServiceError> {
+    let now = ctx.now;
     let (acted, mails) = match call {
         Call::Remind {
             this_turn,

@@ -556,39 +556,6 @@ pub fn in_progress(conn: &Connection, player: PlayerId) -> Result<u32, StoreErro
     )?)
 }
 
-/// A board the mail `message_id` already made with the same challenge:
-/// the same players (in these colours, or in either order when the
-/// colours were drawn), variant and options.
-pub fn same_challenge(
-    conn: &Connection,
-    message_id: &str,
-    (white, black, either_order): (PlayerId, PlayerId, bool),
-    variant: Variant,
-    options: BoardOptions,
-) -> Result<Option<BoardNumber>, StoreError> {
-    Ok(conn
-        .query_row_cached(
-            "SELECT number FROM boards
-             WHERE challenge_mail = ?1 AND variant = ?2 AND rated = ?3
-               AND days_per_turn IS ?4 AND nag_days = ?5 AND forfeit_days = ?6
-               AND ((white_id = ?7 AND black_id = ?8) OR (?9 AND white_id = ?8 AND black_id = ?7))
-             ORDER BY number LIMIT 1",
-            params![
-                message_id,
-                variant.id(),
-                options.rated,
-                options.days_per_turn,
-                options.nag_days,
-                options.forfeit_days,
-                white.0,
-                black.0,
-                either_order
-            ],
-            |row| row.get(0),
-        )
-        .optional()?)
-}
-
 /// Challenges still waiting for an answer: board number, when the
 /// challenge was made, and its forfeit days (after which it lapses).
 pub fn waiting_for_answer(

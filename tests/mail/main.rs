@@ -10,6 +10,7 @@ mod chromium;
 mod conditional;
 mod dialogue;
 mod e2e;
+mod everyday;
 mod inbound;
 mod mailhtml;
 mod network;

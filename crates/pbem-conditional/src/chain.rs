@@ -70,9 +70,11 @@ pub struct Chain {
 
 /// Follows the last turn of `game` with the trees of both players (in
 /// either order; a tree whose owner is not to move waits), answer after
-/// answer, changing the trees as [`Tree::follow`] does. Ends the lines of
-/// both when the game ends.
-pub fn chain(game: &Game, first: &mut Tree, second: &mut Tree) -> Chain {
+/// answer, changing the trees as [`Tree::follow_position`] does (`before`
+/// is the game before that last turn). Ends the lines of both when the
+/// game ends.
+pub fn chain(before: &Game, game: &Game, first: &mut Tree, second: &mut Tree) -> Chain {
+    let mut before = before.clone();
     let mut game = game.clone();
     let mut turns = Vec::new();
     let stop = loop {
@@ -87,9 +89,9 @@ pub fn chain(game: &Game, first: &mut Tree, second: &mut Tree) -> Chain {
                 .collect();
             break Stop::GameOver { end, dropped };
         }
-        let Some(last) = game.turns().last() else {
+        if game.turns().is_empty() {
             break Stop::NothingToAnswer;
-        };
+        }
         let player = game.state().turn();
         let tree = if first.owner() == player {
             &mut *first
@@ -104,12 +106,13 @@ pub fn chain(game: &Game, first: &mut Tree, second: &mut Tree) -> Chain {
         if turns.len() >= MAX_CHAIN_TURNS {
             break Stop::Limit;
         }
-        let (answer, lines_kept) = match tree.follow(&last.turn) {
+        let (answer, lines_kept) = match tree.follow_position(&before, &game) {
             Follow::NoLines => break Stop::NoLines { player },
             Follow::NoLineFits { dropped } => break Stop::NoLineFits { player, dropped },
             Follow::Answer { answer, lines_kept } => (answer, lines_kept),
         };
         let number = game.state().turn_number();
+        before = game.clone();
         let played = parse_turn(answer.text())
             .map_err(|error| error.to_string())
             .and_then(|moves| game.play(&moves).map_err(|error| error.to_string()))
@@ -162,7 +165,7 @@ mod tests {
         black
             .add(&game, "Nf3 Nc6 Bb5 a6 Ba4 Nf6")
             .expect("Black's line");
-        let chain = chain(&game, &mut black, &mut white);
+        let chain = chain(&game, &game, &mut black, &mut white);
         let texts: Vec<(Color, &str)> = chain
             .turns
             .iter()
@@ -202,7 +205,7 @@ mod tests {
         let mut black = Tree::new(Color::Black);
         black.add(&game, "Nc3 Nf6").expect("Black's line");
         black.add(&game, "d4 exd4").expect("Black's line");
-        let chain = chain(&game, &mut white, &mut black);
+        let chain = chain(&game, &game, &mut white, &mut black);
         assert_eq!(chain.turns.len(), 1);
         assert_eq!(
             chain.stop,
@@ -232,7 +235,7 @@ mod tests {
         white.add(&game, "Nc3 g3").expect_err("White's own turn");
         // White plays g4; Black's lines mate at once.
         play(&mut game, "g4");
-        let chain = chain(&game, &mut white, &mut black);
+        let chain = chain(&game, &game, &mut white, &mut black);
         assert_eq!(chain.turns.len(), 1);
         assert_eq!(chain.turns[0].text, "Qh4#");
         let Stop::GameOver { end, dropped } = chain.stop else {
@@ -251,7 +254,7 @@ mod tests {
         play(&mut game, "g4");
         play(&mut game, "Qh4");
         let mut white = Tree::new(Color::White);
-        let chain = chain(&game, &mut white, &mut black);
+        let chain = chain(&game, &game, &mut white, &mut black);
         assert!(chain.turns.is_empty());
         assert!(
             matches!(chain.stop, Stop::GameOver { ref dropped, .. } if dropped == &[(Color::Black, 2)])
@@ -265,7 +268,7 @@ mod tests {
         let mut white = Tree::new(Color::White);
         let mut black = Tree::new(Color::Black);
         assert_eq!(
-            chain(&game, &mut white, &mut black).stop,
+            chain(&game, &game, &mut white, &mut black).stop,
             Stop::NothingToAnswer
         );
     }
@@ -280,7 +283,7 @@ mod tests {
         black
             .add(&game, "exd5,Nc3 exd4,Qxd5")
             .expect("Black's line");
-        let chain = chain(&game, &mut white, &mut black);
+        let chain = chain(&game, &game, &mut white, &mut black);
         let texts: Vec<&str> = chain.turns.iter().map(|t| t.text.as_str()).collect();
         assert_eq!(texts, ["exd5,Nc3", "exd4,Qxd5"]);
         assert_eq!(
@@ -311,7 +314,7 @@ mod tests {
                 "Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4 c6 Nc3 Qc7",
             )
             .expect("Black's line");
-        let chain = chain(&game, &mut white, &mut black);
+        let chain = chain(&game, &game, &mut white, &mut black);
         assert_eq!(chain.turns.len(), MAX_CHAIN_TURNS);
         assert_eq!(chain.turns[19].text, "Qc7");
         assert_eq!(chain.turns[19].number, 12);

@@ -3,6 +3,8 @@
 //! when the opponent plays, the tree answers and keeps what follows.
 
 use pbem_rules::Game;
+use pbem_rules::game::PositionKey;
+use pbem_rules::notation::parse_turn;
 use shakmaty::Color;
 
 use crate::line::{self, Entry, Line, LineError, Problem};
@@ -224,14 +226,47 @@ impl Tree {
     /// Turns match by their moves (squares and promotion, in their order
     /// within the turn), not by how they were written.
     pub fn follow(&mut self, played: &pbem_rules::Turn) -> Follow {
+        let index = self
+            .branches
+            .iter()
+            .position(|branch| branch.theirs.turn() == played);
+        self.take(index)
+    }
+
+    /// The opponent's last turn of `after`, played from `before`: as
+    /// [`Tree::follow`], and when no line begins with the very moves, a
+    /// line whose turn reaches the same position from `before` (its moves
+    /// in another order within the turn, as a double-move variant allows)
+    /// fits too. Positions are compared as the repetition rule compares
+    /// them: board, side to move, phase, castling and en passant rights.
+    pub fn follow_position(&mut self, before: &Game, after: &Game) -> Follow {
+        let Some(played) = after.turns().last() else {
+            return Follow::NoLines;
+        };
+        let exact = self
+            .branches
+            .iter()
+            .position(|branch| branch.theirs.turn() == &played.turn);
+        let index = exact.or_else(|| {
+            let reached = PositionKey::of(after.state(), after.rules());
+            self.branches.iter().position(|branch| {
+                let mut game = before.clone();
+                parse_turn(branch.theirs.text())
+                    .ok()
+                    .and_then(|moves| game.play(&moves).ok().map(|_| ()))
+                    .is_some_and(|()| PositionKey::of(game.state(), game.rules()) == reached)
+            })
+        });
+        self.take(index)
+    }
+
+    /// The answer of the branch at `index` (its continuations kept), or,
+    /// without one, every line dropped.
+    fn take(&mut self, index: Option<usize>) -> Follow {
         if self.branches.is_empty() {
             return Follow::NoLines;
         }
-        let Some(index) = self
-            .branches
-            .iter()
-            .position(|branch| branch.theirs.turn() == played)
-        else {
+        let Some(index) = index else {
             return Follow::NoLineFits {
                 dropped: self.clear(),
             };

@@ -12,6 +12,20 @@ use crate::service::{Failure, MailCtx, refuse};
 use crate::store::boards::{self, BoardOptions};
 use crate::store::deadlines;
 use crate::store::players::{self};
+use crate::domain::PlayerId;
+use crate::command::Speaker;
+
+/// A challenge as this mail made it: the challenger, the variant and the
+/// whole command as read (opponent, colour and every option, the time
+/// control and the start position included), its password blanked. Two
+/// lines alike in all of it are one challenge written twice; comparing the
+/// whole value keeps an option added later part of the comparison.
+#[derive(Debug, PartialEq, Eq)]
+pub(in crate::service) struct Made {
+    challenger: PlayerId,
+    variant: Variant,
+    command: Challenge,
+}
 
 impl Act for Challenge {
     fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
@@ -63,12 +77,23 @@ impl Act for Challenge {
             forfeit_days,
         };
         let variant = variant.unwrap_or(Variant::Chess);
-        // The same challenge written again in one mail makes no second board.
-        let colours = (white, black, self.color == ColorChoice::Random);
-        if let Some(number) =
-            boards::same_challenge(ctx.conn, &ctx.mail.message_id, colours, variant, options)?
-        {
-            return Ok(board_mail::board_mails(ctx, number, Occasion::New)?);
+        // The same challenge written again in one mail makes no second
+        // board; it is answered as the repeat it is.
+        let made = Made {
+            challenger: challenger.id,
+            variant,
+            command: Challenge {
+                speaker: Speaker::Token,
+                ..self.clone()
+            },
+        };
+        if let Some((_, number)) = ctx.challenges.iter().find(|(earlier, _)| *earlier == made) {
+            return Err(refuse(
+                format!(
+                    "this challenge repeats an earlier line of this mail (board {number}): it makes no second board"
+                ),
+                Some(*number),
+            ));
         }
         challenges::check_bounds(ctx, &challenger, &opponent)?;
         let number = boards::insert(ctx.conn, variant, white, black, options, ctx.now)?;
@@ -80,6 +105,7 @@ impl Act for Challenge {
             crate::store::web::set_private(ctx.conn, number.0)?;
         }
         deadlines::set_to_move(ctx.conn, number, white)?;
+        ctx.challenges.push((made, number));
         Ok(board_mail::board_mails(ctx, number, Occasion::New)?)
     }
 }

@@ -7,7 +7,7 @@ use crate::command::MoveTurn;
 use crate::domain::BoardNumber;
 use crate::mail::outgoing::Outgoing;
 use crate::service::board_mail::{self, Occasion};
-use crate::service::challenges;
+use crate::service::{challenges, deadlines};
 use crate::service::play::{my_active_board, play_queued, play_turn};
 use crate::service::{Failure, MailCtx, refuse};
 use crate::store::boards::{self, OfferKind};
@@ -33,6 +33,21 @@ impl Act for MoveTurn {
                 format!("it is not your turn on board {number}; your opponent is to move"),
                 Some(number),
             ));
+        }
+        // A turn after the mover's time ran out is not played: the game is
+        // lost on time at once, as the sweep would have scored it.
+        if boards::unaccepted(ctx.conn, number)?.is_none()
+            && let Some(reason) = deadlines::lost_before_turn(&mut ctx.ctx, number, player.id)?
+        {
+            ctx.tell_player(
+                number,
+                player.id,
+                format!(
+                    "Your turn {} was not played: the game was lost on time ({reason}).",
+                    self.turn
+                ),
+            );
+            return Ok(board_mail::board_mails(ctx, number, Occasion::Update)?);
         }
         // The challenged player's first turn accepts the challenge.
         challenges::accept_if_waiting(ctx, &loaded.board, &player)?;

@@ -1,0 +1,202 @@
+//! Everyday mails (issue 37) through the real Maildir, SQLite file and
+//! outbox: several challenges in one mail each answered, days written as
+//! players write them (`extend 2 days`, `vacation 5d`), and numbers of
+//! days that cannot be used refused without a change.
+
+use pbem_testkit::{ALICE, BOB, Harness, Sent, flat, to};
+
+const CAROL: &str = "carol@example.org";
+
+/// The text of the one mail to `address` in `mails`, its lines joined.
+fn body_to(mails: &[Sent], address: &str) -> String {
+    flat(&to(mails, address).body)
+}
+
+#[test]
+fn challenges_differing_in_one_option_each_make_a_board_and_a_repeat_is_answered_as_one() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("carol", CAROL);
+    let mails = h.send(
+        ALICE,
+        "three games",
+        "challenge alice alice-pw carol --white --time=3\n\
+         challenge alice alice-pw carol --white --time=5\n\
+         challenge alice alice-pw carol --white --time=3\n\
+         challenge alice alice-pw carol --white --time=7",
+    );
+    assert_eq!(h.count("SELECT COUNT(*) FROM boards"), 3);
+    let answer = body_to(&mails, ALICE);
+    for line in [
+        "1. challenge alice ******** carol --white --time=3: done.",
+        "2. challenge alice ******** carol --white --time=5: done.",
+        "3. challenge alice ******** carol --white --time=3: refused: this challenge repeats an earlier line of this mail (board 101): it makes no second board",
+        "4. challenge alice ******** carol --white --time=7: done.",
+    ] {
+        assert!(answer.contains(line), "{line}\n{answer}");
+    }
+    for board in ["101", "102", "103"] {
+        assert!(
+            answer.contains(&format!("Board {board}")),
+            "{board}: {answer}"
+        );
+    }
+    // Carol is told of each board once.
+    let carol: Vec<_> = mails.iter().filter(|m| m.to == CAROL).collect();
+    assert_eq!(carol.len(), 3, "{mails:#?}");
+}
+
+/// Sends `text` as a reply to the latest board mail `address` received.
+fn reply_to_board_mail(h: &mut Harness, address: &str, text: &str) -> Vec<Sent> {
+    let last = h
+        .all_mails()
+        .into_iter()
+        .rev()
+        .find(|mail| mail.to == address && mail.reply_to.is_some())
+        .expect("a board mail");
+    h.reply(&last, address, text)
+}
+
+#[test]
+fn extend_and_vacation_read_days_as_players_write_them() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    h.send(
+        ALICE,
+        "new",
+        "challenge alice alice-pw bob --white --time=10",
+    );
+    h.bob_accepts();
+    h.send(ALICE, "m", "move 101 alice alice-pw e4");
+    for (written, gives) in [("extend 2 days", "2 days"), ("extend 1d", "1 day")] {
+        let mails = reply_to_board_mail(&mut h, ALICE, written);
+        let answer = body_to(&mails, ALICE);
+        assert!(
+            answer.contains(&format!("alice gave bob {gives} more on the clock")),
+            "{written}: {answer}"
+        );
+    }
+    let mails = reply_to_board_mail(&mut h, BOB, "vacation 5 days");
+    assert!(
+        body_to(&mails, BOB).contains("bob is on vacation for 5 days"),
+        "{}",
+        body_to(&mails, BOB)
+    );
+    let mails = h.send(ALICE, "away", "vacation alice alice-pw 3d");
+    assert!(
+        body_to(&mails, ALICE).contains("alice is on vacation for 3 days"),
+        "{}",
+        body_to(&mails, ALICE)
+    );
+    // Numbers that cannot be used are refused, and nothing changes.
+    let before = h.game_state();
+    for (written, says) in [
+        ("extend 0 days", "0 days give nothing"),
+        ("extend -2 days", "\"-2\" is negative"),
+        ("extend 4294967296", "days is far too many"),
+        ("vacation 0d", "0 days give nothing"),
+        ("vacation -5 days", "\"-5\" is negative"),
+        ("vacation 99999999999 days", "days is far too many"),
+    ] {
+        let mails = reply_to_board_mail(&mut h, BOB, written);
+        let answer = body_to(&mails, BOB);
+        assert!(answer.contains(says), "{written}: {answer}");
+        assert_eq!(h.game_state(), before, "{written}");
+    }
+}
+
+#[test]
+fn a_conditional_line_fits_a_turn_reaching_its_position_by_another_order() {
+    let mut h = Harness::new();
+    h.alice_and_bob_on("chess2");
+    h.send(
+        ALICE,
+        "lines",
+        "move 101 alice alice-pw e4\nif 101 alice alice-pw e5,Nc6 Nf3,Nc3",
+    );
+    // Bob plays the two moves of the line the other way round: the same
+    // position, so the line answers.
+    let mails = h.send(BOB, "turn", "move 101 bob bob-pw Nc6,e5");
+    let alice = body_to(&mails, ALICE);
+    assert!(
+        alice.contains("Played from your conditional moves: 2.Nf3,Nc3"),
+        "{alice}"
+    );
+    assert!(
+        body_to(&mails, BOB).contains("2.Nf3,Nc3"),
+        "{}",
+        body_to(&mails, BOB)
+    );
+    // A turn reaching another position still drops the line.
+    let mut h = Harness::new();
+    h.alice_and_bob_on("chess2");
+    h.send(
+        ALICE,
+        "lines",
+        "move 101 alice alice-pw e4\nif 101 alice alice-pw e5,Nc6 Nf3,Nc3",
+    );
+    let mails = h.send(BOB, "turn", "move 101 bob bob-pw Nf6,e5");
+    let alice = body_to(&mails, ALICE);
+    assert!(
+        alice.contains("which begins none of your conditional lines"),
+        "{alice}"
+    );
+}
+
+#[test]
+fn a_turn_after_the_time_ran_out_ends_the_game_on_time_and_is_not_played() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    h.send(
+        ALICE,
+        "new",
+        "challenge alice alice-pw bob --white --time=3",
+    );
+    h.bob_accepts();
+    h.send(ALICE, "m", "move 101 alice alice-pw e4");
+    // Bob's time runs out; his turn comes before the sweep.
+    h.now += time::Duration::days(5);
+    let mails = h.send(BOB, "late", "move 101 bob bob-pw e5");
+    let bob = body_to(&mails, BOB);
+    assert!(
+        bob.contains("Your turn e5 was not played: the game was lost on time (lost on time: bob's time ran out at"),
+        "{bob}"
+    );
+    assert!(!bob.contains("1.e4 e5"), "{bob}");
+    let alice = body_to(&mails, ALICE);
+    assert!(alice.contains("1-0"), "{alice}");
+    assert!(
+        alice.contains("lost on time: bob's time ran out"),
+        "{alice}"
+    );
+    assert!(!alice.contains("not played"), "{alice}");
+    assert_eq!(h.count("SELECT COUNT(*) FROM turns"), 1);
+    assert_eq!(
+        h.count("SELECT COUNT(*) FROM boards WHERE result = '1-0'"),
+        1
+    );
+    // The sweep finds nothing more to do.
+    let at = h.now + time::Duration::minutes(5);
+    assert!(h.sweep(at).is_empty());
+    // In time, the twin turn is played.
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    h.send(
+        ALICE,
+        "new",
+        "challenge alice alice-pw bob --white --time=3",
+    );
+    h.bob_accepts();
+    h.send(ALICE, "m", "move 101 alice alice-pw e4");
+    h.now += time::Duration::days(2);
+    let mails = h.send(BOB, "in time", "move 101 bob bob-pw e5");
+    assert!(
+        body_to(&mails, BOB).contains("1.e4 e5"),
+        "{}",
+        body_to(&mails, BOB)
+    );
+    assert_eq!(h.count("SELECT COUNT(*) FROM turns"), 2);
+}
