@@ -274,6 +274,9 @@ pub(super) struct MailCtx<'a> {
     /// turn): they hold no password, and are quoted blanked of the
     /// mail's passwords only.
     pub(super) replies: Vec<String>,
+    /// Each command of the mail by its word and board, for the log (see
+    /// `journal`).
+    pub(super) journal: Vec<String>,
 }
 
 impl<'a> Deref for MailCtx<'a> {
@@ -312,6 +315,7 @@ impl<'a> MailCtx<'a> {
             trusted: false,
             refused: false,
             replies: Vec::new(),
+            journal: Vec::new(),
         }
     }
 
