@@ -66,9 +66,9 @@ pub struct Config {
     pub log_file: Option<PathBuf>,
     /// The spectators' web site (`crate::web`).
     pub web: WebConfig,
-    /// How long handled mails are kept in the Maildir's `cur/` (and in the
-    /// IMAP processed folder) before the sweep deletes them
-    /// (`[inbound] keep_processed_days`); `None`: for ever (0).
+    /// How long handled mails are kept in the Maildir's `cur/` before the
+    /// sweep deletes them (`[inbound] keep_processed_days`); `None`: for
+    /// ever (0).
     pub keep_processed: Option<Duration>,
 }
 
