@@ -66,9 +66,9 @@ pub struct Config {
     pub log_file: Option<PathBuf>,
     /// The spectators' web site (`crate::web`).
     pub web: WebConfig,
-    /// How long handled mails are kept in the Maildir's `cur/` before the
-    /// sweep deletes them (`[inbound] keep_processed_days`); `None`: for
-    /// ever (0).
+    /// How long handled mails are kept in the Maildir's `cur/` (deleted
+    /// by the sweep) or the IMAP processed folder (deleted at each
+    /// connection) (`[inbound] keep_processed_days`); `None`: for ever (0).
     pub keep_processed: Option<Duration>,
 }
 
@@ -221,6 +221,9 @@ impl Config {
                 config.keep_processed = (keep > 0).then(|| days(keep.min(36_500)));
             }
             config.inbound = inbound_from(inbound, &resolve, env, &mut config.poll_interval)?;
+            if let Inbound::Imap(imap) = &mut config.inbound {
+                imap.keep_processed = config.keep_processed;
+            }
         }
         if let Some(outbound) = file.outbound {
             config.outbound = outbound_from(outbound, &resolve, env)?;
@@ -483,6 +486,8 @@ fn inbound_from(
                 after,
                 poll_interval: poll.unwrap_or(Duration::from_secs(60)),
                 idle: s.idle.unwrap_or(true),
+                // Set by the caller, from `keep_processed_days`.
+                keep_processed: None,
             })))
         }
         other => Err(format!(
