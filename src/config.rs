@@ -66,7 +66,18 @@ pub struct Config {
     pub log_file: Option<PathBuf>,
     /// The spectators' web site (`crate::web`).
     pub web: WebConfig,
+    /// How long handled mails are kept in the Maildir's `cur/` (deleted
+    /// by the sweep) or the IMAP processed folder (deleted at each
+    /// connection) (`[inbound] keep_processed_days`); `None`: for ever (0).
+    pub keep_processed: Option<Duration>,
 }
+
+fn days(days: u64) -> Duration {
+    Duration::from_secs(days * 24 * 60 * 60)
+}
+
+/// Handled mails kept, by default, for a month of "did you get my mail?".
+pub const KEEP_PROCESSED_DAYS: u64 = 30;
 
 /// Where `serve` serves the web site.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,6 +116,7 @@ impl Config {
             inbound: Inbound::Maildir(data_dir.join("inbox")),
             outbound: Outbound::Directory(data_dir.join("outbox")),
             poll_interval: Duration::from_secs(5),
+            keep_processed: Some(days(KEEP_PROCESSED_DAYS)),
             service: ServiceConfig::default(),
             bounce_address: None,
             schedule: Schedule::default(),
@@ -150,9 +162,16 @@ impl Config {
     /// The `[server] log_file` of the file at `path`, if it can be read,
     /// reading none of its secrets: the log must be set up before the
     /// configuration is loaded, so that an error loading it is logged there.
+    ///
+    /// Read leniently: a file with a mistake elsewhere (a misspelt key, a
+    /// bad value) still names its log file, so that the mistake is logged
+    /// where the operator looks. Only a file that is not TOML at all names
+    /// none.
     pub fn log_file_in(path: &Path, data_dir: &Path) -> Option<PathBuf> {
-        let file = FileConfig::read(path).ok()?;
-        Some(resolve(data_dir, file.server?.log_file?))
+        let text = std::fs::read_to_string(path).ok()?;
+        let table: toml::Table = toml::from_str(&text).ok()?;
+        let log_file = table.get("server")?.get("log_file")?.as_str()?;
+        Some(resolve(data_dir, PathBuf::from(log_file)))
     }
 
     /// The defaults, overridden by the TOML `text`; `env` reads the
@@ -198,7 +217,13 @@ impl Config {
             config.database = resolve(database);
         }
         if let Some(inbound) = file.inbound {
+            if let Some(keep) = inbound.keep_processed_days {
+                config.keep_processed = (keep > 0).then(|| days(keep.min(36_500)));
+            }
             config.inbound = inbound_from(inbound, &resolve, env, &mut config.poll_interval)?;
+            if let Inbound::Imap(imap) = &mut config.inbound {
+                imap.keep_processed = config.keep_processed;
+            }
         }
         if let Some(outbound) = file.outbound {
             config.outbound = outbound_from(outbound, &resolve, env)?;
@@ -461,6 +486,8 @@ fn inbound_from(
                 after,
                 poll_interval: poll.unwrap_or(Duration::from_secs(60)),
                 idle: s.idle.unwrap_or(true),
+                // Set by the caller, from `keep_processed_days`.
+                keep_processed: None,
             })))
         }
         other => Err(format!(
@@ -605,6 +632,7 @@ struct InboundSection {
     kind: String,
     maildir: Option<PathBuf>,
     poll_seconds: Option<u64>,
+    keep_processed_days: Option<u64>,
     host: Option<String>,
     port: Option<u16>,
     security: Option<String>,

@@ -117,6 +117,8 @@ pub struct Server {
     outbox: Outbox,
     /// The database file, for the sender's own connection.
     database: PathBuf,
+    /// How long the inbox keeps handled mails (`keep_processed_days`).
+    keep_processed: Option<Duration>,
 }
 
 impl Server {
@@ -139,6 +141,7 @@ impl Server {
             inbox,
             outbox,
             database: config.database.clone(),
+            keep_processed: config.keep_processed,
         })
     }
 
@@ -247,14 +250,18 @@ impl Server {
 
     /// Runs the deadline sweep as of `time_source`'s time, then sends its mails.
     pub fn sweep(&mut self, time_source: TimeSource) -> Result<(SweepReport, usize), ServerError> {
-        let report = self.service.sweep(time_source.now())?;
+        let now = time_source.now();
+        let report = self.service.sweep(now)?;
+        remember_sweep(&self.service, &report, now);
         Ok((report, self.drain(time_source)?))
     }
 
     /// Forgets old records (sent mails, processed mails), as `serve` does
     /// before each sweep.
     pub fn prune(&mut self, time_source: TimeSource) -> Result<Pruned, ServerError> {
-        Ok(self.service.prune(time_source.now())?)
+        let pruned = self.service.prune(time_source.now())?;
+        prune_inbox(&self.inbox, self.keep_processed, time_source);
+        Ok(pruned)
     }
 
     /// Sends the daily digest (once a day at most), then the outbox.
@@ -283,6 +290,42 @@ fn open_store(config: &Config) -> Result<Store, ServerError> {
 
 fn open_service(config: &Config) -> Result<Service, ServerError> {
     Ok(Service::new(open_store(config)?, config.service.clone())?)
+}
+
+/// Deletes the handled mails older than `keep` from the Maildir's `cur/`;
+/// a failure is logged, and the next sweep tries again.
+fn prune_inbox(inbox: &Maildir, keep: Option<Duration>, time_source: TimeSource) {
+    let Some(keep) = keep else { return };
+    let Some(before) = std::time::SystemTime::from(time_source.now()).checked_sub(keep) else {
+        return;
+    };
+    match inbox.prune_handled(before) {
+        Ok(0) => {}
+        Ok(mails) => tracing::info!(mails, "handled mails pruned from the inbox"),
+        Err(error) => tracing::error!(
+            %error,
+            inbox = %inbox.root().display(),
+            "pruning handled mails failed; it runs again at the next sweep"
+        ),
+    }
+}
+
+/// What a sweep did, in words: the line of `pbem tick` and `pbem status`.
+pub fn sweep_text(report: &SweepReport) -> String {
+    format!(
+        "{} reminders, {} losses on time, {} draws by timeout",
+        report.reminders, report.losses_on_time, report.draws_by_timeout
+    )
+}
+
+/// Keeps when the last sweep ran and what it did, for `pbem status`: the
+/// operator's proof that cron (or `serve`'s schedule) runs it. A failure
+/// to keep it is logged and changes nothing else.
+fn remember_sweep(service: &Service, report: &SweepReport, now: OffsetDateTime) {
+    let conn = service.store().conn();
+    if let Err(error) = crate::store::delivery::record_sweep(conn, &sweep_text(report), now) {
+        tracing::warn!(%error, "cannot record the sweep for `pbem status`");
+    }
 }
 
 /// The configured outbound transport and the outbox it empties, whose
@@ -506,17 +549,27 @@ fn run(
     let mut service = open_service(config)?;
     let outbox = open_outbox(config, &service)?;
     let sender_store = open_store(config)?;
-    let mut source: Option<Box<dyn InboundSource + '_>> = match &config.inbound {
+    // The Maildir inbox, whose handled mails the sweep prunes.
+    let maildir = match &config.inbound {
         Inbound::Maildir(dir) => {
-            let inbox = Maildir::create(dir).map_err(|error| ServerError::Inbox {
+            Some(Maildir::create(dir).map_err(|error| ServerError::Inbox {
                 path: dir.clone(),
                 error,
-            })?;
-            Some(Box::new(MaildirSource::new(inbox, config.poll_interval)))
+            })?)
         }
-        Inbound::Imap(settings) => Some(Box::new(ImapSource::new(settings, open_store(config)?))),
+        Inbound::Imap(_) | Inbound::Stdin => None,
+    };
+    let mut source: Option<Box<dyn InboundSource + '_>> = match (&config.inbound, &maildir) {
+        (Inbound::Maildir(_), Some(inbox)) => Some(Box::new(MaildirSource::new(
+            inbox.clone(),
+            config.poll_interval,
+        ))),
+        (Inbound::Maildir(_), None) => None,
+        (Inbound::Imap(settings), _) => {
+            Some(Box::new(ImapSource::new(settings, open_store(config)?)))
+        }
         // MDA mode: `pbem process` brings the mail.
-        Inbound::Stdin => None,
+        (Inbound::Stdin, _) => None,
     };
     tracing::info!(
         inbound = %describe(&config.inbound),
@@ -529,6 +582,7 @@ fn run(
             let _stop_on_panic = stop.stop_on_panic();
             run_deadlines(
                 &mut deadline_service,
+                (maildir.as_ref(), config.keep_processed),
                 time_source,
                 stop,
                 &deadline_events,
@@ -590,6 +644,7 @@ fn run(
 /// next event. Each sweep's duration goes into `metrics`.
 fn run_deadlines(
     service: &mut Service,
+    (inbox, keep_processed): (Option<&Maildir>, Option<Duration>),
     time_source: TimeSource,
     stop: &Stop,
     events: &Receiver<cron::Event>,
@@ -602,6 +657,9 @@ fn run_deadlines(
             Err(RecvTimeoutError::Disconnected) => return,
         };
         if event == cron::Event::Sweep {
+            if let Some(inbox) = inbox {
+                prune_inbox(inbox, keep_processed, time_source);
+            }
             match service.prune(time_source.now()) {
                 Ok(pruned) if pruned != Pruned::default() => {
                     tracing::info!(?pruned, "old records pruned")
@@ -615,8 +673,12 @@ fn run_deadlines(
         let result = match event {
             cron::Event::Sweep => {
                 let started = std::time::Instant::now();
-                let swept = service.sweep(time_source.now());
+                let now = time_source.now();
+                let swept = service.sweep(now);
                 metrics.sweep_took(started.elapsed());
+                if let Ok(report) = &swept {
+                    remember_sweep(service, report, now);
+                }
                 swept
             }
             .map(|report| {

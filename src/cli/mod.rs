@@ -83,7 +83,16 @@ enum Command {
         #[arg(long)]
         once: bool,
     },
-    /// Process one mail from standard input (for .forward or procmail).
+    /// Create the data directory and the database (once, before the mail
+    /// system runs `pbem process`), checking the configuration.
+    Init {
+        #[command(flatten)]
+        data_dir: DataDir,
+        #[command(flatten)]
+        config: ConfigFile,
+    },
+    /// Process one mail from standard input (for .forward or procmail);
+    /// the database must exist (`pbem init`).
     Process {
         #[command(flatten)]
         data_dir: DataDir,
@@ -349,7 +358,8 @@ impl Cli {
             | Command::Backup {
                 data_dir, config, ..
             }
-            | Command::Status { data_dir, config } => {
+            | Command::Status { data_dir, config }
+            | Command::Init { data_dir, config } => {
                 (data_dir.data_dir.clone(), config.config.clone())
             }
             _ => (None, None),
@@ -443,6 +453,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let place = place("status", after, &["data-dir", "config"])?;
             status::run(&place.data_dir(), place.config.as_deref())
         }
+        Command::Init { data_dir, config } => {
+            let after = Place {
+                data_dir: data_dir.data_dir,
+                config: config.config,
+                now: None,
+            };
+            let place = place("init", after, &["data-dir", "config"])?;
+            serve::init(&place.data_dir(), place.config.as_deref())
+        }
         Command::Ratings {
             data_dir,
             config,
@@ -508,8 +527,11 @@ impl Place {
 /// gets if the mail is still undelivered when it gives up (Postfix: "...
 /// temporary failure. Command output: `<this>`"): it says nothing of the
 /// server's setup, and starts with no status code, which Postfix would
-/// obey over the exit code.
-pub const MDA_FAILURE: &str = "the pbem server failed, not this mail; the reason is in pbem's log ([server] log_file, else syslog)";
+/// obey over the exit code. It names the command that prints the reason
+/// of a setup error in full (a configuration that does not load, a
+/// database not made), as the log may be the very thing a broken
+/// configuration got wrong.
+pub const MDA_FAILURE: &str = "the pbem server failed, not this mail; its operator finds why with `pbem status` (given the same --config and --data-dir) and in pbem's log";
 
 /// `pbem process`: one mail from standard input. Every failure is the
 /// server's, never the mail's (a mail pbem cannot read is answered or

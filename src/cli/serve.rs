@@ -58,9 +58,39 @@ pub fn serve(
     Ok(())
 }
 
+/// `pbem init`: the data directory and the database, made (or checked
+/// and brought up to date) with the configuration loaded in full, so that
+/// a mistake in it shows here rather than in the first mail.
+pub fn init(data_dir: &Path, file: Option<&Path>) -> Result<(), CliError> {
+    let config = config(data_dir, file)?;
+    Server::open(&config).map_err(|e| CliError::Server(e.to_string()))?;
+    println!(
+        "ready: the database {} in the data directory {}",
+        config.database.display(),
+        config.data_dir.display()
+    );
+    Ok(())
+}
+
 pub fn process(data_dir: &Path, file: Option<&Path>, now: Option<&str>) -> Result<(), CliError> {
     let config = config(data_dir, file)?;
     let time_source = time_source(now)?;
+    // Run by the mail system, pbem makes nothing: a data directory or a
+    // database that is not there is a mistake in the command line (a
+    // wrong --data-dir, a missing --config) or a step of the setup not
+    // done, and a fresh empty database would answer the players as
+    // strangers. The mail waits (exit 75) until `pbem init` is run.
+    for (what, path, there) in [
+        ("data directory", &config.data_dir, config.data_dir.is_dir()),
+        ("database", &config.database, config.database.is_file()),
+    ] {
+        if !there {
+            return Err(CliError::Server(format!(
+                "there is no {what} {}; `pbem init` with the same --config and --data-dir makes it",
+                path.display()
+            )));
+        }
+    }
     let mut raw = Vec::new();
     std::io::stdin()
         .read_to_end(&mut raw)
@@ -90,15 +120,18 @@ pub fn tick(
     let (report, sent) = server
         .sweep(time_source)
         .map_err(|e| CliError::Server(e.to_string()))?;
-    println!(
-        "sweep: {} reminders, {} losses on time, {} draws by timeout; sent {sent} mails",
-        report.reminders, report.losses_on_time, report.draws_by_timeout
-    );
+    // On standard output for the operator at a terminal, and in the log
+    // for cron, which throws standard output away.
+    let line = format!("sweep: {}; sent {sent} mails", server::sweep_text(&report));
+    tracing::info!("{line}");
+    println!("{line}");
     if digest {
         let (digests, sent) = server
             .digest(time_source)
             .map_err(|e| CliError::Server(e.to_string()))?;
-        println!("digest: {digests} digests; sent {sent} mails");
+        let line = format!("digest: {digests} digests; sent {sent} mails");
+        tracing::info!("{line}");
+        println!("{line}");
     }
     Ok(())
 }

@@ -14,11 +14,16 @@ use crate::store::{Store, delivery, time_text};
 /// Held mails listed at most.
 const HELD_SHOWN: u32 = 20;
 
+/// The report, with the configuration loaded in full as the server loads
+/// it: a mistake in it (what `pbem process` exits 75 for) is printed in
+/// full, after the report of the database if there is one.
 pub fn run(data_dir: &Path, config: Option<&Path>) -> Result<(), CliError> {
+    let loaded = serve::config(data_dir, config).map(|_| ());
     let database = serve::database(data_dir, config)?;
     if !database.is_file() {
+        loaded?;
         return Err(CliError::Input(format!(
-            "there is no database at {}; check --data-dir, --config and its `database` key",
+            "there is no database at {}; check --data-dir, --config and its `database` key, or make it with `pbem init`",
             database.display()
         )));
     }
@@ -26,7 +31,7 @@ pub fn run(data_dir: &Path, config: Option<&Path>) -> Result<(), CliError> {
         .map_err(|e| CliError::Server(format!("cannot open {}: {e}", database.display())))?;
     let text = report(&store).map_err(|e| CliError::Server(e.to_string()))?;
     print!("{text}");
-    Ok(())
+    loaded
 }
 
 fn when(time: Option<OffsetDateTime>) -> String {
@@ -74,6 +79,11 @@ pub fn report(store: &Store) -> Result<String, crate::store::StoreError> {
         out,
         "last outbound: {}",
         when(delivery::last_outbound(conn)?)
+    );
+    let _ = writeln!(
+        out,
+        "last sweep: {}",
+        delivery::last_sweep(conn)?.as_deref().unwrap_or("never")
     );
     let errors = delivery::last_errors(conn)?;
     if errors.is_empty() {

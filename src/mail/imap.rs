@@ -56,6 +56,9 @@ pub struct ImapConfig {
     pub poll_interval: Duration,
     /// Wait with IDLE where the server offers it.
     pub idle: bool,
+    /// How long the processed folder keeps a mail, by the date it came
+    /// in (`inbound.keep_processed_days`); `None`: for ever.
+    pub keep_processed: Option<Duration>,
 }
 
 /// What becomes of a mail once its result is committed.
@@ -281,6 +284,12 @@ impl<'a> Mailbox<'a> {
                     ))(error));
                 }
             }
+        }
+        if let (AfterProcessing::Move(folder), Some(keep)) = (&config.after, config.keep_processed)
+            && let Err(error) = prune_processed(&mut session, folder, keep)
+        {
+            // The mail goes on; the next connection tries again.
+            tracing::warn!(%folder, "pruning the processed folder failed: {error}");
         }
         let selected = session.select(&config.mailbox).map_err(command(&format!(
             "opening the mailbox \"{}\" (inbound.mailbox)",
@@ -518,6 +527,45 @@ impl<'a> Mailbox<'a> {
 
 /// `text` as an IMAP quoted string; `None` for text one cannot hold (line
 /// breaks, and anything but ASCII without a CHARSET).
+/// Deletes the mails of the processed `folder` that came in more than
+/// `keep` ago (by their internal date, which a copy keeps: the date they
+/// reached the mailbox), at each connection; returns how many. Leaves the
+/// folder selected: the caller selects the mailbox next.
+fn prune_processed<T: Read + Write>(
+    session: &mut imap::Session<T>,
+    folder: &str,
+    keep: Duration,
+) -> imap::Result<usize> {
+    let Some(before) =
+        time::OffsetDateTime::now_utc().checked_sub(keep.try_into().unwrap_or(time::Duration::MAX))
+    else {
+        return Ok(0);
+    };
+    let date = before
+        .format(time::macros::format_description!(
+            "[day padding:none]-[month repr:short]-[year]"
+        ))
+        .unwrap_or_default();
+    session.select(folder)?;
+    let old = session.uid_search(format!("BEFORE {date}"))?;
+    if old.is_empty() {
+        return Ok(0);
+    }
+    let mut uids: Vec<u32> = old.into_iter().collect();
+    uids.sort_unstable();
+    let set = uids
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    session.uid_store(&set, "+FLAGS.SILENT (\\Deleted)")?;
+    // The processed folder is pbem's alone: every mail flagged deleted
+    // there is one of these.
+    session.expunge()?;
+    tracing::info!(%folder, mails = uids.len(), "old mails pruned from the processed folder");
+    Ok(uids.len())
+}
+
 fn quoted(text: &str) -> Option<String> {
     if !text.chars().all(|c| c.is_ascii() && !c.is_ascii_control()) {
         return None;

@@ -84,6 +84,23 @@ impl Maildir {
         fs::rename(path, self.root.join("cur").join(format!("{base}:2,S")))
     }
 
+    /// Deletes the handled mails in `cur/` last changed before `before`
+    /// (a mail's time there is its delivery's: a rename keeps it), and
+    /// returns how many. What `serve` and `tick` keep is the operator's
+    /// record of what came in; the database keeps what was done.
+    pub fn prune_handled(&self, before: std::time::SystemTime) -> io::Result<usize> {
+        let mut pruned = 0;
+        for entry in fs::read_dir(self.root.join("cur"))? {
+            let entry = entry?;
+            let meta = entry.metadata()?;
+            if meta.is_file() && meta.modified()? < before {
+                fs::remove_file(entry.path())?;
+                pruned += 1;
+            }
+        }
+        Ok(pruned)
+    }
+
     /// Delivers a mail into `new/` the Maildir way (write to `tmp/`, then
     /// rename), as a mail delivery agent would. Returns its path.
     pub fn deliver(&self, message: &[u8]) -> io::Result<PathBuf> {

@@ -277,6 +277,9 @@ pub(super) struct MailCtx<'a> {
     /// The challenges this mail made so far, each with its board: a line
     /// written again (every option the same) makes no second board.
     pub(super) challenges: Vec<(commands::challenge::Made, BoardNumber)>,
+    /// Each command of the mail by its word and board, for the log (see
+    /// `journal`).
+    pub(super) journal: Vec<String>,
 }
 
 impl<'a> Deref for MailCtx<'a> {
@@ -316,6 +319,7 @@ impl<'a> MailCtx<'a> {
             refused: false,
             replies: Vec::new(),
             challenges: Vec::new(),
+            journal: Vec::new(),
         }
     }
 

@@ -7,6 +7,7 @@
 use super::answer::{self, Outcome};
 use super::auth::token_board;
 use super::board_mail::{self, Occasion};
+use super::journal;
 use super::{Failure, MailCtx, Refusal, ServiceError};
 use crate::command::blank::Blanking;
 use crate::command::reading::strip_reply_prefixes;
@@ -178,6 +179,7 @@ impl MailCtx<'_> {
         let line = match item {
             Item::Command(line) => line,
             Item::Malformed(error) => {
+                self.journal.push(journal::NOT_A_COMMAND.to_string());
                 let refusal = Refusal {
                     message: error.to_string(),
                     board: None,
@@ -185,6 +187,7 @@ impl MailCtx<'_> {
                 return Ok(Outcome::refused(written, refusal));
             }
             Item::NotUnderstood(text) => {
+                self.journal.push(journal::NOT_A_COMMAND.to_string());
                 let refusal = Refusal {
                     message: not_understood(text),
                     board: token.map(|(board, _)| board),
@@ -193,6 +196,12 @@ impl MailCtx<'_> {
             }
         };
         let board = line.command.board();
+        // A reply form's board is 0: the board of the mail it answers.
+        let logged = board
+            .filter(|board| *board != 0)
+            .or(token.map(|(board, _)| board.0));
+        self.journal
+            .push(journal::command_entry(&line.command, logged));
         let pending = self.later_mails_len();
         self.conn.execute_cached("SAVEPOINT command", [])?;
         match super::commands::run(self, line, token) {

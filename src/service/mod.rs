@@ -60,6 +60,7 @@ mod dialogue;
 mod ending;
 mod event_rounds;
 mod event_start;
+mod journal;
 mod kernel;
 mod ladders;
 mod limits;
@@ -344,6 +345,7 @@ fn handle_in(
     charge::record(tx, &payer, &bill, now)?;
     confirm::record_outcomes(tx, &sender, &ctx.accounts.code_outcomes, now)?;
     let replies = ctx.out.len();
+    journal::mail_handled(tx, &mail.message_id, &payer, &ctx.journal, replies)?;
     let outgoing = std::mem::take(&mut ctx.out);
     queue_all(tx, config, key, outgoing, now, queue)?;
     mailbox::mark_processed(tx, &mail.message_id, &sender, now)?;

@@ -377,6 +377,19 @@ pub fn record_error(
     )
 }
 
+/// The settings key of the last deadline sweep (`tick` or `serve`'s).
+const LAST_SWEEP: &str = "last_sweep";
+
+/// Records that a deadline sweep ran at `now` and did `what`.
+pub fn record_sweep(conn: &Connection, what: &str, now: OffsetDateTime) -> Result<(), StoreError> {
+    super::set_setting(conn, LAST_SWEEP, &format!("{} {what}", time_text(now)))
+}
+
+/// The last deadline sweep recorded: "time what".
+pub fn last_sweep(conn: &Connection) -> Result<Option<String>, StoreError> {
+    super::setting(conn, LAST_SWEEP)
+}
+
 /// The last errors recorded, by kind: `(kind, "time error")`.
 pub fn last_errors(conn: &Connection) -> Result<Vec<(String, String)>, StoreError> {
     let mut statement = conn.prepare_cached(

@@ -152,3 +152,70 @@ fn an_imap_batch_committed_and_never_acknowledged_comes_again_as_a_duplicate() {
     let more = alice.fetch_new().expect("alice's mailbox");
     assert!(more.is_empty(), "no second answer: {more:#?}");
 }
+
+/// `keep_processed_days` on IMAP: at each connection the processed folder
+/// loses the mails that came in (internal date) longer ago than that, and
+/// keeps the others.
+#[test]
+fn the_imap_processed_folder_keeps_mails_for_keep_processed_days() {
+    use chrono::TimeZone;
+    let servers = MailServers::start(&["alice"], Options::default());
+    let data = servers.dir.path().join("pbem-data");
+    std::fs::create_dir_all(&data).expect("data dir");
+    let file = servers.dir.path().join("pbem.toml");
+    std::fs::write(&file, servers.pbem_config("keep_processed_days = 10", "")).expect("config");
+    let config = Config::load(&file, &data).expect("config loads");
+    let Inbound::Imap(settings) = &config.inbound else {
+        panic!("an IMAP configuration: {:?}", config.inbound);
+    };
+    assert!(settings.keep_processed.is_some(), "{settings:?}");
+    let pbem = servers.user("pbem");
+    let tcp = std::net::TcpStream::connect(("127.0.0.1", servers.dovecot.port)).expect("imap");
+    let mut client = imap::Client::new(tcp);
+    client.read_greeting().expect("greeting");
+    let mut session = client
+        .login(&pbem.name, &pbem.password)
+        .map_err(|(e, _)| e)
+        .expect("login");
+    session.create("processed").ok();
+    let utc = chrono::FixedOffset::east_opt(0).expect("UTC");
+    let days_ago = |days: i64| {
+        let now = time::OffsetDateTime::now_utc() - time::Duration::days(days);
+        utc.timestamp_opt(now.unix_timestamp(), 0)
+            .single()
+            .expect("a time")
+    };
+    for (id, age) in [("old", 11), ("recent", 9)] {
+        let mail = format!(
+            "From: {}\r\nMessage-ID: <{id}@example.org>\r\nSubject: x\r\n\r\nx\r\n",
+            ALICE
+        );
+        session
+            .append("processed", mail.as_bytes())
+            .internal_date(days_ago(age))
+            .finish()
+            .expect("appended");
+    }
+    session.logout().ok();
+    let folder = |servers: &MailServers| -> Vec<String> {
+        servers
+            .client("pbem")
+            .folder("processed")
+            .into_iter()
+            .map(|(_, _, id)| id)
+            .collect()
+    };
+    assert_eq!(folder(&servers).len(), 2);
+
+    let mut server = Server::open(&config).expect("server");
+    let store = Store::open(&config.database).expect("store");
+    let mut source = ImapSource::new(settings, store);
+    server
+        .process_source(
+            &mut source,
+            TimeSource::Fixed(time::macros::datetime!(2026-03-01 12:00 UTC)),
+            &AtomicBool::new(false),
+        )
+        .expect("the pass succeeds");
+    assert_eq!(folder(&servers), vec!["<recent@example.org>".to_string()]);
+}

@@ -6,6 +6,7 @@
 mod backup;
 mod cli;
 mod clocks;
+mod day;
 mod deadlines;
 mod newcomer;
 mod operator;

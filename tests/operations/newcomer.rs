@@ -289,6 +289,7 @@ fn the_startup_log_names_the_newest_migration_and_not_the_schedulers_chatter() {
 fn each_subcommand_lists_only_the_options_it_takes() {
     let takes: &[(&str, &[&str])] = &[
         ("serve", &["--data-dir", "--config", "--now"]),
+        ("init", &["--data-dir", "--config"]),
         ("process", &["--data-dir", "--config", "--now"]),
         ("tick", &["--data-dir", "--config", "--now"]),
         ("demo", &["--data-dir"]),

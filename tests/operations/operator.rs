@@ -119,6 +119,12 @@ fn pbem_process_exits_75_on_every_setup_error_and_says_why_only_in_the_log() {
             dir.path().join("token-secret").display()
         ),
     );
+    // The database is made once, before the mail system runs pbem.
+    let output = pbem(
+        &["--config", broken_arg, "--data-dir", data_arg, "init"],
+        b"",
+    );
+    assert!(output.status.success(), "{output:?}");
     let output = pbem(
         &["--config", broken_arg, "--data-dir", data_arg, "process"],
         &help_mail("m1"),
@@ -196,6 +202,8 @@ fn the_example_config_works_in_mda_mode_with_no_environment() {
         let args = args(command);
         pbem(&args.iter().map(String::as_str).collect::<Vec<_>>(), stdin)
     };
+    let output = run("init", b"");
+    assert!(output.status.success(), "{output:?}");
     let output = run("process", &help_mail("m3"));
     assert!(output.status.success(), "{output:?}");
     assert_eq!(outbox_files(&data).len(), 1);
@@ -359,6 +367,11 @@ fn tick_prunes_old_records_as_serve_does() {
     let dir = tempfile::tempdir().expect("temp dir");
     let data = dir.path().join("data");
     let data_arg = data.to_str().expect("UTF-8");
+    assert!(
+        pbem(&["--data-dir", data_arg, "init"], b"")
+            .status
+            .success()
+    );
     let output = pbem(
         &[
             "--data-dir",
@@ -414,6 +427,17 @@ fn pbem_process_succeeds_when_only_the_sending_fails() {
         dir.path(),
         "[inbound]\nkind = \"stdin\"\n[outbound]\nkind = \"sendmail\"\nsendmail = \"/bin/false\"\n",
     );
+    let init = pbem(
+        &[
+            "--config",
+            config.to_str().expect("UTF-8"),
+            "--data-dir",
+            data.to_str().expect("UTF-8"),
+            "init",
+        ],
+        b"",
+    );
+    assert!(init.status.success(), "{init:?}");
     let output = pbem(
         &[
             "--config",
