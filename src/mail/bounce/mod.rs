@@ -6,7 +6,7 @@
 //! * VERP ([`Verp`]): every mail pbem sends goes out with an envelope
 //!   sender that names it, `local+b<outbox id>.<day>.<mac>@domain`, where
 //!   the day is the day it was sent (days since 1970-01-01) and the MAC an
-//!   HMAC-SHA256 of both under the server's token key ([`TokenKey`]), kept
+//!   HMAC-SHA256 of both under the server's token key ([`TokenKey`](crate::mail::token::TokenKey)), kept
 //!   apart from reply tokens by its purpose. A bounce goes to that address,
 //!   so it names the mail, and only pbem can make one that verifies. The
 //!   day makes an old address worthless after [`MAX_TOKEN_AGE`], and keeps
