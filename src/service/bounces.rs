@@ -18,11 +18,18 @@
 //!   it was delivered, or when the last transient bounce is older than
 //!   [`COUNT_LAPSES`] (the mails between evidently arrived);
 //! * the clocks of a player whose every address fails stop from then until
-//!   the player's next mail from a confirmed address, at most
-//!   `store::deadlines::BOUNCE_PAUSE_DAYS` per game in all (reckoned in
-//!   `store::deadlines::honoured_vacations`);
+//!   the player's next mail from a confirmed address, as vacation (issue
+//!   36): at most the vacation days the player has left this year, and in
+//!   an event within its `--vacation` allowance (reckoned in
+//!   `store::deadlines::honoured_vacations`); the days it lasted (each day
+//!   begun once, however many boards) are charged to the yearly allowance
+//!   when it ends;
 //! * meanwhile mail goes to the player's first address that works, if any
-//!   (`Player::mail_address`).
+//!   (`Player::mail_address`), and those addresses are told, in pbem's own
+//!   words, what the status code means ([`status_meaning`]).
+//!
+//! What a bounce says in words is never passed on (anyone can write it,
+//! and a real one names the address): only its status code is kept.
 
 use time::{Duration, OffsetDateTime, UtcOffset};
 
@@ -30,7 +37,6 @@ use super::{Ctx, ServiceError};
 use crate::domain::PlayerId;
 use crate::mail::bounce::{Bounce, MAX_TOKEN_AGE, Original, Severity, Verp};
 use crate::mail::outgoing::Outgoing;
-use crate::store::deadlines::BOUNCE_PAUSE_DAYS;
 use crate::store::delivery::{self, AddressHealth, SentRecord, TRANSIENT_IN_A_ROW};
 use crate::store::{StoreError, players};
 use rusqlite::Connection;
@@ -84,7 +90,7 @@ pub(super) fn act_on(
             address,
             severity,
             sent.outbox_id,
-            report.diagnostic.clone(),
+            report.status.map(|status| status.to_string()),
             ctx.now,
         );
         let newly_failing = health.failing;
@@ -99,6 +105,7 @@ pub(super) fn act_on(
         );
         counted.push(address.clone());
         if newly_failing {
+            tell_working_addresses(ctx, address, report.status)?;
             pause_if_unreachable(ctx, address)?;
         }
     }
@@ -187,11 +194,15 @@ fn pause_if_unreachable(ctx: &mut Ctx<'_>, address: &str) -> Result<(), ServiceE
     if !player.all_failing() || delivery::open_pause(ctx.conn, player.id)?.is_some() {
         return Ok(());
     }
-    delivery::start_pause(ctx.conn, player.id, ctx.now)?;
-    let diagnostic = delivery::health_of(ctx.conn, address)?
-        .and_then(|h| h.diagnostic)
-        .map(|d| format!(" The mail system said: {d}"))
-        .unwrap_or_default();
+    let year = ctx.now.year();
+    let used = if player.vacation_year == year {
+        player.vacation_days_used
+    } else {
+        0
+    };
+    let left = ctx.config.vacation_days_per_year.saturating_sub(used);
+    delivery::start_pause(ctx.conn, player.id, ctx.now, left)?;
+    let how_long = pause_sentence(&player.userid, left);
     let boards = active_boards_of(ctx.conn, player.id)?;
     let mut told: Vec<PlayerId> = Vec::new();
     for (opponent, _) in &boards {
@@ -205,8 +216,8 @@ fn pause_if_unreachable(ctx: &mut Ctx<'_>, address: &str) -> Result<(), ServiceE
             .map(|(_, b)| b.to_string())
             .collect();
         let text = format!(
-            "Mail to {userid} cannot be delivered to any of {userid}'s addresses.{diagnostic}\n\n\
-             {userid}'s clocks stop (board {boards}) until {userid} writes to pbem again, for at most {BOUNCE_PAUSE_DAYS} days per game in all. Nothing else changes; you may keep playing your other games.",
+            "Mail to {userid} cannot be delivered.\n\n\
+             {how_long} (board {boards}). Nothing else changes; you may keep playing your other games.",
             userid = player.userid,
             boards = numbers.join(", "),
         );
@@ -223,8 +234,8 @@ fn pause_if_unreachable(ctx: &mut Ctx<'_>, address: &str) -> Result<(), ServiceE
         }
         told.push(director);
         let text = format!(
-            "Mail to {userid}, an entrant of your event, cannot be delivered to any of {userid}'s addresses.{diagnostic}\n\n\
-             {userid}'s clocks stop until {userid} writes to pbem again, for at most {BOUNCE_PAUSE_DAYS} days per game in all.",
+            "Mail to {userid}, an entrant of your event, cannot be delivered.\n\n\
+             {how_long}.",
             userid = player.userid,
         );
         tell(
@@ -240,6 +251,87 @@ fn pause_if_unreachable(ctx: &mut Ctx<'_>, address: &str) -> Result<(), ServiceE
         "every address of a player fails: the player's clocks stop"
     );
     Ok(())
+}
+
+/// How long the clocks of `userid` stop, with `left` vacation days.
+fn pause_sentence(userid: &str, left: u32) -> String {
+    if left == 0 {
+        format!("{userid} has no vacation days left this year, so {userid}'s clocks keep running")
+    } else {
+        format!(
+            "{userid}'s clocks stop until {userid} writes to pbem again, for at most {left} days (the vacation days {userid} has left this year; an event's own vacation limit still applies)"
+        )
+    }
+}
+
+/// What an enhanced status code means, in pbem's words (never the
+/// bounce's): by subject and detail where common, else by class.
+pub fn status_meaning(status: Option<&str>) -> &'static str {
+    let mut parts = status.unwrap_or("").split('.');
+    let class = parts.next().unwrap_or("");
+    let rest = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    match rest {
+        ("1", "1") => "the mailbox does not exist",
+        ("1", "2") => "the address's domain does not exist",
+        ("1", _) => "the address is not accepted",
+        ("2", "2") => "the mailbox is full",
+        ("2", "1") => "the mailbox is disabled",
+        ("2", _) => "the mailbox cannot take mail",
+        ("4", _) => "the receiving mail system cannot be reached",
+        ("7", _) => "the receiving mail system refuses mail from pbem",
+        _ if class == "4" => "the mail could not be delivered for the time being",
+        _ => "the mail could not be delivered",
+    }
+}
+
+/// Tells the player's addresses that still work that mail to `address`
+/// now fails, and why in pbem's words (one mail to the working address).
+fn tell_working_addresses(
+    ctx: &mut Ctx<'_>,
+    address: &str,
+    status: Option<crate::mail::bounce::Status>,
+) -> Result<(), ServiceError> {
+    let Some(player) = players::by_address(ctx.conn, address)? else {
+        return Ok(());
+    };
+    if player.all_failing() {
+        return Ok(());
+    }
+    let code = status.map(|s| s.to_string());
+    let text = format!(
+        "Mail from pbem to your address {address} cannot be delivered: {}{}. pbem now writes to you at {}. Any mail you send from {address} marks it working again.",
+        status_meaning(code.as_deref()),
+        code.map(|c| format!(" (status {c})")).unwrap_or_default(),
+        player.mail_address(),
+    );
+    let mail = ctx.notice(
+        vec![player.mail_address().to_string()],
+        "pbem: mail to one of your addresses bounces",
+        &text,
+    )?;
+    ctx.out.push(mail);
+    Ok(())
+}
+
+/// Ends `player`'s bounce pause (if any) at `now`, and charges the days
+/// it lasted to the player's yearly vacation allowance; whether one ended.
+pub(super) fn end_pause(
+    conn: &Connection,
+    player: PlayerId,
+    now: OffsetDateTime,
+) -> Result<bool, StoreError> {
+    let Some(days) = delivery::end_pause(conn, player, now)? else {
+        return Ok(false);
+    };
+    let player = players::by_id(conn, player)?;
+    let year = now.year();
+    let used = if player.vacation_year == year {
+        player.vacation_days_used
+    } else {
+        0
+    };
+    players::set_vacation_days_used(conn, player.id, used.saturating_add(days), year)?;
+    Ok(true)
 }
 
 /// A notice to `player` in `ctx.out` (one mail).
@@ -297,7 +389,7 @@ pub(super) fn heard_from(
         return Ok(false);
     };
     let cleared = delivery::clear_health(conn, sender)?;
-    let resumed = delivery::end_pause(conn, owner, now)?;
+    let resumed = end_pause(conn, owner, now)?;
     if cleared || resumed {
         tracing::info!(address = %sender, resumed, "a player with bounced mail wrote again");
     }
@@ -315,9 +407,9 @@ pub(super) fn address_lines(
         let state = match delivery::health_of(conn, address)? {
             None => "ok".to_string(),
             Some(h) if h.failing => format!(
-                "failing since {}{}",
+                "failing since {} ({})",
                 crate::store::time_text(h.since),
-                h.diagnostic.map(|d| format!(" ({d})")).unwrap_or_default()
+                status_meaning(h.diagnostic.as_deref())
             ),
             Some(h) => format!(
                 "ok, {} of {TRANSIENT_IN_A_ROW} delayed mails in a row",
@@ -327,7 +419,7 @@ pub(super) fn address_lines(
         lines.push_str(&format!("  {address}: {state}\n"));
     }
     if delivery::open_pause(conn, player.id)?.is_some() {
-        lines.push_str(&format!("  Mail to every address bounces: your clocks stop until you write (at most {BOUNCE_PAUSE_DAYS} days per game). Any mail from a confirmed address ends this.\n"));
+        lines.push_str("  Mail to every address bounces: your clocks stop until you write, as vacation (the days count against your yearly vacation days). Any mail from a confirmed address ends this.\n");
     }
     Ok(lines)
 }

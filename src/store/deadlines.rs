@@ -1,7 +1,7 @@
 //! What the deadline sweep reads and writes: the per-turn deadlines of active boards,
 //! reminders sent, and vacations.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use time::OffsetDateTime;
 
 pub use crate::domain::{TurnDeadlines, Vacation};
@@ -139,59 +139,32 @@ pub fn vacations_ending_after(
 /// The vacations of `player` that stop the clock of `board` (its last turn
 /// at `last_turn_at`): those since its last turn, or, on a board of an
 /// event with a vacation allowance, that many days of them since the start
-/// of the event; and the times every address of the player was failing
-/// (bounces, see `service::bounces`), up to [`BOUNCE_PAUSE_DAYS`] in all
-/// since the board began. Overlapping times are merged. The sweep, the
-/// board mails and the web site all reckon with this.
+/// of the event. The times every address of the player was failing
+/// (bounces, see `service::bounces`) count as vacation: each is cut to the
+/// yearly vacation days the player had left when it began, and in an
+/// event it is within the event's allowance with the rest (so none under
+/// `--vacation=0`). Overlapping times are merged. The sweep, the board
+/// mails and the web site all reckon with this.
 pub fn honoured_vacations(
     conn: &Connection,
     board: BoardNumber,
     last_turn_at: OffsetDateTime,
     player: PlayerId,
 ) -> Result<Vec<Vacation>, StoreError> {
-    let mut honoured = match super::tournaments::vacation_allowance_of(conn, board)? {
-        Some((days, since)) => {
-            crate::schedule::within_allowance(&vacations_of(conn, player, since)?, since, days)
-        }
-        None => vacations_of(conn, player, last_turn_at)?,
-    };
-    let bounce_pauses = bounce_pauses_of(conn, board, player)?;
-    if bounce_pauses.is_empty() {
-        return Ok(honoured);
-    }
-    honoured.extend(bounce_pauses);
-    Ok(merged(honoured))
-}
-
-/// The most days the clocks of one game stop, in all, because every
-/// address of a player was failing (issue 30).
-pub const BOUNCE_PAUSE_DAYS: u32 = 30;
-
-/// The part of `player`'s bounce pauses that stops the clock of `board`:
-/// from the board's start, up to [`BOUNCE_PAUSE_DAYS`] in all.
-fn bounce_pauses_of(
-    conn: &Connection,
-    board: BoardNumber,
-    player: PlayerId,
-) -> Result<Vec<Vacation>, StoreError> {
-    let created: Option<String> = conn
-        .query_row_cached(
-            "SELECT created_at FROM boards WHERE number = ?1",
-            [board],
-            |row| row.get(0),
-        )
-        .optional()?;
-    let Some(created) = created else {
-        return Ok(Vec::new());
-    };
-    let created = parse_time(&created)?;
-    let allowance = time::Duration::days(i64::from(BOUNCE_PAUSE_DAYS));
-    let pauses = super::delivery::pauses_of(conn, player, created, allowance)?;
-    Ok(crate::schedule::within_allowance(
-        &pauses,
-        created,
-        BOUNCE_PAUSE_DAYS,
-    ))
+    Ok(
+        match super::tournaments::vacation_allowance_of(conn, board)? {
+            Some((days, since)) => {
+                let mut times = vacations_of(conn, player, since)?;
+                times.extend(super::delivery::pauses_of(conn, player, since)?);
+                crate::schedule::within_allowance(&merged(times), since, days)
+            }
+            None => {
+                let mut times = vacations_of(conn, player, last_turn_at)?;
+                times.extend(super::delivery::pauses_of(conn, player, last_turn_at)?);
+                merged(times)
+            }
+        },
+    )
 }
 
 /// `times` sorted, overlapping ones joined into one.

@@ -159,56 +159,80 @@ pub fn open_pause(
     .transpose()
 }
 
-/// Starts a pause of `player`'s clocks at `now`.
+/// Starts a pause of `player`'s clocks at `now`, for at most
+/// `allowed_days` (the vacation days the player has left this year).
 pub fn start_pause(
     conn: &Connection,
     player: PlayerId,
     now: OffsetDateTime,
+    allowed_days: u32,
 ) -> Result<(), StoreError> {
     conn.execute_cached(
-        "INSERT INTO bounce_pauses (player_id, starts_at) VALUES (?1, ?2)",
-        params![player.0, time_text(now)],
+        "INSERT INTO bounce_pauses (player_id, starts_at, allowed_days) VALUES (?1, ?2, ?3)",
+        params![player.0, time_text(now), allowed_days],
     )?;
     Ok(())
 }
 
-/// Ends the pause of `player`'s clocks at `now`; whether one lasted.
+/// Ends the pause of `player`'s clocks at `now`: the vacation days it
+/// used (whole days begun, at most its allowed days), or `None` when no
+/// pause lasted.
 pub fn end_pause(
     conn: &Connection,
     player: PlayerId,
     now: OffsetDateTime,
-) -> Result<bool, StoreError> {
-    Ok(conn.execute_cached(
+) -> Result<Option<u32>, StoreError> {
+    let open: Option<(String, u32)> = conn
+        .query_row_cached(
+            "SELECT starts_at, allowed_days FROM bounce_pauses WHERE player_id = ?1 AND ends_at IS NULL",
+            [player.0],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?;
+    let Some((starts, allowed)) = open else {
+        return Ok(None);
+    };
+    conn.execute_cached(
         "UPDATE bounce_pauses SET ends_at = max(starts_at, ?2) WHERE player_id = ?1 AND ends_at IS NULL",
         params![player.0, time_text(now)],
-    )? > 0)
+    )?;
+    let lasted = (now - parse_time(&starts)?).max(Duration::ZERO);
+    // Each day begun counts once, however many boards it stopped.
+    let begun = lasted.whole_days() + i64::from(lasted.whole_seconds() % 86_400 != 0);
+    Ok(Some(u32::try_from(begun).unwrap_or(u32::MAX).min(allowed)))
 }
 
 /// The pauses of `player`'s clocks that end after `after` (or still
-/// last), as vacations; one that still lasts is given `open_length` (no
-/// game honours more of it).
+/// last), as vacations, each cut to its allowed days.
 pub fn pauses_of(
     conn: &Connection,
     player: PlayerId,
     after: OffsetDateTime,
-    open_length: Duration,
 ) -> Result<Vec<Vacation>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT starts_at, ends_at FROM bounce_pauses
+        "SELECT starts_at, ends_at, allowed_days FROM bounce_pauses
          WHERE player_id = ?1 AND (ends_at IS NULL OR ends_at > ?2) ORDER BY starts_at",
     )?;
     let rows = statement.query_map(params![player.0, time_text(after)], |row| {
-        Ok((row.get::<_, String>(0)?, row.get::<_, Option<String>>(1)?))
+        Ok((
+            row.get::<_, String>(0)?,
+            row.get::<_, Option<String>>(1)?,
+            row.get::<_, u32>(2)?,
+        ))
     })?;
     rows.map(|row| {
-        let (starts, ends) = row?;
+        let (starts, ends, allowed) = row?;
         let starts_at = parse_time(&starts)?;
+        let most = starts_at
+            .checked_add(Duration::days(i64::from(allowed)))
+            .unwrap_or(starts_at);
         let ends_at = match ends {
-            Some(ends) => parse_time(&ends)?,
-            None => starts_at.checked_add(open_length).unwrap_or(starts_at),
+            Some(ends) => parse_time(&ends)?.min(most),
+            None => most,
         };
         Ok(Vacation { starts_at, ends_at })
     })
+    .filter(|v| !matches!(v, Ok(v) if v.ends_at <= after || v.ends_at <= v.starts_at))
     .collect()
 }
 

@@ -123,6 +123,21 @@ pub fn set_vacation(
     Ok(())
 }
 
+/// Sets the vacation days `id` used in `year` (a bounce pause, charged
+/// when it ends), leaving any vacation running as it is.
+pub fn set_vacation_days_used(
+    conn: &Connection,
+    id: PlayerId,
+    days_used: u32,
+    year: i32,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE players SET vacation_days_used = ?2, vacation_year = ?3 WHERE id = ?1",
+        params![id.0, days_used, year],
+    )?;
+    Ok(())
+}
+
 /// The player registered under `userid` (any case). A signup none of
 /// whose addresses has confirmed yet is no player: its userid is only
 /// reserved (see [`by_userid_or_reserved`]), and it is answered like a

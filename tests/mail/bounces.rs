@@ -201,7 +201,10 @@ fn pbem_status_shows_the_outbox_the_failing_addresses_and_the_times() {
     assert!(text.contains("held in back-off: 0"), "{text}");
     assert!(text.contains("failing addresses: 1"), "{text}");
     assert!(text.contains("alice@example.org (alice) since"), "{text}");
-    assert!(text.contains("5.1.1 mailbox trouble"), "{text}");
+    assert!(
+        text.contains("alice@example.org (alice) since") && text.contains(": 5.1.1"),
+        "{text}"
+    );
     assert!(text.contains("last inbound: 2026-"), "{text}");
     assert!(text.contains("last outbound: 2026-"), "{text}");
 }
@@ -461,4 +464,53 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
         }
     }
     found
+}
+
+/// Issue 36: the days a bounce stops the clocks are vacation days. With
+/// 10 left in the year the clock stops 10 days, then runs; the notice to
+/// the opponent says that in plain words and quotes neither the bounce's
+/// diagnostic nor the address.
+#[test]
+fn a_bounce_pause_lasts_the_vacation_days_left_and_its_notice_quotes_nothing() {
+    let mut h = Harness::with_config(|config| config.service.vacation_days_per_year = 10);
+    let alice = alice_to_move(&mut h);
+    let bounce = dsn(1, &alice.message_id, ALICE, "failed", "5.1.1");
+    assert!(String::from_utf8_lossy(&bounce).contains("5.1.1 mailbox trouble"));
+    let bounced = h.deliver_raw(&bounce);
+    assert_eq!(bounced.len(), 1, "{bounced:#?}");
+    let body = &bounced[0].body;
+    assert!(
+        body.contains("Mail to alice cannot be delivered.") && body.contains("for at most 10 days"),
+        "{body}"
+    );
+    assert!(!body.contains("mailbox trouble"), "{body}");
+    assert!(!body.contains(ALICE), "{body}");
+    let paused_at = h.now;
+    // 21 days to move and 10 of pause: not lost after 29 days, lost after 32.
+    assert!(!lost_on_time(&h.sweep(paused_at + Duration::days(29))));
+    assert!(lost_on_time(&h.sweep(paused_at + Duration::days(32))));
+}
+
+/// The days a bounce pause lasted are charged once (whole days begun) to
+/// the yearly allowance the `vacation` command uses.
+#[test]
+fn a_bounce_pause_is_charged_to_the_yearly_vacation_allowance() {
+    let mut h = Harness::new();
+    let alice = alice_to_move(&mut h);
+    assert_eq!(
+        h.deliver_raw(&dsn(1, &alice.message_id, ALICE, "failed", "5.1.1"))
+            .len(),
+        1
+    );
+    // Alice writes again two and a half days later: 3 days are used.
+    h.now += Duration::hours(60);
+    let answer = h.send(ALICE, "vacation", "vacation alice alice-pw 28");
+    assert!(
+        answer[0]
+            .body
+            .contains("you have 27 vacation days left this year"),
+        "{}",
+        answer[0].body
+    );
+    assert_eq!(health(&h), "pause player=1 open=0\n");
 }

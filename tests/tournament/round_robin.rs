@@ -872,3 +872,65 @@ fn the_sweep_counts_vacations_against_the_allowance_from_the_start_of_the_event(
         "the board mail named {due_text}; the sweep after it: {after:#?}"
     );
 }
+
+/// Issue 36: in an event created with `--vacation=0`, a bounce of a
+/// player's board mail stops no clock: the game is lost on the date the
+/// board mail named.
+#[test]
+fn a_bounce_stops_no_clock_in_an_event_without_vacation() {
+    let mut h = Harness::new();
+    let event = start_event(&mut h, "td", &["ann", "bob", "cat"], "trio", "--vacation=0");
+    let game = event.games.first().expect("a game").clone();
+    let moved = h.send(
+        &address(&game.white),
+        "move",
+        &format!("move {} {} {}-pw e4", game.board, game.white, game.white),
+    );
+    let mail = to(&moved, &address(&game.black)).clone();
+    let due_text = mail
+        .body
+        .split("and by ")
+        .nth(1)
+        .and_then(|rest| rest.split(" not to lose on time").next())
+        .unwrap_or_else(|| panic!("no loss-on-time date in {}", mail.body));
+    let due = time::PrimitiveDateTime::parse(
+        due_text.trim_end_matches(" UTC"),
+        &time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]"),
+    )
+    .expect("a date")
+    .assume_utc();
+    let recipient = address(&game.black);
+    let message_id = mail.message_id.trim_matches(['<', '>']);
+    let bounce = format!(
+        "Return-Path: <>\r\nFrom: Mail Delivery System <MAILER-DAEMON@mx.example.org>\r\n\
+Subject: Undelivered Mail Returned to Sender\r\nTo: pbem@localhost\r\nMIME-Version: 1.0\r\n\
+Message-Id: <bounce-1@mx.example.org>\r\n\
+Content-Type: multipart/report; report-type=delivery-status; boundary=\"B\"\r\n\r\n\
+--B\r\nContent-Type: text/plain\r\n\r\nYour mail could not be delivered.\r\n\r\n\
+--B\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.org\r\n\r\n\
+Final-Recipient: rfc822; {recipient}\r\nAction: failed\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 re-confirm at http://evil.example/login\r\n\r\n\
+--B\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: pbem@localhost\r\nTo: {recipient}\r\nMessage-ID: <{message_id}>\r\nSubject: pbem\r\n\r\n\
+--B--\r\n"
+    );
+    let told = h.deliver_raw(bounce.as_bytes());
+    // The opponent and the director are told, in plain words only.
+    assert!(!told.is_empty(), "{told:#?}");
+    for notice in &told {
+        assert!(
+            notice.body.contains("cannot be delivered"),
+            "{}",
+            notice.body
+        );
+        assert!(!notice.body.contains("evil.example"), "{}", notice.body);
+        assert!(!notice.body.contains(&recipient), "{}", notice.body);
+    }
+    assert!(told.iter().any(|m| m.to == address("td")), "{told:#?}");
+    let lost = |mails: &[Sent]| {
+        mails.iter().any(|m| {
+            m.subject.contains(&format!("Board {} ", game.board)) && m.body.contains("lost on time")
+        })
+    };
+    assert!(!lost(&h.sweep(due - Duration::hours(1))));
+    let after = h.sweep(due + Duration::hours(1));
+    assert!(lost(&after), "{after:#?}");
+}

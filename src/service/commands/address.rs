@@ -7,7 +7,7 @@ use crate::mail::outgoing::Outgoing;
 use crate::service::account::{account_notice_recipients, check_addresses};
 use crate::service::{Failure, MailCtx, confirm};
 use crate::store::players::{self};
-use crate::store::{self, claims};
+use crate::store::claims;
 
 impl Act for SetAddresses {
     fn act(&self, ctx: &mut MailCtx<'_>, asked: Asked) -> Result<Vec<Outgoing>, Failure> {
@@ -48,7 +48,7 @@ impl Act for SetAddresses {
         // was left out no longer stops the clocks.
         let now_player = players::by_id(ctx.conn, player.id)?;
         if !now_player.all_failing() {
-            store::delivery::end_pause(ctx.conn, player.id, ctx.now)?;
+            crate::service::bounces::end_pause(ctx.conn, player.id, ctx.now)?;
         }
         text.push_str(&format!(
             "\n\nDelivery:\n{}",
