@@ -316,7 +316,7 @@ pub(super) fn address_lines(
             None => "ok".to_string(),
             Some(h) if h.failing => format!(
                 "failing since {}{}",
-                crate::store::time_text(h.since),
+                crate::render::readable_time(h.since),
                 h.diagnostic.map(|d| format!(" ({d})")).unwrap_or_default()
             ),
             Some(h) => format!(

@@ -19,3 +19,4 @@ mod postfix;
 mod reply_fixtures;
 mod reply_layouts;
 mod servers;
+mod words;

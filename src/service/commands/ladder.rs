@@ -117,8 +117,9 @@ fn create(
     if made >= LADDERS_PER_OWNER {
         return Err(refuse(
             format!(
-                "{} has made {made} ladders; a player may make at most {LADDERS_PER_OWNER}",
-                owner.userid
+                "{} has made {}; a player may make at most {LADDERS_PER_OWNER}",
+                owner.userid,
+                crate::render::count(made, "ladder")
             ),
             None,
         ));
@@ -184,14 +185,14 @@ fn details(ctx: &Ctx<'_>, ladder: &StoredLadder) -> Result<String, ServiceError>
             Ok(parsed) => format!("--time={control} ({})", parsed.describe()),
             Err(_) => format!("--time={control}"),
         },
-        (None, Some(days)) => format!("{days} days per turn"),
+        (None, Some(days)) => format!("{} per turn", crate::render::count(days, "day")),
         _ => format!(
-            "the server's default: a loss on time after {} days without a move",
-            ctx.config.default_forfeit_days
+            "the server's default: a loss on time after {} without a move",
+            crate::render::count(ctx.config.default_forfeit_days, "day")
         ),
     };
     Ok(format!(
-        "Ladder: {}\nOwner: {}\nVariant: {}, rated\nReach: challenge up to {} places above\nOpen games: at most {} per player\nTime: {time}\n",
+        "Ladder: {}\nOwner: {}\nVariant: {}, rated\nReach: challenge up to {} above\nOpen games: at most {} per player\nTime: {time}\n",
         s.name,
         owner.userid,
         s.variant.display_name(),
@@ -207,8 +208,12 @@ fn join(ctx: &mut MailCtx<'_>, name: &str, player: &Player) -> Result<Vec<Outgoi
     store::set_order(ctx.conn, ladder.id, order.players())?;
     let name = &ladder.settings.name;
     let text = format!(
-        "{} joined the ladder \"{name}\" in place {place}.\nJoining is consent: a player up to {} places below may challenge you, and the game starts at once. Challenge a player up to {} places above you with:\n  ladder challenge {name} {} <password> <opponent>\nLeave with:\n  ladder leave {name} {} <password>",
-        player.userid, ladder.settings.reach, ladder.settings.reach, player.userid, player.userid
+        "{} joined the ladder \"{name}\" in place {place}.\nJoining is consent: a player up to {} below may challenge you, and the game starts at once. Challenge a player up to {} above you with:\n  ladder challenge {name} {} <password> <opponent>\nLeave with:\n  ladder leave {name} {} <password>",
+        player.userid,
+        crate::render::count(ladder.settings.reach, "place"),
+        crate::render::count(ladder.settings.reach, "place"),
+        player.userid,
+        player.userid
     );
     Ok(vec![answer(ctx, player, &subject(name, "joined"), &text)?])
 }
@@ -223,8 +228,15 @@ fn leave(ctx: &mut MailCtx<'_>, name: &str, player: &Player) -> Result<Vec<Outgo
     let mut text = format!("{} left the ladder \"{name}\".", player.userid);
     if !games.is_empty() {
         text.push_str(&format!(
-            " The {} ladder games still open play on as ordinary games; their results no longer change the ladder.",
-            games.len()
+            " {}",
+            if games.len() == 1 {
+                "The 1 ladder game still open plays on as an ordinary game; its result no longer changes the ladder.".to_string()
+            } else {
+                format!(
+                    "The {} still open play on as ordinary games; their results no longer change the ladder.",
+                    crate::render::count(games.len(), "ladder game")
+                )
+            }
         ));
     }
     Ok(vec![answer(ctx, player, &subject(name, "left"), &text)?])
@@ -252,8 +264,9 @@ fn challenge(
         if games >= BOARDS_IN_PROGRESS {
             return Err(refuse(
                 format!(
-                    "{} has {games} games in progress, the most a player may have; a new game can start once one of them has ended",
-                    rung.userid
+                    "{} has {} in progress, the most a player may have; a new game can start once one of them has ended",
+                    rung.userid,
+                    crate::render::count(games, "game")
                 ),
                 None,
             ));
@@ -284,6 +297,7 @@ fn challenge(
     ctx.tell(
         board,
         format!(
+            // "wins" is a verb here, not a count.
             "A game of the ladder \"{}\": {} (place {}) challenged {} (place {}); if {} wins, {} takes place {}.",
             ladder.settings.name,
             me,

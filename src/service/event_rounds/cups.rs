@@ -228,9 +228,9 @@ fn groups_over(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
                 &event,
                 "final stage games",
                 &format!(
-                    "The final round robin of \"{}\": {} games started:\n{}\n",
+                    "The final round robin of \"{}\": {} started:\n{}\n",
                     event.settings.name,
-                    games.len(),
+                    crate::render::count(games.len(), "game"),
                     games.join("\n")
                 ),
             )
@@ -305,6 +305,7 @@ pub(in crate::service) fn advance(ctx: &Ctx<'_>, event: &Event) -> Result<(), Se
     let mail = notice_to(
         ctx,
         &director,
+        // A round number, not a count.
         &subject(event, &format!("round {stored_round} games")),
         &text,
     )?;
