@@ -381,7 +381,7 @@ fn a_player_who_leaves_is_taken_out_and_their_games_play_on() {
     );
     assert!(
         flat(&left[0].body).contains(
-            "The 1 ladder games still open play on as ordinary games; their results no longer change the ladder."
+            "The 1 ladder game still open plays on as an ordinary game; its result no longer changes the ladder."
         ),
         "{}",
         left[0].body

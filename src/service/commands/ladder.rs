@@ -196,7 +196,7 @@ fn details(ctx: &Ctx<'_>, ladder: &StoredLadder) -> Result<String, ServiceError>
         s.name,
         owner.userid,
         s.variant.display_name(),
-        s.reach,
+        crate::render::count(s.reach, "place"),
         s.max_open,
     ))
 }
