@@ -71,7 +71,10 @@ fn extend(keyword: &str, args: &[&str]) -> Result<Extend, CommandError> {
     }
     let days = Days::parse(days).map_err(|problem| {
         let problem = match problem {
-            DaysError::TooPrecise { rounded } => format!("write {rounded} days, not {days}"),
+            DaysError::TooPrecise { rounded } => format!(
+                "write {}, not {days}",
+                crate::render::count(rounded, "day")
+            ),
             DaysError::TooLarge => format!("\"{days}\" days is far too many"),
             DaysError::NotANumber => {
                 format!("\"{days}\" is not a number of days (e.g. 2 or 0.5)")

@@ -269,12 +269,13 @@ fn name_word(
         return Err(error(
             command,
             &format!(
-                "\"{word}\" is not {} {what} name: a letter, then letters, digits, - or _, up to {max} characters",
+                "\"{word}\" is not {} {what} name: a letter, then letters, digits, - or _, up to {}",
                 if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
                     "an"
                 } else {
                     "a"
-                }
+                },
+                crate::render::count(max, "character")
             ),
             usage,
         ));

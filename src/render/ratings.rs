@@ -49,13 +49,13 @@ fn section_title(section: Section) -> String {
     match section {
         Section::Established => "Established".to_string(),
         Section::Provisional => format!(
-            "Provisional (deviation over {}, or fewer than {} rated games)",
+            "Provisional (deviation over {}, or fewer than {})",
             crate::ratings::PROVISIONAL_DEVIATION,
-            crate::ratings::PROVISIONAL_GAMES
+            crate::render::count(crate::ratings::PROVISIONAL_GAMES, "rated game")
         ),
         Section::Inactive => format!(
-            "Inactive (no rated game for {} days)",
-            crate::ratings::INACTIVE_DAYS
+            "Inactive (no rated game for {})",
+            crate::render::count(crate::ratings::INACTIVE_DAYS, "day")
         ),
     }
 }

@@ -54,6 +54,19 @@ impl Templates {
                 .build()
                 .expect("the default delimiters are valid"),
         );
+        // `{{ n | count("day") }}`: `1 day`, `2 days` (irregular nouns give
+        // their plural: `count("match", "matches")`), as `render::count`
+        // writes them in code.
+        env.add_filter(
+            "count",
+            |n: minijinja::Value, singular: String, plural: Option<String>| {
+                let n = n.to_string();
+                match plural {
+                    Some(plural) => super::count_as(n, &singular, &plural),
+                    None => super::count(n, &singular),
+                }
+            },
+        );
         env.set_loader(move |name| {
             if let Some(dir) = &dir {
                 let path = dir.join(name);
@@ -223,6 +236,26 @@ mod tests {
             "{wrapped}"
         );
         assert_eq!(wrapped.split_whitespace().count(), 31);
+    }
+
+    #[test]
+    fn the_count_filter_agrees_with_0_1_and_2() {
+        let dir = tempfile::tempdir().expect("a directory");
+        std::fs::write(
+            dir.path().join("counted.txt"),
+            "Subject: x\n\n{{ n | count(\"day\") }}, {{ n | count(\"match\", \"matches\") }}",
+        )
+        .expect("written");
+        let templates = Templates::new(Some(dir.path()));
+        let said = |n: u32| {
+            templates
+                .render("counted.txt", minijinja::context! { n => n })
+                .expect("renders")
+                .body
+        };
+        assert_eq!(said(0), "0 days, 0 matches");
+        assert_eq!(said(1), "1 day, 1 match");
+        assert_eq!(said(2), "2 days, 2 matches");
     }
 
     #[test]

@@ -182,7 +182,8 @@ pub fn turn_deadlines(
     });
     if forfeit_days < nag_days {
         return Err(format!(
-            "--forfeit={forfeit_days} must not be shorter than the reminder time of {nag_days} days"
+            "--forfeit={forfeit_days} must not be shorter than the reminder time of {}",
+            crate::render::count(nag_days, "day")
         ));
     }
     Ok((nag_days, forfeit_days))

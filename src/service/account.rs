@@ -87,7 +87,10 @@ pub(super) fn check_new_password(ctx: &MailCtx<'_>, password: &str) -> Result<()
     let minimum = ctx.config.min_password_length;
     if password.chars().count() < minimum {
         return Err(refuse(
-            format!("choose a password of at least {minimum} characters"),
+            format!(
+                "choose a password of at least {}",
+                crate::render::count(minimum, "character")
+            ),
             None,
         ));
     }

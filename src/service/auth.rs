@@ -10,7 +10,6 @@ use crate::command::reading::strip_reply_prefixes;
 use crate::command::{self, Speaker};
 use crate::domain::{BoardNumber, PlayerId};
 use crate::mail::inbound::Inbound;
-use crate::store;
 use crate::store::players::{self, Player};
 
 impl MailCtx<'_> {
@@ -150,7 +149,7 @@ impl MailCtx<'_> {
                 format!(
                     "too many wrong passwords for \"{userid}\": password logins for it from {} pause until {}; the player's password from the player's own address, and a reply from there to a mail pbem sent the player, still work",
                     self.sender,
-                    store::time_text(until)
+                    crate::render::readable_time(until)
                 ),
                 board,
             ));

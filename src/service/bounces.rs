@@ -408,7 +408,7 @@ pub(super) fn address_lines(
             None => "ok".to_string(),
             Some(h) if h.failing => format!(
                 "failing since {} ({})",
-                crate::store::time_text(h.since),
+                crate::render::readable_time(h.since),
                 status_meaning(h.diagnostic.as_deref())
             ),
             Some(h) => format!(

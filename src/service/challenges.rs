@@ -60,8 +60,9 @@ pub(super) fn check_bounds(
     if to_opponent >= WAITING_PER_OPPONENT {
         return Err(refuse(
             format!(
-                "{} has not accepted {to_opponent} of your challenges (waiting, or made in the last {days} days); a player may have at most {WAITING_PER_OPPONENT} unanswered challenges to the same opponent",
-                opponent.userid
+                "{} has not accepted {to_opponent} of your challenges (waiting, or made in the last {days_n}); a player may have at most {WAITING_PER_OPPONENT} unanswered challenges to the same opponent",
+                opponent.userid,
+                days_n = crate::render::count(days, "day"),
             ),
             None,
         ));
@@ -69,7 +70,8 @@ pub(super) fn check_bounds(
     if in_all >= WAITING_PER_CHALLENGER {
         return Err(refuse(
             format!(
-                "{in_all} of your challenges are not accepted (waiting, or made in the last {days} days); a player may have at most {WAITING_PER_CHALLENGER} unanswered challenges"
+                "{in_all} of your challenges are not accepted (waiting, or made in the last {days_n}); a player may have at most {WAITING_PER_CHALLENGER} unanswered challenges",
+                days_n = crate::render::count(days, "day"),
             ),
             None,
         ));
@@ -90,8 +92,9 @@ fn check_in_progress(
     if games >= BOARDS_IN_PROGRESS {
         return Err(refuse(
             format!(
-                "{} has {games} games in progress, the most a player may have; a new game can start once one of them has ended",
-                player.userid
+                "{} has {} in progress, the most a player may have; a new game can start once one of them has ended",
+                player.userid,
+                crate::render::count(games, "game"),
             ),
             board,
         ));

@@ -89,10 +89,10 @@ fn confirmation_mail(ctx: &MailCtx<'_>, address: &str, code: &str) -> Result<Out
     let text = format!(
         "pbem, the play-by-email chess server at {server}, was asked to send a player's mail to this address ({address}).\n\n\
          If you asked for it, reply to this mail without changing its subject, or write to {server} a mail with the line:\n  confirm {code}\n\
-         The code is valid for {days} days.\n\n\
+         The code is valid for {days}.\n\n\
          If you did not ask for it, ignore this mail: pbem writes to this address again only when it confirms.",
         server = ctx.config.address,
-        days = CLAIM_LAPSE.whole_days(),
+        days = crate::render::count(CLAIM_LAPSE.whole_days(), "day"),
     );
     let mut mail = ctx.notice(vec![address.to_string()], "", &text)?;
     mail.subject = format!("confirm {code}");

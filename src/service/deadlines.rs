@@ -386,8 +386,8 @@ fn act_on(ctx: &mut Ctx<'_>, deadlines: &TurnDeadlines, call: Call) -> Result<Ac
         }
         Call::DrawByTimeout => {
             let reason = format!(
-                "draw: the offer was not answered within {} days",
-                deadlines.forfeit_days
+                "draw: the offer was not answered within {}",
+                crate::render::count(deadlines.forfeit_days, "day")
             );
             end_game(
                 ctx,
@@ -443,10 +443,14 @@ fn legacy_call(
         Due::Nag(reminders) => {
             let player = players::by_id(conn, to_move)?;
             let text = format!(
-                "Reminder: {} has not moved on board {} for {} days. The game is lost on time on {} unless {} moves.",
+                // "moves" is a verb here, not a count.
+                "Reminder: {} has not moved on board {} for {}. The game is lost on time on {} unless {} moves.",
                 player.userid,
                 deadlines.board,
-                schedule::running_time(deadlines.last_turn_at, now, &away).whole_days(),
+                crate::render::count(
+                    schedule::running_time(deadlines.last_turn_at, now, &away).whole_days(),
+                    "day",
+                ),
                 readable_time(schedule::forfeit_at(deadlines, &away, now)),
                 player.userid
             );
@@ -461,8 +465,9 @@ fn legacy_call(
             Some(Call::LossOnTime {
                 loser: to_move,
                 reason: format!(
-                    "lost on time: {} did not move within {} days",
-                    loser.userid, deadlines.forfeit_days
+                    "lost on time: {} did not move within {}",
+                    loser.userid,
+                    crate::render::count(deadlines.forfeit_days, "day")
                 ),
             })
         }
@@ -526,6 +531,7 @@ fn controlled_call(
         ClockDue::Remind { this_turn, .. } => {
             let (_, userid) = name(timed.to_move())?;
             let text = format!(
+                // "moves" is a verb here, not a count.
                 "Reminder: {userid} has {} left on board {} ({}). The game is lost on time at {} unless {userid} moves.",
                 pbem_clock::describe(timed.left(timed.to_move())),
                 deadlines.board,
@@ -555,7 +561,8 @@ fn lapse_unanswered(ctx: &Ctx<'_>) -> Result<usize, ServiceError> {
         };
         let who = players::by_id(ctx.conn, challenge.challenged)?.userid;
         let reason = format!(
-            "the challenge lapsed: {who} did not answer it within {days} days; no result, not rated"
+            "the challenge lapsed: {who} did not answer it within {}; no result, not rated",
+            crate::render::count(days, "day")
         );
         end_game(ctx, number, Ending::Declined { reason: &reason })?;
         let mails = board_mail::board_mails(ctx, number, Occasion::Update)?;
@@ -606,11 +613,11 @@ fn player_digest(
             &facts.white
         };
         let mut text = format!(
-            "Board {} ({} against {}): your turn for {} days.",
+            "Board {} ({} against {}): your turn for {}.",
             loaded.board.number,
             loaded.board.variant.display_name(),
             opponent.userid,
-            (ctx.now - deadlines.last_turn_at).whole_days()
+            crate::render::count((ctx.now - deadlines.last_turn_at).whole_days(), "day")
         );
         for line in facts.digest_lines() {
             text.push_str("\n    ");
@@ -666,7 +673,8 @@ fn round_deadlines(ctx: &Ctx<'_>) -> Result<usize, ServiceError> {
             continue;
         }
         let reason = format!(
-            "the {days} days of round {} passed: scored as a draw by the event's rule",
+            "the {} of round {} passed: scored as a draw by the event's rule",
+            crate::render::count(days, "day"),
             event.current_round
         );
         for game in tournaments::games(ctx.conn, id)? {

@@ -64,8 +64,8 @@ impl MailCtx<'_> {
         let mut notes = Vec::new();
         if reading.unread_commands > 0 {
             notes.push(format!(
-                "Your mail held {} more commands than the {} pbem reads in one mail; they were not read. Send them in another mail.",
-                reading.unread_commands,
+                "Your mail held {} than the {} pbem reads in one mail; they were not read. Send them in another mail.",
+                crate::render::count(reading.unread_commands, "more command"),
                 reading::COMMANDS_PER_MAIL
             ));
         }

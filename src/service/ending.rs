@@ -53,8 +53,8 @@ pub(super) fn end_game(
                 ctx.tell(
                     number,
                     format!(
-                        "Not rated: the game ended before each player had made {} turns (an abort).",
-                        super::challenges::TURNS_TO_RATE
+                        "Not rated: the game ended before each player had made {} (an abort).",
+                        crate::render::count(super::challenges::TURNS_TO_RATE, "turn")
                     ),
                 );
             }

@@ -50,8 +50,11 @@ pub(super) fn game_ended(
     let games = store::games(ctx.conn, event.id)?;
     let open = games.iter().filter(|g| g.result.is_none()).count();
     let text = format!(
-        "Board {board}, round {} of \"{}\": {white} - {black} {result} ({reason}). {open} games of the event are still on.",
-        game.round, event.settings.name
+        "Board {board}, round {} of \"{}\": {white} - {black} {result} ({reason}). {} of the event {} still on.",
+        game.round,
+        event.settings.name,
+        crate::render::count(open, "game"),
+        if open == 1 { "is" } else { "are" }
     );
     let notice = notice_to(
         ctx,
@@ -257,7 +260,10 @@ pub(super) fn pair_next_round(ctx: &Ctx<'_>, event: &Event) -> Result<(), Servic
             })
             .collect();
         let heading = if round == 1 {
-            format!("\"{name}\" has started: a Swiss of {rounds} rounds. Round 1 is paired.")
+            format!(
+                "\"{name}\" has started: a Swiss of {}. Round 1 is paired.",
+                crate::render::count(rounds, "round")
+            )
         } else {
             format!("Round {round} of {rounds} of \"{name}\" is paired.")
         };
@@ -347,22 +353,24 @@ pub(super) fn crosstable_text(
     if let Some(bracket) = cup {
         return Ok((
             format!(
-                "{title}: {} ({}), {} of {} games finished.",
+                "{title}: {} ({}), {} of {} {} finished.",
                 event.settings.name,
                 event.settings.format.describe(),
                 table.finished_games,
                 table.games,
+                crate::render::noun(table.games, "game"),
             ),
             bracket,
         ));
     }
     Ok((
         format!(
-            "{title}: {} ({}), {} of {} games finished.",
+            "{title}: {} ({}), {} of {} {} finished.",
             event.settings.name,
             event.settings.format.describe(),
             table.finished_games,
             table.games,
+            crate::render::noun(table.games, "game"),
         ),
         format!(
             "{}\n{}",

@@ -17,12 +17,12 @@ pub(super) fn list_lines(ctx: &Ctx<'_>) -> Result<String, ServiceError> {
     for ladder in store::all(ctx.conn)? {
         let s = &ladder.settings;
         lines.push_str(&format!(
-            "  {:<20} {:<9} {:<10} {:<22} {} players\n",
+            "  {:<20} {:<9} {:<10} {:<22} {}\n",
             s.name,
             "standing",
             s.variant.display_name(),
             "ladder",
-            store::rungs(ctx.conn, ladder.id)?.len(),
+            crate::render::count(store::rungs(ctx.conn, ladder.id)?.len(), "player"),
         ));
     }
     Ok(lines)

@@ -394,16 +394,16 @@ fn stopped_at_a_ceiling(
         tracing::info!(message_id = %message_id, from = %ctx.sender, ?over, "mail over a rate ceiling is not answered");
         if over == limits::Over::Sender(config.mails_per_sender_per_hour) {
             ctx.short_error(&format!(
-                "You sent more than {} mails within an hour. Further mails are ignored until the hour has passed (replies to board mails and commands with your password still work).",
-                config.mails_per_sender_per_hour
+                "You sent more than {} within an hour. Further mails are ignored until the hour has passed (replies to board mails and commands with your password still work).",
+                crate::render::count(config.mails_per_sender_per_hour, "mail")
             ))?;
         }
     } else if player_over {
         tracing::info!(message_id = %message_id, from = %ctx.sender, "mail over its player's hourly ceiling is not acted on");
         if ctx.trusted && charge::may_tell(tx, payer, now)? {
             ctx.short_error(&format!(
-                "Your player sent more than {} mails within an hour. Further mails are not acted on until the hour has passed.",
-                config.mails_per_player_per_hour
+                "Your player sent more than {} within an hour. Further mails are not acted on until the hour has passed.",
+                crate::render::count(config.mails_per_player_per_hour, "mail")
             ))?;
         }
     } else if ctx.mail.size > config.max_mail_bytes {
@@ -447,11 +447,11 @@ fn run_within_ceilings(
     );
     if ctx.trusted && charge::may_tell(tx, payer, now)? {
         ctx.short_error(&format!(
-            "Nothing of your mail was done: its answers would pass the ceiling of {} mails per {} that pbem sends for {}. Send it again after {}.",
-            passed.ceiling,
+            "Nothing of your mail was done: its answers would pass the ceiling of {} per {} that pbem sends for {}. Send it again after {}.",
+            crate::render::count(passed.ceiling, "mail"),
             passed.per,
             passed.whose,
-            store::time_text(passed.until(now))
+            crate::render::readable_time(passed.until(now))
         ))?;
     }
     Ok(None)

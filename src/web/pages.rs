@@ -515,7 +515,10 @@ pub fn ladder(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErr
         ("Owner".into(), web::userid(conn, s.owner)?),
         (
             "Reach".into(),
-            format!("challenge up to {} places above", s.reach),
+            format!(
+                "challenge up to {} above",
+                crate::render::count(s.reach, "place")
+            ),
         ),
         (
             "Open games".into(),
@@ -624,7 +627,10 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
     if delay > 0 {
         settings.push((
             "Running games shown".into(),
-            format!("{delay} turns behind (finished games in full)"),
+            format!(
+                "{} behind (finished games in full)",
+                crate::render::count(delay, "turn")
+            ),
         ));
     }
     if event.current_round > 0 && event.status == Status::Running {
@@ -743,7 +749,10 @@ pub fn event_feed(site: &Site, conn: &Connection, name: &str) -> Result<Page, We
             id: format!("urn:pbem:event:{}:start", event.id),
             title: format!("{name} started"),
             updated: store::time_text(started),
-            summary: format!("{name} started with {} games.", games.len()),
+            summary: format!(
+                "{name} started with {}.",
+                crate::render::count(games.len(), "game")
+            ),
             link: link.clone(),
         });
     }

@@ -514,7 +514,9 @@ fn item_4_queue_and_show_by_reply() {
     let shown = h.reply(&alice_now, ALICE, "show");
     assert_eq!(shown.len(), 1, "{shown:#?}");
     assert!(
-        shown[0].body.contains("It is bob's turn (turn #2)"),
+        shown[0]
+            .body
+            .contains("It is bob's turn: move 1, Black to move (turn #2)"),
         "{}",
         shown[0].body
     );

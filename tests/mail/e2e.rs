@@ -110,7 +110,7 @@ fn a_whole_chess2_game_by_password_commands_ends_in_a_draw_by_agreement() {
     assert!(
         alice
             .body
-            .contains("It is alice's turn (turn #1):\nWhite's first turn: a single move."),
+            .contains("It is alice's turn: move 1, White to move (turn #1):\nWhite's first turn: a single move."),
         "{}",
         alice.body
     );

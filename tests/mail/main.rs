@@ -20,3 +20,4 @@ mod postfix;
 mod reply_fixtures;
 mod reply_layouts;
 mod servers;
+mod words;

@@ -645,7 +645,8 @@ fn verify(data: &Data, setup: Snapshot, move_mails: usize) {
             panic!("mail {id} has an unexpected subject: {subject}");
         };
         let number: u32 = number.parse().expect("board number");
-        // "It is <userid>'s turn (turn #<n>)": n - 1 turns were played.
+        // "It is <userid>'s turn: move <m>, <side> to move (turn #<n>)": n - 1
+        // turns were played.
         let due: usize = body
             .split_once("(turn #")
             .and_then(|(_, rest)| rest.split(')').next())

@@ -88,7 +88,7 @@ fn vacation_days_near_the_u32_limit_are_refused_and_the_server_goes_on() {
     h.signup("alice", ALICE);
     let first = h.send(ALICE, "away", "vacation alice alice-pw 1");
     assert!(
-        first[0].body.contains("alice is on vacation for 1 days"),
+        first[0].body.contains("alice is on vacation for 1 day,"),
         "{}",
         first[0].body
     );

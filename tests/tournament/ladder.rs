@@ -177,7 +177,7 @@ fn a_ladder_of_five_challenges_up_and_out_of_reach_and_only_a_win_moves_it() {
     let dmitri_eva = challenge(&mut h, "dmitri", "eva");
     let listed = h.send(&address("carla"), "ladders", "ladders");
     assert!(
-        listed[0].body.contains("top") && listed[0].body.contains("5 players, 1 open games"),
+        listed[0].body.contains("top") && listed[0].body.contains("5 players, 1 open game"),
         "{}",
         listed[0].body
     );

@@ -4,12 +4,14 @@
 //! and observers ([`fanout`]), and the error mail of a refused command
 //! ([`errors`]). Players who chose the digest get no board mail per turn.
 
+mod deadline;
 mod errors;
 mod fanout;
 mod load;
 mod pgn;
 mod views;
 
+pub use deadline::loses_on_time_at;
 pub use errors::*;
 pub use fanout::*;
 pub use load::*;

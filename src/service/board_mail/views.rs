@@ -12,7 +12,7 @@ use shakmaty::{Color, Position, Square};
 
 use super::Heading;
 use super::load::Loaded;
-use crate::domain::{BoardChoice, PlayerId, TurnDeadlines};
+use crate::domain::{BoardChoice, PlayerId};
 use crate::mail::outgoing::{Html, Inline};
 use crate::reader::Sight;
 use crate::render::board::{BoardStyle, draw, legend, spoken_position};
@@ -44,6 +44,8 @@ struct SharedView {
     to_move: Option<String>,
     turn_due: String,
     turn_seq: usize,
+    /// `move 14, White to move (turn #27)`.
+    move_and_turn: String,
     moves: String,
     summary: String,
     comments: Vec<CommentView>,
@@ -144,8 +146,8 @@ impl BoardFacts {
             view.forfeit_at = None;
             view.clock_lines.clear();
             view.status.push(format!(
-                "Shown {} turns behind while the game runs (its event's public delay).",
-                sight.hidden_turns
+                "Shown {} behind while the game runs (its event's public delay).",
+                crate::render::count(sight.hidden_turns, "turn")
             ));
         }
         facts.shared = minijinja::Value::from(minijinja::value::Serde(&facts.view));
@@ -253,30 +255,15 @@ impl BoardFacts {
         if let Some(timed) = timed.filter(|_| waiting.is_none()) {
             clock_lines =
                 crate::service::clocks::clock_lines(&timed.clock, &white.userid, &black.userid);
-            forfeit_at = Some(pbem_clock::readable(timed.clock.loses_at()));
         } else if !finished && waiting.is_none() {
-            let mover = board.player(state.turn());
-            let away = crate::store::deadlines::honoured_vacations(
-                ctx.conn,
-                board.number,
-                board.last_turn_at,
-                mover,
-            )?;
-            let deadlines = TurnDeadlines {
-                board: board.number,
-                to_move: Some(mover),
-                last_turn_at: board.last_turn_at,
-                nag_days: board.options.nag_days,
-                forfeit_days: board.options.forfeit_days,
-                nags_sent: 0,
-                draw_offered_at: None,
-            };
-            let now = ctx.now.max(board.last_turn_at);
+            let (deadlines, away, now) =
+                super::deadline::untimed(ctx.conn, board, state.turn(), ctx.now)?;
             reminder_at =
                 schedule::next_nag_at(&deadlines, &away, now).map(crate::render::readable_time);
-            forfeit_at = Some(crate::render::readable_time(schedule::forfeit_at(
-                &deadlines, &away, now,
-            )));
+        }
+        if waiting.is_none() {
+            forfeit_at = super::loses_on_time_at(ctx.conn, board, state.turn(), ctx.now)?
+                .map(crate::render::readable_time);
         }
         let away = [&white, &black]
             .iter()
@@ -308,6 +295,11 @@ impl BoardFacts {
             turn_due: turn_due(state, game),
             to_move,
             turn_seq: turns.len() + 1,
+            move_and_turn: crate::render::move_and_turn(
+                state.turn_number(),
+                state.turn() == shakmaty::Color::White,
+                turns.len() + 1,
+            ),
             moves: if record.is_empty() {
                 "(no moves yet)".to_string()
             } else {

@@ -6,7 +6,7 @@ use crate::mail::outgoing::Outgoing;
 use crate::service::confirm::CLAIM_LAPSE;
 use crate::service::{Failure, MailCtx, limits, refuse};
 use crate::store::players::{self};
-use crate::store::{claims, time_text};
+use crate::store::claims;
 
 /// `confirm <code>`: the sender's address joins the addresses of the
 /// player whose claim has this code.
@@ -27,7 +27,7 @@ impl Act for Confirm {
             return Err(refuse(
                 format!(
                     "too many wrong confirmation codes from {address}: codes from it are read again after {}",
-                    time_text(until)
+                    crate::render::readable_time(until)
                 ),
                 None,
             ));
@@ -37,8 +37,8 @@ impl Act for Confirm {
         let Some(player_id) = claimant else {
             return Err(refuse(
                 format!(
-                    "no confirmation with this code is waiting for {address}; codes are valid for {} days, and only a mail from the address itself confirms it",
-                    CLAIM_LAPSE.whole_days()
+                    "no confirmation with this code is waiting for {address}; codes are valid for {}, and only a mail from the address itself confirms it",
+                    crate::render::count(CLAIM_LAPSE.whole_days(), "day")
                 ),
                 None,
             ));

@@ -66,15 +66,17 @@ impl Act for Extend {
             self.days,
             player.id,
         )?;
+        let left = clock
+            .extension_room()
+            .checked_sub(self.days)
+            .unwrap_or(Days::ZERO);
         let note = format!(
-            "{} gave {} {} more on the clock (extend); {} of the {MAX_EXTENSION_DAYS} extra days a game may have are left.",
+            "{} gave {} {} more on the clock (extend); {} of the {MAX_EXTENSION_DAYS} extra days a game may have {} left.",
             player.userid,
             opponent.userid,
             pbem_clock::days_text(self.days),
-            clock
-                .extension_room()
-                .checked_sub(self.days)
-                .unwrap_or(Days::ZERO)
+            left,
+            if left.to_string() == "1" { "is" } else { "are" }
         );
         boards::add_comment(
             ctx.conn,

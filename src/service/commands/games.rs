@@ -46,14 +46,37 @@ impl Act for Games {
             if !keep {
                 continue;
             }
+            // As players count it: `alice: move 14, White to move (turn
+            // #27)`, then when the player to move loses on time.
+            let position = game.state();
+            let due = format!(
+                "{to_move}: {}",
+                crate::render::move_and_turn(
+                    position.turn_number(),
+                    position.turn() == shakmaty::Color::White,
+                    turns.len() + 1,
+                )
+            );
             let state = match &board.result {
                 Some(result) => format!("finished {result}"),
+                // A delayed view hides when the last turn was played, so
+                // it shows no deadline.
                 None if sight.delayed() => format!(
-                    "shown {} turns behind: {to_move} to move, turn #{}",
-                    sight.hidden_turns,
-                    turns.len() + 1
+                    "shown {} behind: {due}",
+                    crate::render::count(sight.hidden_turns, "turn")
                 ),
-                None => format!("{to_move} to move, turn #{}", turns.len() + 1),
+                None => match crate::service::board_mail::loses_on_time_at(
+                    ctx.conn,
+                    &board,
+                    position.turn(),
+                    ctx.now,
+                )? {
+                    Some(at) => format!(
+                        "{due}, loses on time at {}",
+                        crate::render::readable_time(at)
+                    ),
+                    None => format!("{due}, no clock runs until the challenge is accepted"),
+                },
             };
             lines.push(format!(
                 "Board {}  {}  {white} (White) - {black} (Black)  {state}",

@@ -26,6 +26,7 @@ impl Act for If {
             ));
         }
         let variant = loaded.board.variant.display_name();
+        // A board number, not a count.
         let subject = format!("{variant} Board {number} conditional moves");
         let turns = turn_count(&loaded);
         let mut tree = current_tree(ctx, &loaded, player.id, color)?;
@@ -36,7 +37,10 @@ impl Act for If {
                 match dropped {
                     0 => format!("You had no conditional moves on board {number}."),
                     1 => format!("Your conditional line on board {number} was dropped."),
-                    n => format!("Your {n} conditional lines on board {number} were dropped."),
+                    n => format!(
+                        "Your {} on board {number} were dropped.",
+                        crate::render::count(n, "conditional line")
+                    ),
                 }
             }
             IfWhat::Line(written) => {

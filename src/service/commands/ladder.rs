@@ -120,8 +120,9 @@ fn create(
     if made >= LADDERS_PER_OWNER {
         return Err(refuse(
             format!(
-                "{} has made {made} ladders; a player may make at most {LADDERS_PER_OWNER}",
-                owner.userid
+                "{} has made {}; a player may make at most {LADDERS_PER_OWNER}",
+                owner.userid,
+                crate::render::count(made, "ladder")
             ),
             None,
         ));
@@ -187,18 +188,18 @@ fn details(ctx: &Ctx<'_>, ladder: &StoredLadder) -> Result<String, ServiceError>
             Ok(parsed) => format!("--time={control} ({})", parsed.describe()),
             Err(_) => format!("--time={control}"),
         },
-        (None, Some(days)) => format!("{days} days per turn"),
+        (None, Some(days)) => format!("{} per turn", crate::render::count(days, "day")),
         _ => format!(
-            "the server's default: a loss on time after {} days without a move",
-            ctx.config.default_forfeit_days
+            "the server's default: a loss on time after {} without a move",
+            crate::render::count(ctx.config.default_forfeit_days, "day")
         ),
     };
     Ok(format!(
-        "Ladder: {}\nOwner: {}\nVariant: {}, rated\nReach: challenge up to {} places above\nOpen games: at most {} per player\nTime: {time}\n",
+        "Ladder: {}\nOwner: {}\nVariant: {}, rated\nReach: challenge up to {} above\nOpen games: at most {} per player\nTime: {time}\n",
         s.name,
         owner.userid,
         s.variant.display_name(),
-        s.reach,
+        crate::render::count(s.reach, "place"),
         s.max_open,
     ))
 }
@@ -210,11 +211,11 @@ fn join(ctx: &mut MailCtx<'_>, name: &str, player: &Player) -> Result<Vec<Outgoi
     store::set_order(ctx.conn, ladder.id, order.players())?;
     let name = &ladder.settings.name;
     let text = format!(
-        "{} joined the ladder \"{name}\" in place {place}.\n\n{}\nJoining is consent: a player up to {} places below may challenge you, and the game starts at once. Challenge a player up to {} places above you with:\n  ladder challenge {name} {} <password> <opponent>\nLeave with:\n  ladder leave {name} {} <password>",
+        "{} joined the ladder \"{name}\" in place {place}.\n\n{}\nJoining is consent: a player up to {} below may challenge you, and the game starts at once. Challenge a player up to {} above you with:\n  ladder challenge {name} {} <password> <opponent>\nLeave with:\n  ladder leave {name} {} <password>",
         player.userid,
         details(ctx, &ladder)?,
-        ladder.settings.reach,
-        ladder.settings.reach,
+        crate::render::count(ladder.settings.reach, "place"),
+        crate::render::count(ladder.settings.reach, "place"),
         player.userid,
         player.userid
     );
@@ -272,8 +273,9 @@ fn challenge(
         if games >= BOARDS_IN_PROGRESS {
             return Err(refuse(
                 format!(
-                    "{} has {games} games in progress, the most a player may have; a new game can start once one of them has ended",
-                    rung.userid
+                    "{} has {} in progress, the most a player may have; a new game can start once one of them has ended",
+                    rung.userid,
+                    crate::render::count(games, "game")
                 ),
                 None,
             ));
@@ -304,6 +306,7 @@ fn challenge(
     ctx.tell(
         board,
         format!(
+            // "wins" is a verb here, not a count.
             "A game of the ladder \"{}\": {} (place {}) challenged {} (place {}); if {} wins, {} takes place {}.",
             ladder.settings.name,
             me,

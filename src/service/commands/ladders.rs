@@ -12,11 +12,11 @@ impl Act for Ladders {
         for ladder in store::all(ctx.conn)? {
             let s = &ladder.settings;
             body.push_str(&format!(
-                "  {:<20} {:<10} {} players, {} open games\n",
+                "  {:<20} {:<10} {}, {}\n",
                 s.name,
                 s.variant.display_name(),
-                store::rungs(ctx.conn, ladder.id)?.len(),
-                store::open_games(ctx.conn, ladder.id)?.len(),
+                crate::render::count(store::rungs(ctx.conn, ladder.id)?.len(), "player"),
+                crate::render::count(store::open_games(ctx.conn, ladder.id)?.len(), "open game"),
             ));
         }
         if body.is_empty() {

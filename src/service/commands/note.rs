@@ -41,12 +41,16 @@ impl Act for Note {
             ));
         }
         let variant = loaded.board.variant.display_name();
+        // A board number, not a count.
         let subject = format!("{variant} Board {number} notes");
         let text = match what {
             NoteWhat::Clear => match notes::clear(ctx.conn, number, player.id)? {
                 0 => format!("You had no notes on board {number}."),
                 1 => format!("Your note on board {number} was dropped."),
-                n => format!("Your {n} notes on board {number} were dropped."),
+                n => format!(
+                    "Your {} on board {number} were dropped.",
+                    crate::render::count(n, "note")
+                ),
             },
             NoteWhat::Text(text) => {
                 let used = notes::chars(ctx.conn, number, player.id)?;

@@ -62,10 +62,10 @@ impl Act for Signup {
         // confirmation mail; another sender is told where the codes went.
         if !addresses.iter().any(|a| a.eq_ignore_ascii_case(ctx.sender)) {
             let text = format!(
-                "The userid {} is reserved for you; the account exists once an address of it confirms by replying to its confirmation mail, and until then it cannot play. Each new address gets a confirmation code ({}; at most one such mail a week to an address, so if it does not come, send the command from the address itself). A reservation no address confirms lapses after {} days; until then the same signup with the same password sends a code again or names other addresses.",
+                "The userid {} is reserved for you; the account exists once an address of it confirms by replying to its confirmation mail, and until then it cannot play. Each new address gets a confirmation code ({}; at most one such mail a week to an address, so if it does not come, send the command from the address itself). A reservation no address confirms lapses after {}; until then the same signup with the same password sends a code again or names other addresses.",
                 self.userid,
                 addresses.join(", "),
-                confirm::CLAIM_LAPSE.whole_days()
+                crate::render::count(confirm::CLAIM_LAPSE.whole_days(), "day")
             );
             mails.push(ctx.notice_to_sender(&format!("pbem signup {}", self.userid), &text)?);
         }

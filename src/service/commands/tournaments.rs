@@ -31,12 +31,12 @@ impl Act for Tournaments {
             for event in &events {
                 let s = &event.settings;
                 body.push_str(&format!(
-                    "  {:<20} {:<9} {:<10} {:<22} {} players\n",
+                    "  {:<20} {:<9} {:<10} {:<22} {}\n",
                     s.name,
                     event.status.as_str(),
                     s.variant.display_name(),
                     s.format.kind(),
-                    store::entries(ctx.conn, event.id)?.len()
+                    crate::render::count(store::entries(ctx.conn, event.id)?.len(), "player")
                 ));
             }
             if status == Status::Finished {
@@ -51,7 +51,9 @@ impl Act for Tournaments {
         }
         if more > 0 {
             body.push_str(&format!(
-                "\n{more} more finished events are not listed (only the newest {FINISHED_LISTED} are).\n"
+                "\n{} {} not listed (only the newest {FINISHED_LISTED} are).\n",
+                crate::render::count(more, "more finished event"),
+                if more == 1 { "is" } else { "are" }
             ));
         }
         Ok(vec![ctx.notice_to_sender("pbem tournaments", &body)?])

@@ -29,7 +29,9 @@ impl Act for Vacation {
         let (Some(total), Some(until)) = (total, ctx.now.checked_add(until)) else {
             return Err(refuse(
                 format!(
-                    "you have {left} vacation days left this year (of {allowance}); ask for 1 to {left} days"
+                    "you have {} left this year (of {allowance}); ask for 1 to {left} {}",
+                    crate::render::count(left, "vacation day"),
+                    crate::render::noun(left, "day")
                 ),
                 None,
             ));
@@ -44,9 +46,9 @@ impl Act for Vacation {
             },
         )?;
         let text = format!(
-            "{} is on vacation for {} days, until {}; the clocks of their boards stop meanwhile.",
+            "{} is on vacation for {}, until {}; the clocks of their boards stop meanwhile.",
             player.userid,
-            self.days,
+            crate::render::count(self.days, "day"),
             crate::render::readable_time(until)
         );
         let mut mails = vec![ctx.notice_to_sender("pbem vacation", &text)?];

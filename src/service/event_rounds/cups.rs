@@ -229,9 +229,9 @@ fn groups_over(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceError> {
                 &event,
                 "final stage games",
                 &format!(
-                    "The final round robin of \"{}\": {} games started:\n{}\n",
+                    "The final round robin of \"{}\": {} started:\n{}\n",
                     event.settings.name,
-                    games.len(),
+                    crate::render::count(games.len(), "game"),
                     games.join("\n")
                 ),
             )

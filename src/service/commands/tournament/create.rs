@@ -14,8 +14,9 @@ pub(super) fn create(
     if live >= LIVE_EVENTS_PER_DIRECTOR {
         return Err(refuse(
             format!(
-                "{} directs {live} events that are not finished; a director may have at most {LIVE_EVENTS_PER_DIRECTOR} events open or running at a time",
-                director.userid
+                "{} directs {} that are not finished; a director may have at most {LIVE_EVENTS_PER_DIRECTOR} events open or running at a time",
+                director.userid,
+                crate::render::count(live, "event")
             ),
             None,
         ));
@@ -70,8 +71,9 @@ pub(super) fn create(
     if max_entrants > cap {
         return Err(refuse(
             format!(
-                "--max={max_entrants}: a {} may have up to {cap} players",
-                format.describe()
+                "--max={max_entrants}: a {} may have up to {}",
+                format.describe(),
+                crate::render::count(cap, "player")
             ),
             None,
         ));
@@ -169,8 +171,9 @@ pub(super) fn details(ctx: &MailCtx<'_>, event: &Event) -> Result<String, Servic
             control.describe()
         ),
         None => format!(
-            "Deadlines: reminder after {} days, loss on time after {} days without a move",
-            s.nag_days, s.forfeit_days
+            "Deadlines: reminder after {}, loss on time after {} without a move",
+            crate::render::count(s.nag_days, "day"),
+            crate::render::count(s.forfeit_days, "day")
         ),
     };
     let mut out = format!(
@@ -183,7 +186,8 @@ pub(super) fn details(ctx: &MailCtx<'_>, event: &Event) -> Result<String, Servic
     );
     if let Some(days) = s.round_days {
         out.push_str(&format!(
-            "Rounds: each round lasts at most {days} days; then its unfinished games are scored as draws unless the director adjudicates them first\n"
+            "Rounds: each round lasts at most {}; then its unfinished games are scored as draws unless the director adjudicates them first\n",
+            crate::render::count(days, "day")
         ));
     }
     match (s.min_rating, s.max_rating) {
@@ -199,19 +203,21 @@ pub(super) fn details(ctx: &MailCtx<'_>, event: &Event) -> Result<String, Servic
     let delay = crate::store::web::public_delay(ctx.conn, event.id)?;
     if delay > 0 {
         out.push_str(&format!(
-            "Web site: running games are shown {delay} turns behind, finished games in full\n"
+            "Web site: running games are shown {} behind, finished games in full\n",
+            crate::render::count(delay, "turn")
         ));
     }
     match s.vacation_days {
         Some(days) => out.push_str(&format!(
-            "Vacation: each player's clocks on the event's boards stop for at most {days} days of vacation in all\n"
+            "Vacation: each player's clocks on the event's boards stop for at most {} of vacation in all\n",
+            crate::render::count(days, "day")
         )),
         None => out.push_str("Vacation: each player's own yearly allowance\n"),
     }
     out.push_str(&format!(
-        "Entry: {}up to {} players{}\nTiebreaks: {}\nStatus: {}\n",
+        "Entry: {}up to {}{}\nTiebreaks: {}\nStatus: {}\n",
         if s.invite_only { "by invitation, " } else { "" },
-        s.max_entrants,
+        crate::render::count(s.max_entrants, "player"),
         s.closes_at
             .map(|at| format!(", closes {}", crate::render::readable_time(at)))
             .unwrap_or_default(),

@@ -86,8 +86,8 @@ pub(super) fn start(ctx: &mut MailCtx<'_>, event: &Event) -> Result<Vec<Outgoing
         ));
     }
     let text = format!(
-        "\"{name}\" has started: {} games, all at once. Each player has one mail listing their boards, and the board mail of each board where they move first.\n\nStart numbers (drawn by lot):\n{starting}\nPairings (Berger tables):\n{}\n",
-        lines.len(),
+        "\"{name}\" has started: {}, all at once. Each player has one mail listing their boards, and the board mail of each board where they move first.\n\nStart numbers (drawn by lot):\n{starting}\nPairings (Berger tables):\n{}\n",
+        crate::render::count(lines.len(), "game"),
         lines.join("\n")
     );
     Ok(vec![answer(
@@ -178,11 +178,15 @@ pub(super) fn withdraw(
         ended += 1;
     }
     let text = format!(
-        "{} is withdrawn from \"{name}\": {ended} unfinished games are lost by forfeit{}.",
+        "{} is withdrawn from \"{name}\": {} lost by forfeit{}.",
         player.userid,
+        are(ended, "unfinished game"),
         match how {
             Withdrawal::ForfeitAll =>
-                format!(", and {rescored} finished games are scored as forfeits too"),
+                format!(
+                    ", and {} scored as forfeits too",
+                    are(rescored, "finished game")
+                ),
             Withdrawal::KeepPlayed => ", finished games stand".to_string(),
         }
     );
@@ -284,7 +288,8 @@ pub(super) fn broadcast(
     if recent >= BROADCASTS_PER_DAY {
         return Err(refuse(
             format!(
-                "\"{name}\" had {recent} broadcasts in the last 24 hours: at most {BROADCASTS_PER_DAY} broadcasts a day per event; send this one later"
+                "\"{name}\" had {} in the last 24 hours: at most {BROADCASTS_PER_DAY} broadcasts a day per event; send this one later",
+                crate::render::count(recent, "broadcast")
             ),
             None,
         ));
@@ -309,8 +314,14 @@ pub(super) fn broadcast(
         ctx,
         director.id,
         &subject,
-        &format!("Sent to {told} players:\n\n{text}"),
+        &format!("Sent to {}:\n\n{text}", crate::render::count(told, "player")),
     )?);
     ctx.events.broadcast = true;
     Ok(mails)
+}
+
+/// `1 unfinished game is`, `2 unfinished games are`.
+fn are(n: u32, singular: &str) -> String {
+    let verb = if n == 1 { "is" } else { "are" };
+    format!("{} {verb}", crate::render::count(n, singular))
 }

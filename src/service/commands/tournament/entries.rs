@@ -90,8 +90,8 @@ pub(super) fn enter(
     if entries.len() as u32 >= event.settings.max_entrants {
         return Err(refuse(
             format!(
-                "\"{name}\" is full: it takes {} players",
-                event.settings.max_entrants
+                "\"{name}\" is full: it takes {}",
+                crate::render::count(event.settings.max_entrants, "player")
             ),
             None,
         ));
@@ -119,9 +119,9 @@ pub(super) fn enter(
     }
     store::add_entry(ctx.conn, event.id, player.id, None, ctx.now)?;
     let text = format!(
-        "{} entered \"{name}\" ({} players so far). The games start when the director starts the event; leave before then with:\n  tournament leave {name} {} <password>",
+        "{} entered \"{name}\" ({} so far). The games start when the director starts the event; leave before then with:\n  tournament leave {name} {} <password>",
         player.userid,
-        entries.len() + 1,
+        crate::render::count(entries.len() + 1, "player"),
         player.userid
     );
     Ok(vec![answer(
@@ -217,7 +217,9 @@ pub(super) fn invite(
     if u64::from(held) + new.len() as u64 > u64::from(most) {
         return Err(refuse(
             format!(
-                "\"{name}\" may hold at most {most} invitations ({INVITES_PER_PLACE} per place), and {held} are made"
+                "\"{name}\" may hold at most {} ({INVITES_PER_PLACE} per place), and {held} {} made",
+                crate::render::count(most, "invitation"),
+                if held == 1 { "is" } else { "are" }
             ),
             None,
         ));

@@ -154,8 +154,8 @@ fn run(
             if text.chars().count() > crate::command::MAX_BROADCAST_CHARS {
                 return Err(refuse(
                     format!(
-                        "a broadcast may have up to {} characters",
-                        crate::command::MAX_BROADCAST_CHARS
+                        "a broadcast may have up to {}",
+                        crate::render::count(crate::command::MAX_BROADCAST_CHARS, "character")
                     ),
                     None,
                 ));

@@ -16,8 +16,9 @@ pub(super) fn start_swiss(
     if entries.len() as u32 <= rounds {
         return Err(refuse(
             format!(
-                "a Swiss of {rounds} rounds needs at least {} players; \"{name}\" has {}",
-                rounds + 1,
+                "a Swiss of {} needs at least {}; \"{name}\" has {}",
+                crate::render::count(rounds, "round"),
+                crate::render::count(rounds + 1, "player"),
                 entries.len()
             ),
             None,
@@ -30,7 +31,8 @@ pub(super) fn start_swiss(
     let event = store::by_id(ctx.conn, event.id)?;
     pair_next_round(ctx, &event)?;
     let text = format!(
-        "\"{name}\" has started: a Swiss of {rounds} rounds. Start numbers by rating:\n{list}\nThe pairings of round 1 follow in a notice of their own; each player has a mail naming their board, and White its board mail."
+        "\"{name}\" has started: a Swiss of {}. Start numbers by rating:\n{list}\nThe pairings of round 1 follow in a notice of their own; each player has a mail naming their board, and White its board mail.",
+        crate::render::count(rounds, "round")
     );
     Ok(vec![
         ctx.notice_to_sender(&subject(&event, "started"), &text)?,

@@ -91,8 +91,10 @@ fn view_mail(
             (
                 "standings",
                 format!(
-                    "Standings: {name}, {} of {} games finished.",
-                    table.finished_games, table.games,
+                    "Standings: {name}, {} of {} {} finished.",
+                    table.finished_games,
+                    table.games,
+                    crate::render::noun(table.games, "game"),
                 ),
                 format!(
                     "{}\n{}",
