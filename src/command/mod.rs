@@ -350,6 +350,7 @@ fn days_problem(written: &str) -> Option<String> {
             && digits.bytes().all(|b| b == b'0' || b == b'.')
         {
             return Some(format!(
+                // not a count: `written` is always a zero here, and "0 days" is plural.
                 "{written} days give nothing: give a number of days above 0"
             ));
         }

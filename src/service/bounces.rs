@@ -259,7 +259,8 @@ fn pause_sentence(userid: &str, left: u32) -> String {
         format!("{userid} has no vacation days left this year, so {userid}'s clocks keep running")
     } else {
         format!(
-            "{userid}'s clocks stop until {userid} writes to pbem again, for at most {left} days (the vacation days {userid} has left this year; an event's own vacation limit still applies)"
+            "{userid}'s clocks stop until {userid} writes to pbem again, for at most {} (the vacation days {userid} has left this year; an event's own vacation limit still applies)",
+            crate::render::count(left, "day")
         )
     }
 }

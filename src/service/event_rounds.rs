@@ -116,8 +116,9 @@ pub(super) fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceEr
             let userid = players::by_id(ctx.conn, player)?.userid;
             (
                 "Final bracket",
+                // not a count: "wins" is a verb.
                 format!("{userid} wins the cup"),
-                format!(" {userid} wins the cup."),
+                format!(" {userid} wins the cup."), // not a count
             )
         }
         None => (

@@ -70,6 +70,7 @@ pub(super) fn game_ended(
                 .collect();
             let moves: Vec<String> = pushed
                 .iter()
+                // not a count: "moves" is a verb.
                 .map(|(place, rung)| format!("{rung} moves down to place {place}"))
                 .collect();
             let news = format!(

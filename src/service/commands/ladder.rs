@@ -241,8 +241,8 @@ fn leave(ctx: &mut MailCtx<'_>, name: &str, player: &Player) -> Result<Vec<Outgo
             )
         } else {
             format!(
-                " Your {} ladder games still open play on as ordinary games: their results no longer change the ladder, but until they end they count against {limits}.",
-                games.len()
+                " Your {} still open play on as ordinary games: their results no longer change the ladder, but until they end they count against {limits}.",
+                crate::render::count(games.len(), "ladder game")
             )
         });
     }

@@ -240,6 +240,7 @@ pub(super) fn match_ended(
             winner.userid,
             round_words(cup, round + 1)
         ),
+        // not a count: "wins" is a verb.
         None => format!(" {} wins the cup.", winner.userid),
     };
     let text = format!(

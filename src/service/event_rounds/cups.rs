@@ -359,8 +359,10 @@ fn advance_into(
         &subject(
             event,
             &if playoff {
+                // not a count: a round number.
                 format!("round {stored_round} playoff games")
             } else {
+                // not a count: a round number.
                 format!("round {stored_round} games")
             },
         ),
