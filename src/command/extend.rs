@@ -28,6 +28,7 @@ impl MailCommand for Extend {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: true,
+        game_action: true,
         fixed: &[],
     };
 

@@ -23,6 +23,7 @@ impl MailCommand for Password {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: false,
+        game_action: false,
         fixed: &[],
     };
 

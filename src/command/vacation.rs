@@ -21,6 +21,7 @@ impl MailCommand for Vacation {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: false,
+        game_action: false,
         fixed: &[],
     };
 

@@ -270,6 +270,10 @@ pub(super) struct MailCtx<'a> {
     pub(super) trusted: bool,
     /// Whether a command of the mail was refused (for `/metrics`).
     pub(super) refused: bool,
+    /// Whether the mail's commands are all game actions (at least one;
+    /// see `Definition::game_action`): then pbem's total ceiling holds
+    /// its mails back instead of refusing it (see `charge`).
+    pub(super) game_actions_only: bool,
     /// The lines of the mail read as reply forms (`draw`, `if d6 Nc4`, a
     /// turn): they hold no password, and are quoted blanked of the
     /// mail's passwords only.
@@ -311,6 +315,7 @@ impl<'a> MailCtx<'a> {
             accounts: account::MailAccounts::default(),
             trusted: false,
             refused: false,
+            game_actions_only: false,
             replies: Vec::new(),
         }
     }
