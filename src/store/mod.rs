@@ -21,6 +21,7 @@ pub mod notes;
 pub mod players;
 pub mod preferences;
 pub mod ratings;
+pub mod resets;
 pub mod sent;
 pub mod tournaments;
 pub mod web;
