@@ -22,8 +22,8 @@
 //! `Definition::game_action`): a deadline keeps running while the player
 //! waits, so refusing the move would lose the game on time for others'
 //! mail. Such a mail is acted on, and its mails wait in the outbox until
-//! the first clock hour whose total has room for them ([`next_room`]);
-//! they are counted in that hour ([`Bill::hold_total_until`]).
+//! the first clock hour whose total has room for them (`next_room`);
+//! they are counted in that hour (`Bill::hold_total_until`).
 
 use rusqlite::Connection;
 use time::{Duration, OffsetDateTime};
