@@ -22,6 +22,7 @@ impl MailCommand for SetAddresses {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: false,
+        game_action: false,
         fixed: &[],
     };
 

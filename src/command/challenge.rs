@@ -46,6 +46,7 @@ impl MailCommand for Challenge {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: false,
+        game_action: false,
         fixed: &[
             "--white",
             "--black",

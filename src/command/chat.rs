@@ -22,6 +22,7 @@ impl MailCommand for Chat {
         forms: &[Form::new(USAGE, &[3], "chat 101 alice alice-pw good luck")],
         in_reply: InReply::Comment,
         names_board: true,
+        game_action: false,
         fixed: &[],
     };
 

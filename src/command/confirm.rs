@@ -18,6 +18,7 @@ impl MailCommand for Confirm {
         forms: &[Form::new(USAGE, &[], "confirm K7QX2M")],
         in_reply: InReply::Full,
         names_board: false,
+        game_action: false,
         fixed: &[],
     };
 

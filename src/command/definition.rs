@@ -58,6 +58,12 @@ pub struct Definition {
     /// Whether the command acts on or shows one board (its number is in
     /// the line, or the reply's board).
     pub names_board: bool,
+    /// Whether the command is a player's action in a game (a turn,
+    /// `draw`, `resign`, `accept`, ...): a proven player's mail of such
+    /// commands alone is carried out even when pbem's total ceiling on the
+    /// mail it sends is used up; its board mails then wait in the outbox
+    /// for the next hour (see `service::charge`).
+    pub game_action: bool,
     /// The fixed words of its grammar besides the command word
     /// (sub-commands, options, preference names and values), lowercase:
     /// never a password in a line's blanked quote. An option taking a

@@ -29,6 +29,7 @@ impl MailCommand for Extend {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: true,
+        game_action: true,
         // The unit players write after the number (`extend 2 days`).
         fixed: &["days", "day"],
     };

@@ -28,6 +28,7 @@ impl MailCommand for Games {
         forms: &[Form::new(USAGE, &[], "games alice")],
         in_reply: InReply::Full,
         names_board: false,
+        game_action: false,
         fixed: &["active", "next", "all"],
     };
 

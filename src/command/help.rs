@@ -23,6 +23,7 @@ impl MailCommand for HelpTopic {
         forms: &[Form::new(USAGE, &[], "help chess2")],
         in_reply: InReply::Full,
         names_board: false,
+        game_action: false,
         fixed: &["list", "variants"],
     };
 

@@ -16,6 +16,7 @@ impl MailCommand for History {
         forms: &[Form::new(USAGE, &[], "history 101")],
         in_reply: InReply::Full,
         names_board: true,
+        game_action: false,
         fixed: &[],
     };
 

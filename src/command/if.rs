@@ -38,6 +38,7 @@ impl MailCommand for If {
         ],
         in_reply: InReply::Bare,
         names_board: true,
+        game_action: true,
         fixed: &["clear", "cancel", "none", "stop"],
     };
 

@@ -93,6 +93,7 @@ impl MailCommand for Ladder {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: false,
+        game_action: false,
         fixed: &[
             "create",
             "join",

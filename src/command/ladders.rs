@@ -14,6 +14,7 @@ impl MailCommand for Ladders {
         forms: &[Form::new(USAGE, &[], "ladders")],
         in_reply: InReply::Full,
         names_board: false,
+        game_action: false,
         fixed: &[],
     };
 

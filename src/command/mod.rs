@@ -24,7 +24,8 @@ pub mod reading;
 /// Defines a one-word board command (`resign`, `draw`, ...):
 /// `<word> <board> <userid> <password>`, or the word alone in a reply to a
 /// board mail, where what follows it on its line is a comment. Each such
-/// command's home states its word and its type with this.
+/// command's home states its word and its type with this. Each is a game
+/// action (see [`Definition::game_action`]): it answers or acts on a game.
 macro_rules! board_word_command {
     ($(#[$doc:meta])* $command:ident, $word:literal) => {
         $(#[$doc])*
@@ -45,6 +46,7 @@ macro_rules! board_word_command {
                 )],
                 in_reply: $crate::command::InReply::Bare,
                 names_board: true,
+                game_action: true,
                 fixed: &[],
             };
 

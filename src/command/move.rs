@@ -23,6 +23,7 @@ impl MailCommand for MoveTurn {
         forms: &[Form::new(USAGE, &[3], "move 101 alice alice-pw e4#1")],
         in_reply: InReply::Turn,
         names_board: true,
+        game_action: true,
         fixed: &[],
     };
 

@@ -38,6 +38,7 @@ impl MailCommand for Note {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: true,
+        game_action: true,
         fixed: &["clear"],
     };
 

@@ -17,6 +17,7 @@ impl MailCommand for Pgn {
         forms: &[Form::new(USAGE, &[], "pgn 101")],
         in_reply: InReply::Bare,
         names_board: true,
+        game_action: false,
         fixed: &[],
     };
 

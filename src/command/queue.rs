@@ -21,6 +21,7 @@ impl MailCommand for Queue {
         forms: &[Form::new(USAGE, &[3], "queue 101 alice alice-pw Nf3")],
         in_reply: InReply::Bare,
         names_board: true,
+        game_action: false,
         fixed: &[],
     };
 

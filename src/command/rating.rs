@@ -17,6 +17,7 @@ impl MailCommand for Rating {
         forms: &[Form::new(USAGE, &[], "rating alice")],
         in_reply: InReply::Full,
         names_board: false,
+        game_action: false,
         fixed: &[],
     };
 

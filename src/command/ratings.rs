@@ -18,6 +18,7 @@ impl MailCommand for Ratings {
         forms: &[Form::new(USAGE, &[], "ratings chess2")],
         in_reply: InReply::Full,
         names_board: false,
+        game_action: false,
         fixed: &[],
     };
 

@@ -32,6 +32,7 @@ impl MailCommand for SetPreference {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: false,
+        game_action: false,
         fixed: &[
             "board", "mail", "pgn", "ascii", "compact", "html", "every", "digest", "on", "off",
         ],

@@ -20,6 +20,7 @@ impl MailCommand for Settings {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: false,
+        game_action: false,
         fixed: &[],
     };
 

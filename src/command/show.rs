@@ -21,6 +21,7 @@ impl MailCommand for Show {
         forms: &[Form::new(USAGE, &[], "show 101#3")],
         in_reply: InReply::Bare,
         names_board: true,
+        game_action: false,
         fixed: &["compact"],
     };
 

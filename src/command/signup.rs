@@ -24,6 +24,7 @@ impl MailCommand for Signup {
         )],
         in_reply: InReply::Full,
         names_board: false,
+        game_action: false,
         fixed: &[],
     };
 

@@ -19,6 +19,7 @@ impl MailCommand for Subscribe {
         forms: &[Form::new(SUBSCRIPTIONS, &[3], "subscribe 101 ann ann-pw")],
         in_reply: InReply::Full,
         names_board: true,
+        game_action: false,
         fixed: &[],
     };
 

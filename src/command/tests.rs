@@ -20,19 +20,29 @@ fn alice() -> Speaker {
 fn each_account_command_reads_in_full_and_by_reply() {
     assert_eq!(
         parse("password alice pw new-pw"),
-        Ok(Command::Password(Password {
+        Ok(Command::Password(Password::Change {
             speaker: alice(),
             new: "new-pw".into()
         }))
     );
     assert_eq!(
         parse("password new-pw"),
-        Ok(Command::Password(Password {
+        Ok(Command::Password(Password::Change {
             speaker: Speaker::Token,
             new: "new-pw".into()
         }))
     );
     assert_eq!(parse("password new-pw").map(|c| c.passwords().len()), Ok(1));
+    assert_eq!(
+        parse("password reset alice"),
+        Ok(Command::Password(Password::Reset {
+            userid: "alice".into()
+        }))
+    );
+    assert_eq!(
+        parse("password reset alice").map(|c| c.passwords().len()),
+        Ok(0)
+    );
     assert_eq!(
         parse("vacation alice pw 10"),
         Ok(Command::Vacation(Vacation {

@@ -233,6 +233,7 @@ impl MailCommand for Tournament {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: false,
+        game_action: false,
         fixed: FIXED,
     };
 

@@ -26,6 +26,7 @@ impl MailCommand for Tournaments {
         forms: &[Form::new(USAGE, &[], "tournaments running")],
         in_reply: InReply::Full,
         names_board: false,
+        game_action: false,
         fixed: &["open", "running", "finished", "all"],
     };
 

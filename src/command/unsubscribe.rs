@@ -33,6 +33,7 @@ impl MailCommand for Unsubscribe {
         ],
         in_reply: InReply::Full,
         names_board: true,
+        game_action: false,
         fixed: &[],
     };
 

@@ -24,7 +24,8 @@ impl MailCommand for Vacation {
         ],
         in_reply: InReply::WithoutLogin,
         names_board: false,
-        // The unit players write after the number (`extend 2 days`).
+        game_action: false,
+        // The unit players write after the number (`vacation 5 days`).
         fixed: &["days", "day"],
     };
 

@@ -117,7 +117,7 @@ impl Outbox {
         let mut flushing: Vec<i64> = Vec::new();
         loop {
             let held = (self.refused.len() + flushing.len()) as u32;
-            let batch: Vec<_> = mailbox::unsent(store.conn(), SEND_BATCH + held)?
+            let batch: Vec<_> = mailbox::due(store.conn(), SEND_BATCH + held, now)?
                 .into_iter()
                 .filter(|mail| {
                     !flushing.contains(&mail.id)

@@ -39,6 +39,9 @@ pub struct Outgoing {
     pub html: Option<Html>,
     /// Files attached (a finished game's PGN).
     pub attachments: Vec<File>,
+    /// Not sent before this time (`None`: at once): the board mails of a
+    /// game action made while pbem's total ceiling was used up.
+    pub send_after: Option<time::OffsetDateTime>,
 }
 
 /// An HTML part and the pictures it shows by `cid:` URL.

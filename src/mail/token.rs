@@ -5,6 +5,11 @@
 //! Mails about no board (a tournament's) carry a token of board
 //! [`NOT_A_BOARD`]: a reply to one speaks for the player in commands that
 //! name no board.
+//!
+//! A password reset mail carries a token of its own, `r<reset>.<player>.<mac>`
+//! (under a MAC kept apart from the reply tokens'): it names the reset
+//! (a stored row, used once and valid a day) and the player, and speaks for
+//! nothing but setting that player's password.
 
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
@@ -111,6 +116,42 @@ impl TokenKey {
     }
 }
 
+impl TokenKey {
+    fn reset_mac(&self, reset: i64, player: PlayerId) -> Hmac<Sha256> {
+        let mut mac = self.mac_for("pbem password reset");
+        mac.update(format!("{reset}\0{}", player.0).as_bytes());
+        mac
+    }
+
+    /// The token of password reset `reset` of `player`.
+    pub fn reset_token(&self, reset: i64, player: PlayerId) -> String {
+        let mut digits = hex(&self.reset_mac(reset, player).finalize().into_bytes());
+        digits.truncate(MAC_HEX_LEN);
+        format!("r{reset}.{}.{digits}", player.0)
+    }
+
+    /// The reset and player a reset token names, if its MAC is right.
+    pub fn verify_reset(&self, token: &str) -> Option<(i64, PlayerId)> {
+        let mut parts = token.split('.');
+        let first = parts.next()?;
+        let reset: i64 = first
+            .strip_prefix('r')
+            .or_else(|| first.strip_prefix('R'))?
+            .parse()
+            .ok()?;
+        let player = PlayerId(parts.next()?.parse().ok()?);
+        let digits = parts.next()?;
+        if parts.next().is_some() || digits.len() != MAC_HEX_LEN {
+            return None;
+        }
+        let tag = decode_hex(&digits.to_ascii_lowercase())?;
+        self.reset_mac(reset, player)
+            .verify_truncated_left(&tag)
+            .ok()?;
+        Some((reset, player))
+    }
+}
+
 pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -146,6 +187,24 @@ mod tests {
         for junk in ["", "101", "101.7", "101.7.zz", "101.7.00.00", "x.y.z"] {
             assert_eq!(key.verify(junk), None, "{junk}");
         }
+    }
+
+    #[test]
+    fn a_reset_token_is_no_reply_token_and_the_other_way_round() {
+        let key = TokenKey::generate().expect("randomness");
+        let reset = key.reset_token(5, PlayerId(7));
+        assert_eq!(key.verify_reset(&reset), Some((5, PlayerId(7))));
+        assert_eq!(
+            key.verify_reset(&reset.to_uppercase()),
+            Some((5, PlayerId(7)))
+        );
+        assert_eq!(key.verify(&reset), None);
+        assert_eq!(key.verify(reset.trim_start_matches('r')), None);
+        assert_eq!(
+            key.verify_reset(&format!("r{}", key.token(5, PlayerId(7)))),
+            None
+        );
+        assert_eq!(key.verify_reset(&reset.replacen("r5.", "r6.", 1)), None);
     }
 
     #[test]

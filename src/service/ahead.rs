@@ -11,7 +11,7 @@ use super::auth::LOGINS_PER_MAIL;
 use super::kernel::{Service, ServiceError};
 use super::limits;
 use crate::command::reading::strip_reply_prefixes;
-use crate::command::{self, Command, Speaker};
+use crate::command::{self, Command, Password, Speaker};
 use crate::mail::inbound::Inbound;
 use crate::store::players;
 
@@ -49,14 +49,14 @@ impl Service {
                 }
                 // `password <new>` in a reply proves its player by the
                 // token: its hash too is made ahead.
-                if let Command::Password(change) = &line.command
-                    && change.speaker == Speaker::Token
+                if let Command::Password(Password::Change { speaker, new }) = &line.command
+                    && *speaker == Speaker::Token
                     && !new_password_seen
-                    && change.new.chars().count() >= self.config.min_password_length
+                    && new.chars().count() >= self.config.min_password_length
                     && self.token_proves_sender(mail)
                 {
                     new_password_seen = true;
-                    self.passwords.prepare_hash(&change.new);
+                    self.passwords.prepare_hash(new);
                 }
                 let Some((userid, password)) = line.command.credentials() else {
                     continue;
@@ -71,12 +71,12 @@ impl Service {
                     .is_none()
                     && players::by_userid_or_reserved(self.store.conn(), userid)?
                         .is_some_and(|player| self.passwords.verify(&player, password));
-                if let Command::Password(change) = &line.command
+                if let Command::Password(Password::Change { new, .. }) = &line.command
                     && right
                     && !std::mem::replace(&mut new_password_seen, true)
-                    && change.new.chars().count() >= self.config.min_password_length
+                    && new.chars().count() >= self.config.min_password_length
                 {
-                    self.passwords.prepare_hash(&change.new);
+                    self.passwords.prepare_hash(new);
                 }
                 logins.push(login);
             }

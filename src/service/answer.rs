@@ -303,6 +303,7 @@ fn merged(
         references: vec![ctx.mail.message_id.clone()],
         html,
         attachments,
+        send_after: None,
     };
     if let [board] = boards[..] {
         with_token(ctx, &mut mail, board)?;

@@ -21,12 +21,27 @@ impl MailCtx<'_> {
             .recipients
             .iter()
             .find_map(|r| self.config.address.token_of(r))?;
+        // A reset mail's one-time address proves its player for setting
+        // the password alone (`reset_token`), not as a reply.
+        if self.key.verify_reset(token).is_some() {
+            return None;
+        }
         Some(
             self.key
                 .verify(token)
                 .map(|(board, player)| (BoardNumber(board), player))
                 .ok_or_else(|| "the reply address of your mail is not one pbem gave out; please reply to a board mail or use a password".to_string()),
         )
+    }
+
+    /// The reset and player the one-time address of a password reset
+    /// mail names (see `commands::password`), if the mail went to one.
+    pub(super) fn reset_token(&self) -> Option<(i64, PlayerId)> {
+        self.mail
+            .recipients
+            .iter()
+            .filter_map(|r| self.config.address.token_of(r))
+            .find_map(|token| self.key.verify_reset(token))
     }
 
     /// Authenticates the speaker of a command.

@@ -16,6 +16,14 @@
 //! so (see `handle_in`). The deadline sweep's mails are charged to pbem
 //! itself: they count toward the total but are never held back, since
 //! they only follow from what players started.
+//!
+//! The total alone never refuses a proven player's game actions (a mail
+//! whose commands are all turns, `draw`, `resign`, ...; see
+//! `Definition::game_action`): a deadline keeps running while the player
+//! waits, so refusing the move would lose the game on time for others'
+//! mail. Such a mail is acted on, and its mails wait in the outbox until
+//! the first clock hour whose total has room for them (`next_room`);
+//! they are counted in that hour (`Bill::hold_total_until`).
 
 use rusqlite::Connection;
 use time::{Duration, OffsetDateTime};
@@ -89,6 +97,8 @@ pub struct Passed {
     pub whose: &'static str,
     pub per: &'static str,
     pub ceiling: u32,
+    /// Whether it is the total of everything pbem sends.
+    pub total: bool,
 }
 
 impl Passed {
@@ -134,6 +144,9 @@ pub struct Bill {
     /// The recipients that are no player's confirmed address, with the
     /// deliveries to each.
     strangers: Vec<(String, u32)>,
+    /// The hour the mails count toward the total in, when they are held
+    /// back to it; `None`: the hour they are made in.
+    total_at: Option<OffsetDateTime>,
 }
 
 impl Bill {
@@ -159,6 +172,45 @@ impl Bill {
         }
         Ok(bill)
     }
+
+    /// Counts the mails toward the total of the hour of `at` (they are
+    /// held back to it), rather than of the hour they are made in.
+    pub(super) fn hold_total_until(&mut self, at: OffsetDateTime) {
+        self.total_at = Some(at);
+    }
+}
+
+/// The start of the first clock hour after `now` whose total has room for
+/// `bill` (within the hour's and the day's ceiling), looking a day and
+/// more ahead; past that, the hour after the last looked at. Mails held
+/// to hours ahead count toward the day's window of every hour before
+/// them too, which only holds later mail a little longer.
+pub(super) fn next_room(
+    conn: &Connection,
+    total: Ceiling,
+    bill: &Bill,
+    now: OffsetDateTime,
+) -> Result<OffsetDateTime, ServiceError> {
+    const HOURS_AHEAD: i64 = 48;
+    let now = now.to_offset(time::UtcOffset::UTC);
+    let this_hour = now
+        .replace_time(time::Time::MIDNIGHT)
+        .checked_add(Duration::hours(i64::from(now.hour())))
+        .unwrap_or(now);
+    let mut hour = this_hour;
+    for _ in 0..HOURS_AHEAD {
+        hour += Duration::HOUR;
+        let from_hour = limits::mails_since(conn, TOTAL_KEY, hour)?;
+        let after_it = limits::mails_since(conn, TOTAL_KEY, hour + Duration::HOUR)?;
+        let in_hour = from_hour.saturating_sub(after_it);
+        let day = limits::mails_since(conn, TOTAL_KEY, hour - Duration::hours(23))?;
+        if in_hour.saturating_add(bill.deliveries) <= total.hour
+            && day.saturating_add(bill.deliveries) <= total.day
+        {
+            return Ok(hour);
+        }
+    }
+    Ok(hour + Duration::HOUR)
 }
 
 /// Whether `more` mails under `key` would pass `ceiling`.
@@ -196,6 +248,7 @@ pub(super) fn check(
         whose,
         per,
         ceiling,
+        total: false,
     };
     let own = match payer {
         Payer::Player(_) => ceilings.player,
@@ -217,7 +270,10 @@ pub(super) fn check(
         }
     }
     if let Some(over) = passes(conn, TOTAL_KEY, ceilings.total, count, now)? {
-        return Ok(Some(passed("pbem in all", over)));
+        return Ok(Some(Passed {
+            total: true,
+            ..passed("pbem in all", over)
+        }));
     }
     Ok(None)
 }
@@ -234,13 +290,10 @@ pub(super) fn record(
     if count == 0 {
         return Ok(());
     }
-    for key in payer_key(payer)
-        .into_iter()
-        .chain(domain_of(payer))
-        .chain(std::iter::once(TOTAL_KEY.to_string()))
-    {
+    for key in payer_key(payer).into_iter().chain(domain_of(payer)) {
         limits::add_mails(conn, &key, count, now)?;
     }
+    limits::add_mails(conn, TOTAL_KEY, count, bill.total_at.unwrap_or(now))?;
     for (address, more) in &bill.strangers {
         limits::add_mails(conn, &stranger_key(address), *more, now)?;
     }

@@ -228,15 +228,36 @@ impl<'a> Ctx<'a> {
         let answered = self
             .answering
             .map(|answering| answering.message_id.to_string());
+        let reply_to = self.player_reply_to(&to)?;
         Ok(Outgoing {
             to,
             subject: rendered.subject,
             body: rendered.body,
-            reply_to: None,
+            reply_to,
             references: answered.iter().cloned().collect(),
             in_reply_to: answered,
             ..Outgoing::default()
         })
+    }
+
+    /// The reply address of a notice to `to`: when every recipient is a
+    /// confirmed address of one player, that player's reply token (of no
+    /// board), so that a reply to any notice speaks for the player without
+    /// a password; otherwise none (a notice that also goes to a stranger,
+    /// or to several players, invites no reply).
+    fn player_reply_to(&self, to: &[String]) -> Result<Option<String>, ServiceError> {
+        let mut player: Option<PlayerId> = None;
+        for address in crate::mail::outgoing::deliverable(to) {
+            match crate::store::players::address_owner(self.conn, &address)? {
+                Some(owner) if player.is_none_or(|p| p == owner) => player = Some(owner),
+                _ => return Ok(None),
+            }
+        }
+        Ok(player.map(|id| {
+            self.config
+                .address
+                .with_token(&self.key.token(crate::mail::token::NOT_A_BOARD, id))
+        }))
     }
 }
 
@@ -270,6 +291,10 @@ pub(super) struct MailCtx<'a> {
     pub(super) trusted: bool,
     /// Whether a command of the mail was refused (for `/metrics`).
     pub(super) refused: bool,
+    /// Whether the mail's commands are all game actions (at least one;
+    /// see `Definition::game_action`): then pbem's total ceiling holds
+    /// its mails back instead of refusing it (see `charge`).
+    pub(super) game_actions_only: bool,
     /// The lines of the mail read as reply forms (`draw`, `if d6 Nc4`, a
     /// turn): they hold no password, and are quoted blanked of the
     /// mail's passwords only.
@@ -317,6 +342,7 @@ impl<'a> MailCtx<'a> {
             accounts: account::MailAccounts::default(),
             trusted: false,
             refused: false,
+            game_actions_only: false,
             replies: Vec::new(),
             challenges: Vec::new(),
             journal: Vec::new(),

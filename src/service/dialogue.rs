@@ -73,6 +73,7 @@ impl MailCtx<'_> {
             return self.comment_alone(reading, board_token, notes);
         }
         self.replies = reply_forms(&reading);
+        self.game_actions_only = game_actions_only(&reading);
         let mut outcomes = Vec::new();
         let mut blanking = board_mail::blanking_of(
             self,
@@ -301,6 +302,21 @@ fn blanked(blanking: &Blanking, mut outcome: Outcome) -> Outcome {
     }
     outcome.written = blanking.line(&outcome.written);
     outcome
+}
+
+/// Whether the commands `reading` found are all game actions (and there
+/// is one): lines not understood only add a refusal to the answer, and do
+/// not make the mail another kind.
+fn game_actions_only(reading: &Reading) -> bool {
+    let mut commands = reading
+        .items
+        .iter()
+        .filter_map(|(_, item)| match item {
+            Item::Command(line) => Some(line.command.word()),
+            _ => None,
+        })
+        .peekable();
+    commands.peek().is_some() && commands.all(|word| word.definition().game_action)
 }
 
 /// The lines of `reading` read as reply forms (a bare `draw`, `if d6

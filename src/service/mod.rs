@@ -437,6 +437,10 @@ fn run_within_ceilings(
         tx.execute_cached("RELEASE commands", [])?;
         return Ok(Some(answers));
     };
+    if passed.total && ctx.game_actions_only && matches!(payer, Payer::Player(_)) {
+        tx.execute_cached("RELEASE commands", [])?;
+        return hold_back(ctx, payer).map(Some);
+    }
     tx.execute_batch("ROLLBACK TO commands; RELEASE commands")?;
     ctx.out.clear();
     tracing::info!(
@@ -455,6 +459,36 @@ fn run_within_ceilings(
         ))?;
     }
     Ok(None)
+}
+
+/// A proven player's game actions over pbem's total ceiling alone (see
+/// `charge`): they stand, their mails wait in the outbox for the first
+/// hour with room, and the mover is told when they go by a notice sent at
+/// once. The bill of it all, counted toward the total of that hour.
+fn hold_back(ctx: &mut MailCtx<'_>, payer: &Payer) -> Result<charge::Bill, ServiceError> {
+    let (tx, config, now) = (ctx.conn, ctx.config, ctx.now);
+    let held = charge::Bill::of(tx, &ctx.out)?;
+    let at = charge::next_room(tx, config.sent.total, &held, now)?;
+    for mail in &mut ctx.out {
+        mail.send_after = Some(at);
+    }
+    tracing::info!(
+        message_id = %ctx.mail.message_id,
+        from = %ctx.sender,
+        ?payer,
+        until = %store::time_text(at),
+        "a mail's game actions are done; their mails wait for pbem's total ceiling"
+    );
+    let text = format!(
+        "Your mail was done. pbem has sent as many mails this hour as it may ({} an hour in all), so the board mails it made wait and go out, in order, at {}.",
+        config.sent.total.hour,
+        crate::render::readable_time(at)
+    );
+    let notice = ctx.notice_to_sender("pbem mail held back", &text)?;
+    ctx.out.push(notice);
+    let mut bill = charge::Bill::of(tx, &ctx.out)?;
+    bill.hold_total_until(at);
+    Ok(bill)
 }
 
 /// The password throttle's record, outside the commands' savepoints: a

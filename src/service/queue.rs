@@ -85,6 +85,8 @@ struct Waiting {
     addressed: Vec<String>,
     subject: String,
     now: OffsetDateTime,
+    /// Held back in the outbox until then (`Outgoing::send_after`).
+    send_after: Option<OffsetDateTime>,
     /// Its mail's handling was taken back: it is dropped.
     taken_back: bool,
 }
@@ -97,6 +99,7 @@ impl Waiting {
             addressed: mail.to.clone(),
             subject: mail.subject.clone(),
             now,
+            send_after: mail.send_after,
             taken_back: false,
         }
     }
@@ -109,14 +112,19 @@ impl Waiting {
         built: Result<Built, BuildError>,
     ) -> Result<(), ServiceError> {
         match built {
-            Ok(built) => mailbox::enqueue(
-                conn,
-                &self.message_id,
-                &self.to,
-                &built.message,
-                built.pictures.as_deref(),
-                self.now,
-            )?,
+            Ok(built) => {
+                mailbox::enqueue(
+                    conn,
+                    &self.message_id,
+                    &self.to,
+                    &built.message,
+                    built.pictures.as_deref(),
+                    self.now,
+                )?;
+                if let Some(at) = self.send_after {
+                    mailbox::send_after(conn, &self.message_id, at)?;
+                }
+            }
             Err(error) => {
                 not_sent(&self.addressed, &self.subject, &error);
                 threading::forget_sent(conn, &self.message_id)?;

@@ -84,14 +84,43 @@ pub fn enqueue(
     Ok(())
 }
 
-/// Up to `limit` unsent mails, oldest first.
+/// Holds the queued mail `message_id` back until `at` (see
+/// [`unsent`]).
+pub fn send_after(
+    conn: &Connection,
+    message_id: &str,
+    at: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE outbox SET send_after = ?2 WHERE message_id = ?1",
+        params![message_id, time_text(at)],
+    )?;
+    Ok(())
+}
+
+/// Up to `limit` unsent mails, oldest first, held back or not.
 pub fn unsent(conn: &Connection, limit: u32) -> Result<Vec<Queued>, StoreError> {
+    queued(conn, limit, None)
+}
+
+/// Up to `limit` unsent mails due at `now` (not held back past it by
+/// [`send_after`]), oldest first: what the outbox sends.
+pub fn due(conn: &Connection, limit: u32, now: OffsetDateTime) -> Result<Vec<Queued>, StoreError> {
+    queued(conn, limit, Some(now))
+}
+
+fn queued(
+    conn: &Connection,
+    limit: u32,
+    now: Option<OffsetDateTime>,
+) -> Result<Vec<Queued>, StoreError> {
     let mut statement = conn.prepare_cached(
         "SELECT outbox.id, message_id, recipients, message, pictures FROM outbox
          JOIN outbox_message ON outbox_message.id = outbox.id
-         WHERE sent_at IS NULL ORDER BY outbox.id LIMIT ?1",
+         WHERE sent_at IS NULL AND (?2 IS NULL OR send_after IS NULL OR send_after <= ?2)
+         ORDER BY outbox.id LIMIT ?1",
     )?;
-    let rows = statement.query_map([limit], |row| {
+    let rows = statement.query_map(params![limit, now.map(time_text)], |row| {
         Ok(Queued {
             id: row.get(0)?,
             message_id: row.get(1)?,

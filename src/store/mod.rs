@@ -21,6 +21,7 @@ pub mod notes;
 pub mod players;
 pub mod preferences;
 pub mod ratings;
+pub mod resets;
 pub mod sent;
 pub mod tournaments;
 pub mod web;
@@ -71,6 +72,7 @@ migrations!(
     "0025_bounces",
     "0026_notes",
     "0027_bounce_pauses_as_vacation",
+    "0028_password_resets",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest

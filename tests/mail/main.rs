@@ -5,6 +5,7 @@
 //!
 //! One test binary, each file a module (`cargo test --test mail network::`).
 
+mod accounts;
 mod bounces;
 mod chromium;
 mod conditional;

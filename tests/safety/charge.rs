@@ -3,7 +3,7 @@
 //! to a sender that may be forged are small and quote nothing of the mail.
 //! Through the real Maildir, SQLite file and outbox.
 
-use pbem_testkit::{ALICE, BOB, Harness, to};
+use pbem_testkit::{ALICE, BOB, Harness, flat, to};
 
 const VICTIM: &str = "victim@stranger.example";
 const MARKER: &str = "BUY-CHEAP-WATCHES";
@@ -119,4 +119,68 @@ fn a_stranger_asking_for_a_board_gets_it_as_text_without_pictures() {
     let own = h.send(ALICE, "s", "show 101");
     let raw = std::fs::read_to_string(&to(&own, ALICE).file).expect("outbox file");
     assert!(raw.contains("image/png"), "{raw}");
+}
+
+/// Issue 36: once others' mails use up pbem's total ceiling, a proven
+/// player's move is still played; its board mails wait in the outbox for
+/// the next hour, and the mover is told when they go. A command that is no
+/// game action is still refused.
+#[test]
+fn the_total_ceiling_holds_back_a_proven_move_instead_of_refusing_it() {
+    use time::macros::datetime;
+    let mut h = Harness::with_config(|config| {
+        config.service.sent.total.hour = 10;
+    });
+    // Eight mails in the first hour: two signups, the challenge, the
+    // acceptance.
+    h.alice_and_bob_on("chess");
+    h.bob_accepts();
+    // The next hour, ten strangers' `help` answers use up the total.
+    h.now = datetime!(2026-03-01 13:00 UTC);
+    for n in 0..10 {
+        let answer = h.send(&format!("s{n}@stranger.example"), "help", "help");
+        assert_eq!(answer.len(), 1, "{answer:#?}");
+    }
+    let told = h.send(ALICE, "m", "move 101 alice alice-pw e4");
+    assert_eq!(told.len(), 1, "only the notice goes now: {told:#?}");
+    assert_eq!(told[0].to, ALICE);
+    assert!(
+        flat(&told[0].body).contains("go out, in order, at 2026-03-01 14:00 UTC"),
+        "{}",
+        told[0].body
+    );
+    assert_eq!(
+        h.count("SELECT COUNT(*) FROM turns WHERE board = 101"),
+        1,
+        "played"
+    );
+    // Anything else is refused as before.
+    let refused = h.send(BOB, "g", "games bob bob-pw");
+    assert_eq!(refused.len(), 1, "{refused:#?}");
+    assert!(
+        refused[0].body.contains("Nothing of your mail was done"),
+        "{}",
+        refused[0].body
+    );
+    let boards = h.count("SELECT COUNT(*) FROM boards");
+    let refused = h.send(BOB, "c", "challenge bob bob-pw alice");
+    assert_eq!(
+        h.count("SELECT COUNT(*) FROM boards"),
+        boards,
+        "{refused:#?}"
+    );
+    // The board mails wait until the hour is over, then go.
+    h.now = datetime!(2026-03-01 13:58 UTC);
+    h.pass();
+    assert!(h.new_mails().is_empty(), "held until 14:00");
+    h.now = datetime!(2026-03-01 13:59 UTC);
+    h.pass();
+    let released = h.new_mails();
+    assert_eq!(released.len(), 2, "{released:#?}");
+    let bobs = to(&released, BOB).clone();
+    assert!(bobs.body.contains("e4"), "{}", bobs.body);
+    assert!(to(&released, ALICE).body.contains("e4"));
+    // Bob answers the released board mail as usual.
+    let answered = h.reply(&bobs, BOB, "e5");
+    assert_eq!(answered.len(), 2, "{answered:#?}");
 }

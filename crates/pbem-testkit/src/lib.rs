@@ -48,7 +48,10 @@ pub struct Harness {
     pub config: Config,
     pub server: Server,
     pub now: OffsetDateTime,
-    seen: usize,
+    /// The outbox files already returned by [`Harness::new_mails`] (a
+    /// mail held back in the outbox is written after later ones, under
+    /// its earlier name).
+    seen: std::collections::HashSet<PathBuf>,
     sequence: u32,
 }
 
@@ -77,7 +80,7 @@ impl Harness {
             config,
             server,
             now: datetime!(2026-03-01 12:00 UTC),
-            seen: 0,
+            seen: std::collections::HashSet::new(),
             sequence: 0,
         }
     }
@@ -173,9 +176,12 @@ impl Harness {
 
     /// Outbox mails written since the last call.
     pub fn new_mails(&mut self) -> Vec<Sent> {
-        let all = self.all_mails();
-        let new = all[self.seen.min(all.len())..].to_vec();
-        self.seen = all.len();
+        let new: Vec<Sent> = self
+            .all_mails()
+            .into_iter()
+            .filter(|mail| !self.seen.contains(&mail.file))
+            .collect();
+        self.seen.extend(new.iter().map(|mail| mail.file.clone()));
         new
     }
 

@@ -100,6 +100,7 @@ pub fn board_mails(
             ),
             in_reply_to: None,
             references: Vec::new(),
+            send_after: None,
         };
         threading::thread(ctx, &mut mail, number, is_sender)?;
         mails.push(mail);
@@ -174,6 +175,7 @@ pub fn board_mails(
             reply_to: None,
             in_reply_to: None,
             references: Vec::new(),
+            send_after: None,
         };
         threading::thread(ctx, &mut mail, number, false)?;
         mails.push(mail);
