@@ -68,6 +68,7 @@ mod play;
 mod prune;
 mod queue;
 mod ratings;
+mod starts;
 mod threading;
 
 use crate::caught::panic_text;

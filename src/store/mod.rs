@@ -70,6 +70,7 @@ migrations!(
     "0024_private",
     "0025_bounces",
     "0026_notes",
+    "0030_starts",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest

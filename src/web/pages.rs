@@ -78,7 +78,7 @@ pub(super) fn load(conn: &Connection, number: u32) -> Result<Loaded, WebError> {
     // The latest turns of a delayed event game are not public yet.
     let delay = sight.hidden_turns;
     turns.truncate(sight.turns_shown(turns.len()));
-    let mut game = Game::new(board.variant);
+    let mut game = board.initial_game();
     for turn in &turns {
         let corrupt = |e: &dyn std::fmt::Display| {
             WebError::Failed(format!("board {number} turn {}: {e}", turn.seq))
