@@ -217,7 +217,13 @@ type RawEvent = (
     (Option<String>, bool, String, String, String, Option<String>),
     (Option<u32>, Option<u32>, Option<u32>, u32, Option<String>),
     (Option<String>, Option<u32>, Option<String>),
-    (Option<u32>, Option<u32>, Option<bool>, Option<String>, Option<u32>),
+    (
+        Option<u32>,
+        Option<u32>,
+        Option<bool>,
+        Option<String>,
+        Option<u32>,
+    ),
 );
 
 fn raw_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawEvent> {

@@ -26,7 +26,11 @@ fn a_chess960_game_from_array_0_is_played_by_mail_to_mate() {
             "{}",
             mail.body
         );
-        assert!(mail.subject.contains("Chess960 Board 101"), "{}", mail.subject);
+        assert!(
+            mail.subject.contains("Chess960 Board 101"),
+            "{}",
+            mail.subject
+        );
     }
     let turns = [
         (ALICE, "alice", "b3"),
@@ -52,7 +56,10 @@ fn a_chess960_game_from_array_0_is_played_by_mail_to_mate() {
         text.contains("[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]"),
         "{text}"
     );
-    assert!(text.contains("1.b3 Nd6 2.d3 a6 3.Qg5 a5 4.Qxg7# 1-0"), "{text}");
+    assert!(
+        text.contains("1.b3 Nd6 2.d3 a6 3.Qg5 a5 4.Qxg7# 1-0"),
+        "{text}"
+    );
 }
 
 /// Without `--position` an array is drawn, shown and stored; the usual
@@ -63,16 +70,26 @@ fn without_position_an_array_is_drawn() {
     let (alice, _) = h.alice_and_bob_on("chess960");
     let drawn: u32 = h
         .database()
-        .query_row("SELECT start_position FROM boards WHERE number = 101", [], |r| r.get(0))
+        .query_row(
+            "SELECT start_position FROM boards WHERE number = 101",
+            [],
+            |r| r.get(0),
+        )
         .expect("a drawn array");
     assert!(drawn < 960);
     assert!(
-        alice.body.contains(&format!("Start: Chess960 position {drawn} (")),
+        alice
+            .body
+            .contains(&format!("Start: Chess960 position {drawn} (")),
         "{}",
         alice.body
     );
     let mails = h.send(ALICE, "new", "chess challenge alice alice-pw bob --white");
-    assert!(!to(&mails, ALICE).body.contains("Start:"), "{}", to(&mails, ALICE).body);
+    assert!(
+        !to(&mails, ALICE).body.contains("Start:"),
+        "{}",
+        to(&mails, ALICE).body
+    );
     let pgn = h.send(BOB, "pgn", "pgn 102");
     assert!(!pgn[0].body.contains("[FEN"), "{}", pgn[0].body);
     let pgn = h.send(BOB, "pgn", "pgn 101");
@@ -102,12 +119,23 @@ fn bad_positions_are_refused_and_change_nothing() {
     ] {
         let mails = h.send(ALICE, "new", line);
         assert_eq!(mails.len(), 1, "{line}: {mails:#?}");
-        assert!(flat(&mails[0].body).contains(expected), "{line}: {}", mails[0].body);
+        assert!(
+            flat(&mails[0].body).contains(expected),
+            "{line}: {}",
+            mails[0].body
+        );
         assert_eq!(h.count("SELECT COUNT(*) FROM boards"), 0, "{line}");
     }
     // The entitled twin: a good position makes the board.
-    h.send(ALICE, "new", "chess960 challenge alice alice-pw bob --position=959");
-    assert_eq!(h.count("SELECT COUNT(*) FROM boards WHERE start_position = 959"), 1);
+    h.send(
+        ALICE,
+        "new",
+        "chess960 challenge alice alice-pw bob --position=959",
+    );
+    assert_eq!(
+        h.count("SELECT COUNT(*) FROM boards WHERE start_position = 959"),
+        1
+    );
 }
 
 /// `pbem perft --variant chess960 --fen` agrees with the published table
@@ -127,7 +155,14 @@ fn the_command_line_perft_of_chess960() {
         ),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_pbem"))
-            .args(["perft", "--variant", "chess960", "--fen", fen, &depth.to_string()])
+            .args([
+                "perft",
+                "--variant",
+                "chess960",
+                "--fen",
+                fen,
+                &depth.to_string(),
+            ])
             .output()
             .expect("pbem runs");
         let text = String::from_utf8_lossy(&output.stdout);

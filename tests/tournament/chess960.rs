@@ -20,12 +20,17 @@ fn a_chess960_swiss_plays_every_game_from_one_drawn_array() {
         "tournament create td td-pw fr960 chess960 --swiss=2 --position=1000",
     );
     assert!(
-        flat(&refused[0].body).contains("--position=1000: give the number of a Chess960 starting array"),
+        flat(&refused[0].body)
+            .contains("--position=1000: give the number of a Chess960 starting array"),
         "{}",
         refused[0].body
     );
     assert_eq!(h.count("SELECT COUNT(*) FROM tournaments"), 0);
-    let created = h.send(TD, "new", "tournament create td td-pw fr960 chess960 --swiss=2");
+    let created = h.send(
+        TD,
+        "new",
+        "tournament create td td-pw fr960 chess960 --swiss=2",
+    );
     assert!(
         created[0]
             .body
@@ -34,7 +39,11 @@ fn a_chess960_swiss_plays_every_game_from_one_drawn_array() {
         created[0].body
     );
     for p in players {
-        h.send(&address(p), "e", &format!("tournament enter fr960 {p} {p}-pw"));
+        h.send(
+            &address(p),
+            "e",
+            &format!("tournament enter fr960 {p} {p}-pw"),
+        );
     }
     let started = h.send(TD, "s", "tournament start fr960 td td-pw");
     let drawn: u32 = h
@@ -54,7 +63,11 @@ fn a_chess960_swiss_plays_every_game_from_one_drawn_array() {
             .all_mails()
             .into_iter()
             .rev()
-            .find(|m| m.to == TD && m.body.contains(&format!("Round {round} of 2 of \"fr960\" is paired")))
+            .find(|m| {
+                m.to == TD
+                    && m.body
+                        .contains(&format!("Round {round} of 2 of \"fr960\" is paired"))
+            })
             .unwrap_or_else(|| panic!("round {round} paired"));
         let games: Vec<_> = games_in(&notice.body)
             .into_iter()
@@ -70,7 +83,9 @@ fn a_chess960_swiss_plays_every_game_from_one_drawn_array() {
                 &format!("move {} {} {}-pw a3", game.board, game.white, game.white),
             );
             assert!(
-                moved.iter().any(|m| m.body.contains(&format!("Start: Chess960 position {drawn} ("))),
+                moved.iter().any(|m| m
+                    .body
+                    .contains(&format!("Start: Chess960 position {drawn} ("))),
                 "{moved:#?}"
             );
             h.send(
@@ -86,5 +101,8 @@ fn a_chess960_swiss_plays_every_game_from_one_drawn_array() {
         )),
         4
     );
-    assert_eq!(h.count("SELECT COUNT(*) FROM tournaments WHERE status = 'finished'"), 1);
+    assert_eq!(
+        h.count("SELECT COUNT(*) FROM tournaments WHERE status = 'finished'"),
+        1
+    );
 }

@@ -125,8 +125,7 @@ impl Game {
     pub fn new(variant: Variant) -> Game {
         let rules = variant.rules();
         let pos = if variant == Variant::Chess960 {
-            Pos::chess960(CHESS960_STANDARD, rules.check_rule())
-                .expect("518 is a Chess960 array")
+            Pos::chess960(CHESS960_STANDARD, rules.check_rule()).expect("518 is a Chess960 array")
         } else {
             Pos::new(rules.check_rule())
         };

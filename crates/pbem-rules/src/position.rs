@@ -912,8 +912,8 @@ impl Pos {
             let mut setup = Setup::empty();
             setup.board = self.board.clone();
             setup.castling_rights = self.castles.castling_rights() | taken.held_castling;
-            self.castles = Castles::from_setup(&setup, self.castles.mode())
-                .unwrap_or_else(|partial| partial);
+            self.castles =
+                Castles::from_setup(&setup, self.castles.mode()).unwrap_or_else(|partial| partial);
         }
     }
 }

@@ -78,8 +78,8 @@ fn fen_reads_shredder_and_x_fen_and_writes_x_fen() {
     .expect("X-FEN");
     assert_eq!(x_fen.fen(), shredder.fen());
     // A rook inside the outer one keeps its file letter.
-    let inner = Game::from_fen(Variant::Chess960, "4k3/8/8/8/8/8/8/RR2K2R w BH - 0 1")
-        .expect("inner rook");
+    let inner =
+        Game::from_fen(Variant::Chess960, "4k3/8/8/8/8/8/8/RR2K2R w BH - 0 1").expect("inner rook");
     assert_eq!(inner.fen(), "4k3/8/8/8/8/8/8/RR2K2R w KB - 0 1");
 }
 
@@ -98,7 +98,6 @@ fn castling_by_o_o_and_by_king_takes_rook() {
     assert_eq!(play("f5"), "f5");
     assert_eq!(play("Rf3"), "Rf3");
     assert_eq!(play("Rf6"), "Rf6");
-    drop(play);
     let mut by_uci = game.clone();
     assert_eq!(
         by_uci
@@ -109,7 +108,9 @@ fn castling_by_o_o_and_by_king_takes_rook() {
     );
     assert_eq!(game.play(&common::turn("O-O")).expect("O-O").text(), "O-O");
     assert_eq!(
-        game.play(&common::turn("g8h8")).expect("king takes own rook").text(),
+        game.play(&common::turn("g8h8"))
+            .expect("king takes own rook")
+            .text(),
         "O-O"
     );
     assert_eq!(
@@ -122,14 +123,14 @@ fn castling_by_o_o_and_by_king_takes_rook() {
 /// the f-file open to a black rook, O-O-O (king g1 to c1) passes f1.
 #[test]
 fn castling_may_not_cross_an_attacked_square() {
-    let game = Game::from_fen(Variant::Chess960, "1r4k1/8/8/8/8/8/8/R5K1 w A - 0 1")
-        .expect("position");
+    let game =
+        Game::from_fen(Variant::Chess960, "1r4k1/8/8/8/8/8/8/R5K1 w A - 0 1").expect("position");
     let mut allowed = game.clone();
     assert_eq!(
         allowed.play(&common::turn("O-O-O")).expect("legal").text(),
         "O-O-O"
     );
-    let attacked = Game::from_fen(Variant::Chess960, "5rk1/8/8/8/8/8/8/R5K1 w A - 0 1")
-        .expect("position");
+    let attacked =
+        Game::from_fen(Variant::Chess960, "5rk1/8/8/8/8/8/8/R5K1 w A - 0 1").expect("position");
     assert!(attacked.clone().play(&common::turn("O-O-O")).is_err());
 }
