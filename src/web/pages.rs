@@ -114,6 +114,8 @@ struct BoardView {
     number: u32,
     variant: &'static str,
     variant_id: &'static str,
+    /// `Chess960 position 0 (BBQNNRKR)`: where a Chess960 game started.
+    start: Option<String>,
     white: String,
     black: String,
     /// `white` or `black`: whose side the board is seen from.
@@ -217,6 +219,7 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         number: board.number.0,
         variant: board.variant.spaced_name(),
         variant_id: board.variant.id(),
+        start: crate::service::start_line(board.variant, board.options.start_position),
         white: white.clone(),
         black: black.clone(),
         side: if side == Color::White {
