@@ -69,7 +69,6 @@ mod prune;
 mod queue;
 mod ratings;
 mod starts;
-pub use starts::start_line;
 mod threading;
 
 use crate::caught::panic_text;

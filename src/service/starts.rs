@@ -1,5 +1,5 @@
 //! Where a game starts: the Chess960 starting array, chosen by the player
-//! (`--position=N`) or drawn at random, and how a board mail names it.
+//! (`--position=N`) or drawn at random (named by [`start_line`]).
 
 use crate::rules::Variant;
 use crate::rules::game::CHESS960_ARRAYS;
@@ -42,15 +42,7 @@ pub fn random_position() -> u32 {
     }
 }
 
-/// The line of a board mail that names a Chess960 start:
-/// `Start: Chess960 position 0 (BBQNNRKR)`.
-pub fn start_line(variant: Variant, position: Option<u32>) -> Option<String> {
-    let number = position.filter(|_| variant == Variant::Chess960)?;
-    let game = crate::rules::Game::chess960(number)?;
-    let fen = game.fen();
-    let back_rank = fen.rsplit('/').next()?.split(' ').next()?.to_string();
-    Some(format!("Chess960 position {number} ({back_rank})"))
-}
+pub use crate::render::start_line;
 
 #[cfg(test)]
 mod tests {

@@ -219,7 +219,7 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         number: board.number.0,
         variant: board.variant.spaced_name(),
         variant_id: board.variant.id(),
-        start: crate::service::start_line(board.variant, board.options.start_position),
+        start: crate::render::start_line(board.variant, board.options.start_position),
         white: white.clone(),
         black: black.clone(),
         side: if side == Color::White {
