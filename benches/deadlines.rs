@@ -46,6 +46,7 @@ fn setup(count: u32) -> (tempfile::TempDir, Service) {
         days_per_turn: None,
         nag_days: 7,
         forfeit_days: 21,
+        start_position: None,
     };
     for n in 0..count {
         let (white, black) = (ids[(n % 200) as usize], ids[((n + 1) % 200) as usize]);

@@ -53,6 +53,7 @@ fn setup() -> (tempfile::TempDir, Store, tournaments::Event) {
         round_days: None,
         min_rating: None,
         max_rating: None,
+        start_position: None,
     };
     let event = tournaments::insert(&tx, &settings, now).expect("event");
     for (i, id) in ids.iter().take(PLAYERS as usize).enumerate() {
@@ -63,6 +64,7 @@ fn setup() -> (tempfile::TempDir, Store, tournaments::Event) {
         days_per_turn: None,
         nag_days: 1,
         forfeit_days: 7,
+        start_position: None,
     };
     let mut n = 0u32;
     for (round, pairs) in berger::double(PLAYERS).iter().enumerate() {

@@ -42,6 +42,7 @@ fn main() {
             days_per_turn: None,
             nag_days: 7,
             forfeit_days: 21,
+            start_position: None,
         };
         let board = boards::insert(&tx, Variant::Chess, white, black, options, now).expect("board");
         let mut game = Game::new(Variant::Chess);

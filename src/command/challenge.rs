@@ -4,7 +4,7 @@
 
 use pbem_clock::{Reminders, TimeControl};
 
-use super::options::{reminders, time_control};
+use super::options::{position, reminders, time_control};
 use super::{CommandError, Definition, Form, InReply, MailCommand, Speaker, credentials, error};
 
 /// Which colour the challenger takes.
@@ -17,7 +17,7 @@ pub enum ColorChoice {
 
 /// `challenge <userid> <password> <opponent> [--white|--black|--random]
 /// [--time=CONTROL] [--remind=WHEN] [--days=N] [--nag=N] [--forfeit=N]
-/// [--unrated] [--private]`
+/// [--unrated] [--private] [--position=N]`
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Challenge {
     pub speaker: Speaker,
@@ -33,9 +33,11 @@ pub struct Challenge {
     pub rated: bool,
     /// `--private`: the game is on no page or feed of the web site.
     pub private: bool,
+    /// `--position=N`: the Chess960 starting array (0 to 959).
+    pub position: Option<u32>,
 }
 
-const USAGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--unrated] [--private] (in a reply to a mail of pbem's, without userid and password: challenge <opponent> [options])";
+const USAGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--unrated] [--private] [--position=N] (in a reply to a mail of pbem's, without userid and password: challenge <opponent> [options])";
 
 impl MailCommand for Challenge {
     const DEFINITION: Definition = Definition {
@@ -58,6 +60,7 @@ impl MailCommand for Challenge {
             "--time=",
             "--remind=",
             "--private",
+            "--position=",
         ],
     };
 
@@ -90,6 +93,7 @@ impl MailCommand for Challenge {
             forfeit_days: None,
             rated: true,
             private: false,
+            position: None,
         };
         for option in options {
             let lower = option.to_ascii_lowercase();
@@ -124,6 +128,7 @@ impl MailCommand for Challenge {
                 "--forfeit" => challenge.forfeit_days = Some(days()?),
                 "--time" => challenge.time = Some(time_control(keyword, value, USAGE)?),
                 "--remind" => challenge.remind = Some(reminders(keyword, value, USAGE)?),
+                "--position" => challenge.position = Some(position(keyword, value, USAGE)?),
                 _ => {
                     return Err(error(
                         keyword,

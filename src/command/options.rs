@@ -1,6 +1,7 @@
 //! Options more than one command reads: a time control (`--time=`) and
 //! its reminders (`--remind=`), on `challenge`, `tournament create` and
-//! `ladder create`.
+//! `ladder create`; a Chess960 starting array (`--position=`), on
+//! `challenge` and `tournament create`.
 
 use pbem_clock::{Reminders, TimeControl};
 
@@ -40,4 +41,26 @@ pub(super) fn reminders(
     value
         .parse()
         .map_err(|problem| error(keyword, &format!("--remind={value}: {problem}"), usage))
+}
+
+/// Reads `--position=<N>`: a Chess960 starting array, 0 to 959.
+pub(super) fn position(
+    keyword: &str,
+    value: Option<&str>,
+    usage: &'static str,
+) -> Result<u32, CommandError> {
+    let value = value.unwrap_or_default();
+    value
+        .parse::<u32>()
+        .ok()
+        .filter(|number| *number < crate::rules::game::CHESS960_ARRAYS)
+        .ok_or_else(|| {
+            error(
+                keyword,
+                &format!(
+                    "--position={value}: give the number of a Chess960 starting array, from 0 to 959 (518 is the usual one)"
+                ),
+                usage,
+            )
+        })
 }

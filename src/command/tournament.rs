@@ -58,6 +58,8 @@ pub struct Create {
     pub advance: Option<u32>,
     /// `--final=knockout` (else a round robin).
     pub knockout_final: bool,
+    /// `--position=N`: the Chess960 array every game starts from.
+    pub position: Option<u32>,
 }
 
 /// How a withdrawn player's games are scored.
@@ -163,7 +165,7 @@ impl Tournament {
     }
 }
 
-const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS|--knockout [--match=N] [--tie=playoff|seed]|--groups=G --advance=K [--final=rr|knockout]] [--round-days=N] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] [--public-delay=N] (in a reply to a mail of pbem's, without userid and password)";
+const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS|--knockout [--match=N] [--tie=playoff|seed]|--groups=G --advance=K [--final=rr|knockout]] [--round-days=N] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] [--public-delay=N] [--position=N] (in a reply to a mail of pbem's, without userid and password)";
 const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
 const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
 const START: &str = "tournament start <name> <td> <password>";
@@ -285,6 +287,7 @@ const FIXED: &[&str] = &[
     "--groups=",
     "--advance=",
     "--final=",
+    "--position=",
     "--forfeit-all",
     "--keep-played",
     "1-0",
@@ -568,6 +571,7 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
         groups: None,
         advance: None,
         knockout_final: false,
+        position: None,
     };
     for option in &rest[2..] {
         let lower = option.to_ascii_lowercase();
@@ -631,6 +635,9 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
                         )
                     })?;
                 create.closes = Some(date);
+            }
+            "--position" => {
+                create.position = Some(super::options::position("tournament", value, CREATE)?)
             }
             "--knockout" => create.knockout = true,
             "--match" => {

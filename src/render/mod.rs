@@ -12,6 +12,8 @@ pub mod summary;
 pub mod templates;
 
 use time::OffsetDateTime;
+
+use crate::rules::Variant;
 use time::format_description::well_known::Rfc3339;
 
 /// A time as players read it: `2026-04-01 12:03 UTC`.
@@ -21,6 +23,16 @@ pub fn readable_time(time: OffsetDateTime) -> String {
     // A time the format cannot show is given as stored (RFC 3339).
     utc.format(&format)
         .unwrap_or_else(|_| utc.format(&Rfc3339).unwrap_or_default())
+}
+
+/// How board mails and the web name a Chess960 start:
+/// `Start: Chess960 position 0 (BBQNNRKR)`.
+pub fn start_line(variant: Variant, position: Option<u32>) -> Option<String> {
+    let number = position.filter(|_| variant == Variant::Chess960)?;
+    let game = crate::rules::Game::chess960(number)?;
+    let fen = game.fen();
+    let back_rank = fen.rsplit('/').next()?.split(' ').next()?.to_string();
+    Some(format!("Chess960 position {number} ({back_rank})"))
 }
 
 /// A counted phrase as players read it: `0 days`, `1 day`, `2 days`. The

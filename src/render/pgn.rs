@@ -23,6 +23,9 @@ pub struct PgnHeader<'a> {
     /// The stored result: `None` or `-` for a game without one.
     pub result: Option<&'a str>,
     pub variant: Variant,
+    /// The FEN of the start where it is not the usual one (a Chess960
+    /// array): the `SetUp` and `FEN` tags.
+    pub start_fen: Option<String>,
     /// White's and Black's ratings before the game, for a rated game that
     /// was rated.
     pub elo: Option<(f64, f64)>,
@@ -112,6 +115,10 @@ pub fn pgn_text(header: PgnHeader<'_>, record: &str) -> String {
         termination(header.result, header.end_reason).to_string(),
     ));
     tags.push(("Variant", header.variant.display_name().to_string()));
+    if let Some(fen) = header.start_fen {
+        tags.push(("SetUp", "1".to_string()));
+        tags.push(("FEN", fen));
+    }
     if header.event.is_some() {
         tags.push(("Board", number.to_string()));
     }
@@ -132,6 +139,13 @@ pub fn pgn_text(header: PgnHeader<'_>, record: &str) -> String {
     pgn.push_str(&wrap(&movetext, 79));
     pgn.push('\n');
     pgn
+}
+
+/// The FEN of a board's start for the `FEN` tag: every Chess960 game
+/// carries it (the `Variant` tag alone does not say the array), other
+/// games start from the usual position and carry none.
+pub fn start_fen(board: &crate::store::boards::Board) -> Option<String> {
+    (board.variant == Variant::Chess960).then(|| board.initial_game().initial_fen())
 }
 
 /// Wraps a move list at `width` columns, breaking only before a move

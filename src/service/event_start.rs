@@ -70,6 +70,8 @@ struct StartList<'a> {
     board_mails: usize,
     /// pbem's own address, for the `move` lines.
     address: String,
+    /// Where the games start, for a Chess960 event.
+    start: Option<String>,
 }
 
 /// Starts `games` of `event` (their boards with the event's deadlines and
@@ -97,6 +99,20 @@ pub(super) fn start_games_as(
     heading: &str,
     stage: Option<&str>,
 ) -> Result<Vec<StartedGame>, ServiceError> {
+    // A Chess960 event without `--position` draws its array once, at the
+    // first games it starts; every later round reads it back.
+    let mut drawn;
+    let event = if event.settings.variant == crate::rules::Variant::Chess960
+        && event.settings.start_position.is_none()
+    {
+        let position = super::starts::random_position();
+        store::set_start_position(ctx.conn, event.id, position)?;
+        drawn = event.clone();
+        drawn.settings.start_position = Some(position);
+        &drawn
+    } else {
+        event
+    };
     let mut known: BTreeMap<PlayerId, Player> = BTreeMap::new();
     let mut started = Vec::with_capacity(games.len());
     for game in games {
@@ -140,6 +156,7 @@ fn start_board(ctx: &Ctx<'_>, event: &Event, game: &NewGame) -> Result<BoardNumb
         days_per_turn: event.settings.days_per_turn,
         nag_days: event.settings.nag_days,
         forfeit_days: event.settings.forfeit_days,
+        start_position: event.settings.start_position,
     };
     let board = boards::insert(
         ctx.conn,
@@ -207,6 +224,10 @@ fn start_list(
             digest,
             board_mails,
             address: ctx.config.address.to_string(),
+            start: crate::service::starts::start_line(
+                event.settings.variant,
+                event.settings.start_position,
+            ),
         },
     )?;
     // It answers the mail being answered only when that came from the

@@ -69,6 +69,7 @@ mod play;
 mod prune;
 mod queue;
 mod ratings;
+mod starts;
 mod threading;
 
 use crate::caught::panic_text;

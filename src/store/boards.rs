@@ -8,7 +8,7 @@ use time::OffsetDateTime;
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time, time_text};
 use crate::domain::BoardNumber;
-use crate::rules::Variant;
+use crate::rules::{Game, Variant};
 
 /// The first board number handed out.
 pub const FIRST_BOARD: BoardNumber = BoardNumber(101);
@@ -23,6 +23,9 @@ pub struct BoardOptions {
     pub nag_days: u32,
     /// Days without a move before the game is lost on time.
     pub forfeit_days: u32,
+    /// Chess960: the number of the starting array (0 to 959); `None` for
+    /// the usual start of every other variant.
+    pub start_position: Option<u32>,
 }
 
 /// A board as stored.
@@ -42,6 +45,17 @@ pub struct Board {
 }
 
 impl Board {
+    /// The game as it stands before the first turn: the usual start, or
+    /// for Chess960 the board's starting array (a board from before
+    /// Chess960 existed has none and starts from the usual array, 518).
+    pub fn initial_game(&self) -> Game {
+        self.options
+            .start_position
+            .filter(|_| self.variant == Variant::Chess960)
+            .and_then(Game::chess960)
+            .unwrap_or_else(|| Game::new(self.variant))
+    }
+
     pub fn player(&self, color: Color) -> PlayerId {
         match color {
             Color::White => self.white,
@@ -123,8 +137,8 @@ pub fn insert(
     let now = time_text(now);
     conn.execute_cached(
         "INSERT INTO boards (number, variant, white_id, black_id, rated, days_per_turn, nag_days,
-                             forfeit_days, created_at, last_turn_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+                             forfeit_days, created_at, last_turn_at, start_position)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)",
         params![
             number,
             variant.id(),
@@ -134,14 +148,15 @@ pub fn insert(
             options.days_per_turn,
             options.nag_days,
             options.forfeit_days,
-            now
+            now,
+            options.start_position
         ],
     )?;
     Ok(number)
 }
 
 const BOARD_COLUMNS: &str = "number, variant, white_id, black_id, rated, days_per_turn, nag_days,
-    forfeit_days, created_at, last_turn_at, result, end_reason";
+    forfeit_days, created_at, last_turn_at, result, end_reason, start_position";
 
 fn board_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Board, String, String, String)> {
     let variant: String = row.get(1)?;
@@ -156,6 +171,7 @@ fn board_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Board, String, S
             days_per_turn: row.get(5)?,
             nag_days: row.get(6)?,
             forfeit_days: row.get(7)?,
+            start_position: row.get(12)?,
         },
         created_at: OffsetDateTime::UNIX_EPOCH,
         last_turn_at: OffsetDateTime::UNIX_EPOCH,

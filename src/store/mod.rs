@@ -73,6 +73,7 @@ migrations!(
     "0026_notes",
     "0027_bounce_pauses_as_vacation",
     "0028_password_resets",
+    "0030_starts",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest

@@ -789,6 +789,7 @@ mod tests {
             days_per_turn: None,
             nag_days: 7,
             forfeit_days: 21,
+            start_position: None,
         }
     }
 

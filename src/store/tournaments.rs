@@ -64,6 +64,9 @@ pub struct Settings {
     pub round_days: Option<u32>,
     pub min_rating: Option<u32>,
     pub max_rating: Option<u32>,
+    /// Chess960: the starting array of every game (given at `tournament
+    /// create`, or drawn when the event starts).
+    pub start_position: Option<u32>,
 }
 
 /// A stored event.
@@ -168,9 +171,9 @@ pub fn insert(
         "INSERT INTO tournaments (name, variant, director_id, format, rounds, days_per_turn,
              nag_days, forfeit_days, vacation_days, max_entrants, rated, closes_at, invite_only,
              tiebreaks, status, created_at, round_days, min_rating, max_rating, cup, match_games,
-             tie, groups, advance, groups_double, final_stage)
+             tie, groups, advance, groups_double, final_stage, start_position)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'open', ?15, ?16,
-                 ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+                 ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
         params![
             settings.name,
             settings.variant.id(),
@@ -197,6 +200,7 @@ pub fn insert(
             cup.advance,
             cup.groups_double,
             cup.final_stage,
+            settings.start_position,
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -205,7 +209,7 @@ pub fn insert(
 const EVENT_COLUMNS: &str = "id, name, variant, director_id, format, rounds, days_per_turn,
     nag_days, forfeit_days, vacation_days, max_entrants, rated, closes_at, invite_only, tiebreaks,
     status, created_at, started_at, round_days, min_rating, max_rating, current_round,
-    round_started_at, cup, match_games, tie, groups, advance, groups_double, final_stage";
+    round_started_at, cup, match_games, tie, groups, advance, groups_double, final_stage, start_position";
 
 type RawEvent = (
     (i64, String, String, i64, String, Option<u32>),
@@ -213,7 +217,13 @@ type RawEvent = (
     (Option<String>, bool, String, String, String, Option<String>),
     (Option<u32>, Option<u32>, Option<u32>, u32, Option<String>),
     (Option<String>, Option<u32>, Option<String>),
-    (Option<u32>, Option<u32>, Option<bool>, Option<String>),
+    (
+        Option<u32>,
+        Option<u32>,
+        Option<bool>,
+        Option<String>,
+        Option<u32>,
+    ),
 );
 
 fn raw_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawEvent> {
@@ -250,7 +260,13 @@ fn raw_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawEvent> {
             row.get(22)?,
         ),
         (row.get(23)?, row.get(24)?, row.get(25)?),
-        (row.get(26)?, row.get(27)?, row.get(28)?, row.get(29)?),
+        (
+            row.get(26)?,
+            row.get(27)?,
+            row.get(28)?,
+            row.get(29)?,
+            row.get(30)?,
+        ),
     ))
 }
 
@@ -261,7 +277,7 @@ fn event_of(raw: RawEvent) -> Result<Event, StoreError> {
         (closes_at, invite_only, tiebreaks, status, created_at, started_at),
         (round_days, min_rating, max_rating, current_round, round_started_at),
         (cup, match_games, tie),
-        (groups, advance, groups_double, final_stage),
+        (groups, advance, groups_double, final_stage, start_position),
     ) = raw;
     let corrupt = |what: String| StoreError::Corrupt(format!("tournament {name}: {what}"));
     let knockout = || -> Result<(u32, TieRule), StoreError> {
@@ -320,6 +336,7 @@ fn event_of(raw: RawEvent) -> Result<Event, StoreError> {
             round_days,
             min_rating,
             max_rating,
+            start_position,
             name,
         },
         status: Status::parse(&status)?,
@@ -701,6 +718,15 @@ pub fn results(conn: &Connection, event: &Event) -> Result<EventResults, StoreEr
         byes: bye_records,
         tiebreaks: event.settings.tiebreaks.clone(),
     })
+}
+
+/// Fixes the Chess960 array of every game of the event (drawn at its start).
+pub fn set_start_position(conn: &Connection, id: i64, position: u32) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE tournaments SET start_position = ?2 WHERE id = ?1",
+        params![id, position],
+    )?;
+    Ok(())
 }
 
 /// Records the round being played (Swiss) and when it started.

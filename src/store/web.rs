@@ -383,6 +383,7 @@ mod tests {
             days_per_turn: None,
             nag_days: 7,
             forfeit_days: 14,
+            start_position: None,
         }
     }
 

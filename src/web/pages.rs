@@ -78,7 +78,7 @@ pub(super) fn load(conn: &Connection, number: u32) -> Result<Loaded, WebError> {
     // The latest turns of a delayed event game are not public yet.
     let delay = sight.hidden_turns;
     turns.truncate(sight.turns_shown(turns.len()));
-    let mut game = Game::new(board.variant);
+    let mut game = board.initial_game();
     for turn in &turns {
         let corrupt = |e: &dyn std::fmt::Display| {
             WebError::Failed(format!("board {number} turn {}: {e}", turn.seq))
@@ -114,6 +114,8 @@ struct BoardView {
     number: u32,
     variant: &'static str,
     variant_id: &'static str,
+    /// `Chess960 position 0 (BBQNNRKR)`: where a Chess960 game started.
+    start: Option<String>,
     white: String,
     black: String,
     /// `white` or `black`: whose side the board is seen from.
@@ -217,6 +219,7 @@ pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result
         number: board.number.0,
         variant: board.variant.spaced_name(),
         variant_id: board.variant.id(),
+        start: crate::render::start_line(board.variant, board.options.start_position),
         white: white.clone(),
         black: black.clone(),
         side: if side == Color::White {

@@ -31,6 +31,7 @@ fn pgn_of(
             black: loaded.black.clone(),
             result: board.result.as_deref(),
             variant: board.variant,
+            start_fen: pgn::start_fen(board),
             elo: ratings::before(conn, board.number)?,
             control: store::clocks::control_of(conn, board)?,
             end_reason: board.end_reason.as_deref(),

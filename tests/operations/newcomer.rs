@@ -141,12 +141,12 @@ fn the_variants_one_liners_are_distinct_and_tell_chess2_from_twomove() {
     assert!(output.status.success(), "{output:?}");
     let listed = text(&output.stdout);
     let lines: Vec<&str> = listed.lines().collect();
-    assert_eq!(lines.len(), 12, "{listed}");
+    assert_eq!(lines.len(), 13, "{listed}");
     let descriptions: std::collections::HashSet<&str> = lines
         .iter()
         .map(|line| line.split_once("  ").expect("id, two spaces, text").1)
         .collect();
-    assert_eq!(descriptions.len(), 12, "{listed}");
+    assert_eq!(descriptions.len(), 13, "{listed}");
     let line = |id: &str| {
         lines
             .iter()
@@ -182,7 +182,7 @@ fn help_variants_wraps_each_description_under_its_own_text() {
             assert!(line.starts_with("    "), "{line:?} in\n{body}");
         }
     }
-    assert_eq!(entries, 12, "{body}");
+    assert_eq!(entries, 13, "{body}");
 }
 
 // 4. Paragraphs wrap flush left.

@@ -7,4 +7,5 @@
 //! runs one file's tests.
 
 mod by_mail;
+mod chess960;
 mod command_line;

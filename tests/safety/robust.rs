@@ -223,6 +223,7 @@ fn due_boards(
         days_per_turn: None,
         nag_days: 7,
         forfeit_days: 21,
+        start_position: None,
     };
     let (mut nagged, mut lost) = (Vec::new(), Vec::new());
     let kinds = std::iter::repeat_n(0, reminders)

@@ -4,6 +4,7 @@
 //!
 //! One test binary, each file a module (`cargo test --test tournament swiss::`).
 
+mod chess960;
 mod cups;
 mod ladder;
 mod ratings_by_mail;

@@ -174,3 +174,33 @@ fn the_web_spells_a_variant_in_words_and_mail_subjects_keep_theirs() {
     assert!(page.contains("Balanced Marseillais"), "{page}");
     assert!(!page.contains("BalancedMarseillais"), "{page}");
 }
+
+/// A Chess960 board names its array on its page, and its PGN carries the
+/// start's FEN; a chess board has neither.
+#[test]
+fn a_chess960_board_names_its_start_on_the_web() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    h.send(
+        ALICE,
+        "new",
+        "chess960 challenge alice alice-pw bob --white --position=0",
+    );
+    h.send(ALICE, "new", "chess challenge alice alice-pw bob --white");
+    // Challenges are public once accepted.
+    h.send(BOB, "ok", "accept 101 bob bob-pw\naccept 102 bob bob-pw");
+    let site = start_in_process(&h);
+    let page = get(site, "/boards/101").body;
+    assert!(
+        page.contains("Start: Chess960 position 0 (BBQNNRKR)"),
+        "{page}"
+    );
+    let pgn = get(site, "/boards/101.pgn").body;
+    assert!(
+        pgn.contains("[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]"),
+        "{pgn}"
+    );
+    assert!(!get(site, "/boards/102").body.contains("Start:"));
+    assert!(!get(site, "/boards/102.pgn").body.contains("[FEN"));
+}

@@ -13,6 +13,12 @@ use super::state::{EndReason, GameEnd, Phase, State};
 use super::turn::{JudgedTurn, Turn, TurnError};
 use super::variant::{Rules, Variant};
 
+/// The Chess960 array number of the usual starting position.
+pub const CHESS960_STANDARD: u32 = 518;
+
+/// The number of Chess960 starting arrays (numbered 0 to 959).
+pub const CHESS960_ARRAYS: u32 = 960;
+
 /// Whole turns without a capture or pawn move after which a player may
 /// claim a draw (50 moves by each player).
 pub const CLAIMABLE_QUIET_TURNS: u32 = 100;
@@ -114,11 +120,27 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game from the international starting position.
+    /// A new game from the international starting position (for Chess960,
+    /// its array number 518, which is the same).
     pub fn new(variant: Variant) -> Game {
         let rules = variant.rules();
-        let pos = Pos::new(rules.check_rule());
+        let pos = if variant == Variant::Chess960 {
+            Pos::chess960(CHESS960_STANDARD, rules.check_rule()).expect("518 is a Chess960 array")
+        } else {
+            Pos::new(rules.check_rule())
+        };
         Game::start(variant, State::new(rules, pos, rules.opening_phase()))
+    }
+
+    /// A Chess960 game from the array numbered `number` (0 to 959), or
+    /// `None` past 959.
+    pub fn chess960(number: u32) -> Option<Game> {
+        let rules = Variant::Chess960.rules();
+        let pos = Pos::chess960(number, rules.check_rule())?;
+        Some(Game::start(
+            Variant::Chess960,
+            State::new(rules, pos, rules.opening_phase()),
+        ))
     }
 
     /// A game from a FEN. The variant's special first turn (a lone first
@@ -128,7 +150,7 @@ impl Game {
             .map_err(|e| SetupError(format!("invalid FEN \"{}\": {e}", fen.trim())))?
             .into_setup();
         let rules = variant.rules();
-        let pos = Pos::from_setup(&setup, rules.check_rule())?;
+        let pos = Pos::from_setup_in(&setup, rules.check_rule(), rules.castling_mode())?;
         let phase = if setup.turn == Color::White && setup.fullmoves.get() == 1 {
             rules.opening_phase()
         } else {
@@ -308,6 +330,11 @@ impl Game {
             }
         }
         out
+    }
+
+    /// The FEN of the position the game started from (X-FEN castling).
+    pub fn initial_fen(&self) -> String {
+        Fen::from_position(self.initial.pos(), EnPassantMode::Legal).to_string()
     }
 
     /// The FEN of the current position (the phase of the turn is not part

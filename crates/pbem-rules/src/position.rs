@@ -113,6 +113,28 @@ impl Pos {
     /// A position from a shakmaty setup (for example a parsed FEN). Each side
     /// needs exactly one king; castling rights must match the rooks and kings.
     pub fn from_setup(setup: &Setup, check_rule: CheckRule) -> Result<Pos, SetupError> {
+        Pos::from_setup_in(setup, check_rule, CastlingMode::Standard)
+    }
+
+    /// The Chess960 starting position numbered `number` (0 to 959, 518 being
+    /// the usual array), or `None` past 959.
+    pub fn chess960(number: u32, check_rule: CheckRule) -> Option<Pos> {
+        if number >= 960 {
+            return None;
+        }
+        let mut setup = Setup::initial();
+        setup.board = Board::chess960(number);
+        setup.castling_rights = setup.board.rooks();
+        Pos::from_setup_in(&setup, check_rule, CastlingMode::Chess960).ok()
+    }
+
+    /// As [`Pos::from_setup`], with castling read and played in `mode`:
+    /// in Chess960 any rook on the back rank may hold a castling right.
+    pub fn from_setup_in(
+        setup: &Setup,
+        check_rule: CheckRule,
+        mode: CastlingMode,
+    ) -> Result<Pos, SetupError> {
         for color in Color::ALL {
             let kings = (setup.board.kings() & setup.board.by_color(color)).count();
             if kings != 1 {
@@ -126,7 +148,7 @@ impl Pos {
                 "pawns may not stand on the first or eighth rank".into(),
             ));
         }
-        let castles = Castles::from_setup(setup, CastlingMode::Standard).map_err(|_| {
+        let castles = Castles::from_setup(setup, mode).map_err(|_| {
             SetupError("the castling rights do not match the kings and rooks on the board".into())
         })?;
         let mut ep_targets = Bitboard::EMPTY;
@@ -890,8 +912,8 @@ impl Pos {
             let mut setup = Setup::empty();
             setup.board = self.board.clone();
             setup.castling_rights = self.castles.castling_rights() | taken.held_castling;
-            self.castles = Castles::from_setup(&setup, CastlingMode::Standard)
-                .unwrap_or_else(|partial| partial);
+            self.castles =
+                Castles::from_setup(&setup, self.castles.mode()).unwrap_or_else(|partial| partial);
         }
     }
 }

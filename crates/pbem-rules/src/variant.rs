@@ -9,7 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use shakmaty::{Move, Position, Role, Square};
+use shakmaty::{CastlingMode, Move, Position, Role, Square};
 
 use super::position::{CheckRule, Pos};
 use super::state::{Phase, State};
@@ -218,6 +218,12 @@ pub trait Rules: Sync {
     fn no_second_move(&self, _state: &State) -> NoSecondMove {
         NoSecondMove::FirstMoveIllegal
     }
+
+    /// How castling rights are read and castling moves made: Chess960's
+    /// rules where the king and rooks may start anywhere on the back rank.
+    fn castling_mode(&self) -> CastlingMode {
+        CastlingMode::Standard
+    }
 }
 
 /// Every variant pbem plays.
@@ -235,10 +241,11 @@ pub enum Variant {
     TwinmoveFree,
     Doublestep,
     Doubletime,
+    Chess960,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 12] = [
+    pub const ALL: [Variant; 13] = [
         Variant::Chess,
         Variant::Chess2,
         Variant::TwoMove,
@@ -251,6 +258,7 @@ impl Variant {
         Variant::TwinmoveFree,
         Variant::Doublestep,
         Variant::Doubletime,
+        Variant::Chess960,
     ];
 
     /// The identifier used in commands and on the command line.
@@ -268,6 +276,7 @@ impl Variant {
             Variant::TwinmoveFree => "twinmove-free",
             Variant::Doublestep => "doublestep",
             Variant::Doubletime => "doubletime",
+            Variant::Chess960 => "chess960",
         }
     }
 
@@ -286,6 +295,7 @@ impl Variant {
             Variant::TwinmoveFree => "TwinmoveFree",
             Variant::Doublestep => "Doublestep",
             Variant::Doubletime => "Doubletime",
+            Variant::Chess960 => "Chess960",
         }
     }
 
@@ -339,6 +349,9 @@ impl Variant {
             }
             Variant::Doubletime => {
                 "Doubletime Chess: as doublestep, but the second step may capture, and taking such a piece en passant brings back what it took"
+            }
+            Variant::Chess960 => {
+                "Chess960 (Fischer Random): chess from one of 960 back-rank arrays, castling to the usual squares"
             }
         }
     }

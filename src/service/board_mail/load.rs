@@ -51,7 +51,7 @@ pub(super) fn load_for_mails(
 
 /// The game of a board after its first `count` turns.
 pub fn replay(board: &Board, turns: &[StoredTurn], count: usize) -> Result<Game, ServiceError> {
-    let mut game = Game::new(board.variant);
+    let mut game = board.initial_game();
     for turn in turns.iter().take(count) {
         let corrupt = |reason: String| ServiceError::CorruptGame {
             board: board.number,

@@ -52,6 +52,7 @@ pub fn pgn_text(
         black,
         result: loaded.board.result.as_deref(),
         variant: loaded.board.variant,
+        start_fen: crate::render::pgn::start_fen(&loaded.board),
         elo: ratings::before(ctx.conn, loaded.board.number)?,
         control: clocks::control_of(ctx.conn, &loaded.board)?,
         end_reason: loaded.board.end_reason.as_deref(),

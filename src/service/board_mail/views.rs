@@ -41,6 +41,8 @@ struct SharedView {
     status: Vec<String>,
     white: String,
     black: String,
+    /// `Chess960 position 0 (BBQNNRKR)`: where a Chess960 game started.
+    start: Option<String>,
     to_move: Option<String>,
     turn_due: String,
     turn_seq: usize,
@@ -292,6 +294,7 @@ impl BoardFacts {
             status,
             white: white.userid.clone(),
             black: black.userid.clone(),
+            start: crate::service::starts::start_line(board.variant, board.options.start_position),
             turn_due: turn_due(state, game),
             to_move,
             turn_seq: turns.len() + 1,

@@ -70,13 +70,17 @@ impl Act for Challenge {
             forfeit_days,
         )
         .map_err(|problem| refuse(problem, None))?;
-        let options = BoardOptions {
+        let variant = variant.unwrap_or(Variant::Chess);
+        // Checked before the repeated challenge, so that `--position` on a
+        // variant without arrays is refused every time.
+        crate::service::starts::chosen_position(variant, self.position)?;
+        let mut options = BoardOptions {
             rated: self.rated,
             days_per_turn: self.days_per_turn,
             nag_days,
             forfeit_days,
+            start_position: self.position,
         };
-        let variant = variant.unwrap_or(Variant::Chess);
         // The same challenge written again in one mail makes no second
         // board; it is answered as the repeat it is.
         let made = Made {
@@ -96,6 +100,8 @@ impl Act for Challenge {
             ));
         }
         challenges::check_bounds(ctx, &challenger, &opponent)?;
+        // Drawn only now: a repeated challenge above matches any drawn array.
+        options.start_position = crate::service::starts::chosen_position(variant, self.position)?;
         let number = boards::insert(ctx.conn, variant, white, black, options, ctx.now)?;
         if let Some((control, reminders)) = control {
             crate::store::clocks::set_control(ctx.conn, number, control, reminders)?;

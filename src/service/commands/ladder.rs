@@ -176,6 +176,8 @@ fn options(ctx: &Ctx<'_>, settings: &LadderSettings) -> Result<BoardOptions, Fai
         days_per_turn: settings.days_per_turn,
         nag_days,
         forfeit_days,
+        // A Chess960 ladder draws each game's array.
+        start_position: crate::service::starts::chosen_position(settings.variant, None)?,
     })
 }
 

@@ -16,7 +16,8 @@ use super::variant::{Rules, Variant};
 
 pub(super) fn rules(variant: Variant) -> &'static dyn Rules {
     match variant {
-        Variant::Chess => &chess::Chess,
+        Variant::Chess => &chess::Chess { chess960: false },
+        Variant::Chess960 => &chess::Chess { chess960: true },
         Variant::Chess2 => &twomove::Chess2,
         Variant::TwoMove => &twomove::TwoMove,
         Variant::Marseillais => &marseillais::Marseillais { balanced: false },
@@ -42,6 +43,7 @@ pub(super) fn rules(variant: Variant) -> &'static dyn Rules {
 pub(super) fn help(variant: Variant) -> &'static str {
     match variant {
         Variant::Chess => chess::HELP,
+        Variant::Chess960 => chess::HELP_CHESS960,
         Variant::Chess2 => twomove::HELP_CHESS2,
         Variant::TwoMove => twomove::HELP_TWOMOVE,
         Variant::Marseillais => marseillais::HELP,

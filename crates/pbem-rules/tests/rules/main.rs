@@ -9,6 +9,7 @@
 //! one file's tests.
 
 mod chess2;
+mod chess960;
 mod common;
 mod common_ground;
 mod doublemove;

@@ -22,6 +22,9 @@ pub(super) fn create(
         ));
     }
     let variant: Variant = crate::service::variant_named(&command.variant)?;
+    // Only a check here: without `--position` the array is drawn when the
+    // event starts.
+    crate::service::starts::chosen_position(variant, command.position)?;
     if store::by_name(ctx.conn, &command.name)?.is_some() {
         return Err(refuse(
             format!(
@@ -131,6 +134,7 @@ pub(super) fn create(
         round_days: command.round_days,
         min_rating: command.min_rating,
         max_rating: command.max_rating,
+        start_position: command.position,
     };
     let id = store::insert(ctx.conn, &settings, ctx.now)?;
     if let Some((control, reminders)) = control {
@@ -184,6 +188,14 @@ pub(super) fn details(ctx: &MailCtx<'_>, event: &Event) -> Result<String, Servic
         s.variant.display_name(),
         if s.rated { "rated" } else { "unrated" },
     );
+    if s.variant == Variant::Chess960 {
+        match crate::service::starts::start_line(s.variant, s.start_position) {
+            Some(start) => out.push_str(&format!("Start: every game from {start}\n")),
+            None => out.push_str(
+                "Start: every game from one Chess960 position, drawn when the event starts\n",
+            ),
+        }
+    }
     if let Some(days) = s.round_days {
         out.push_str(&format!(
             "Rounds: each round lasts at most {}; then its unfinished games are scored as draws unless the director adjudicates them first\n",
