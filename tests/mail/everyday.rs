@@ -3,7 +3,7 @@
 //! players write them (`extend 2 days`, `vacation 5d`), and numbers of
 //! days that cannot be used refused without a change.
 
-use pbem_testkit::{ALICE, BOB, Harness, Sent, flat, to};
+use pbem_testkit::{ALICE, BOB, Harness, Sent, address, flat, games_in, to};
 
 const CAROL: &str = "carol@example.org";
 
@@ -280,4 +280,53 @@ fn an_undone_turns_comment_is_gone_with_the_turn() {
         h.count("SELECT COUNT(*) FROM comments WHERE text LIKE '%sharp%'"),
         0
     );
+}
+
+/// `tournament show` lists an event's games through the reader policy, as
+/// every list of games does. No event game can be private or a waiting
+/// challenge by mail (an event's games are public), and a delayed game
+/// shows no more here than "in progress" until it ends; so the store is
+/// made to hold a private event game, to show that the list is the
+/// reader's: a stranger's `tournament show` leaves it out, its player's
+/// lists it.
+#[test]
+fn tournament_show_lists_the_games_the_reader_may_see() {
+    let mut h = Harness::new();
+    h.signup("td", &address("td"));
+    for player in ["ann", "cy", "dee"] {
+        h.signup(player, &address(player));
+    }
+    h.send(&address("td"), "e", "tournament create td td-pw cup chess");
+    for player in ["ann", "cy", "dee"] {
+        h.send(
+            &address(player),
+            "e",
+            &format!("tournament enter cup {player} {player}-pw"),
+        );
+    }
+    let started = h.send(&address("td"), "s", "tournament start cup td td-pw");
+    let game = games_in(&to(&started, &address("td")).body)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("a pairing: {started:#?}"));
+    let listed = format!("board {}", game.board);
+    let stranger = "someone@elsewhere.example";
+    let shown = h.send(stranger, "q", "tournament show cup");
+    assert!(body_to(&shown, stranger).contains(&listed), "{shown:#?}");
+    h.database()
+        .execute(
+            "UPDATE boards SET private = 1 WHERE number = ?1",
+            [game.board],
+        )
+        .expect("the board made private");
+    let shown = h.send(stranger, "q", "tournament show cup");
+    let text = body_to(&shown, stranger);
+    assert!(!text.contains(&listed), "{text}");
+    let white = address(&game.white);
+    let shown = h.send(
+        &white,
+        "q",
+        &format!("tournament show cup {} {}-pw", game.white, game.white),
+    );
+    assert!(body_to(&shown, &white).contains(&listed), "{shown:#?}");
 }
