@@ -6,7 +6,8 @@
 //! For a board and a reader it answers how many turns the reader sees,
 //! whether chat and comments, whose conditional lines and notes; whether
 //! the board exists for them at all; and the lists (a player's boards as
-//! a reader may list them, rated games, standings, counts).
+//! a reader may list them, an event's games, rated games, standings,
+//! counts).
 //!
 //! - A `--private` game and a challenge nobody accepted are their
 //!   players' only: to anyone else they are no board, and out of every
@@ -26,7 +27,7 @@ use time::OffsetDateTime;
 use crate::domain::{BoardNumber, PlayerId};
 use crate::render::ratings::{PastRow, Row, standings_sections};
 use crate::rules::Variant;
-use crate::store::{StoreError, ratings, web};
+use crate::store::{StoreError, ratings, tournaments, web};
 
 /// Who asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,6 +173,24 @@ pub fn boards_of(
     who: Who<'_>,
 ) -> Result<Vec<BoardNumber>, StoreError> {
     web::listed_boards_of(conn, player, who.player())
+}
+
+/// The games of event `event` that `who` may list, by round and board:
+/// each one a board for them (`board`). An event's games are public, so
+/// today every reader lists them all; a game that is no board for the
+/// reader would be left out, as from every other list.
+pub fn event_games(
+    conn: &Connection,
+    event: i64,
+    who: Who<'_>,
+) -> Result<Vec<tournaments::Game>, StoreError> {
+    let mut listed = Vec::new();
+    for game in tournaments::games(conn, event)? {
+        if board(conn, game.board, who)?.is_some() {
+            listed.push(game);
+        }
+    }
+    Ok(listed)
 }
 
 /// The last `limit` rated games of `player` that `who` may list.

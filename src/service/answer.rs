@@ -100,6 +100,7 @@ pub(super) fn finish(
             }
         }
     }
+    show_current_lines(ctx, &mut outcomes, &own)?;
     let mut refusals = Vec::new();
     let mut results = Vec::new();
     for (index, outcome) in outcomes.iter().enumerate() {
@@ -169,6 +170,58 @@ pub(super) fn finish(
     }
     let answer = merged(ctx, &outcomes, &results, &refusals, own, &notes)?;
     ctx.out.push(answer);
+    Ok(())
+}
+
+/// One current list of conditional lines per board and player whose lines
+/// an `if` of the mail changed, worked out after every line of the mail and
+/// every answer they played. A board mail of that board folded into the
+/// answer shows it under the board; otherwise it closes the last `if`
+/// notice of that board. Each `if` notice says only what it did to its
+/// line, so the answer never repeats a list nor shows one out of date.
+fn show_current_lines(
+    ctx: &MailCtx<'_>,
+    outcomes: &mut [Outcome],
+    own: &[(Option<BoardNumber>, Outgoing)],
+) -> Result<(), ServiceError> {
+    for (board, player, added) in ctx.take_lines_given() {
+        if own
+            .iter()
+            .any(|(b, mail)| *b == Some(board) && mail.reply_to.is_some())
+        {
+            continue;
+        }
+        let lines = match board_mail::load(ctx, board) {
+            Ok(loaded) => board_mail::own_conditional_lines(ctx, &loaded, player)?,
+            Err(super::Failure::Fatal(error)) => return Err(error),
+            Err(super::Failure::Refused(_)) => continue,
+        };
+        let text = match lines.len() {
+            0 if added => format!("You have no conditional moves on board {board} now."),
+            0 => continue,
+            count => {
+                let mut text = format!(
+                    "Your conditional moves on board {board} now ({count} line{}, only you see them), played at once when your opponent plays a turn that begins one:",
+                    if count == 1 { "" } else { "s" }
+                );
+                for line in lines {
+                    text.push_str("\n  ");
+                    text.push_str(&line);
+                }
+                text
+            }
+        };
+        let subject = format!("Board {board} conditional moves");
+        if let Some(mail) = outcomes
+            .iter_mut()
+            .rev()
+            .filter(|o| o.board == Some(board) && o.refusal.is_none())
+            .flat_map(|o| o.mails.iter_mut().rev())
+            .find(|mail| mail.subject.ends_with(&subject))
+        {
+            mail.body = format!("{}\n\n{text}\n", mail.body.trim_end());
+        }
+    }
     Ok(())
 }
 

@@ -62,6 +62,10 @@ pub(super) struct Later {
     /// What happened on a board that only one of its players may read
     /// (their conditional moves), said in that player's next board mail.
     pub(super) private_news: Vec<(BoardNumber, PlayerId, String)>,
+    /// The boards and players whose conditional lines an `if` of the mail
+    /// changed (`true` when a line was added): their one current list is
+    /// shown once, after all the lines of the mail were handled.
+    pub(super) lines_given: Vec<(BoardNumber, PlayerId, bool)>,
     /// Mails that the end of a game made (a tournament's notices and final
     /// crosstables): sent with the mail's answer (those to the sender
     /// folded into it), or by the sweep.
@@ -163,6 +167,25 @@ impl<'a> Ctx<'a> {
             .filter(|(b, p, _)| *b == board && *p == player)
             .map(|(_, _, news)| news.clone())
             .collect()
+    }
+
+    /// Notes that an `if` of the mail changed `player`'s lines on `board`
+    /// (`added`: a line was given, not only cleared).
+    pub(super) fn lines_given(&self, board: BoardNumber, player: PlayerId, added: bool) {
+        let mut later = self.later.borrow_mut();
+        match later
+            .lines_given
+            .iter_mut()
+            .find(|(b, p, _)| *b == board && *p == player)
+        {
+            Some((_, _, was_added)) => *was_added |= added,
+            None => later.lines_given.push((board, player, added)),
+        }
+    }
+
+    /// The boards and players whose lines the mail changed, taken.
+    pub(super) fn take_lines_given(&self) -> Vec<(BoardNumber, PlayerId, bool)> {
+        std::mem::take(&mut self.later.borrow_mut().lines_given)
     }
 
     /// The boards touched so far, left in place.

@@ -290,6 +290,19 @@ impl MailCtx<'_> {
         let text: String = text.chars().take(COMMENT_CHARS).collect();
         boards::add_comment(self.conn, board, Some(author), after_seq, &text, self.now)?;
         self.touch(board, Occasion::Comment);
+        // The challenged player reads nothing but the challenge and its
+        // first turn until accepting: the comment waits, and its author is
+        // told so rather than left to think it was read.
+        if let Some(waiting) = boards::unaccepted(self.conn, board)?
+            && waiting.challenged != author
+        {
+            let who = players::by_id(self.conn, waiting.challenged)?.userid;
+            self.tell_player(
+                board,
+                author,
+                format!("Your comment reaches {who} with the first board mail after {who} accepts the challenge."),
+            );
+        }
         Ok(())
     }
 }

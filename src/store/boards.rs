@@ -265,12 +265,20 @@ pub fn append_turn(
     Ok(())
 }
 
-/// Takes back the last turn (an accepted undo).
+/// Takes back the last turn (an accepted undo), and what was written
+/// under it (its comment, chat and pbem's notes since it was played): an
+/// undone turn's words go with it, so they never come back when the game
+/// reaches that turn again or in the result mail.
 pub fn remove_last_turn(
     conn: &Connection,
     board: BoardNumber,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "DELETE FROM comments WHERE board = ?1
+           AND after_seq >= (SELECT MAX(seq) FROM turns WHERE board = ?1)",
+        [board],
+    )?;
     conn.execute_cached(
         "DELETE FROM turns WHERE board = ?1 AND seq = (SELECT MAX(seq) FROM turns WHERE board = ?1)",
         [board],
@@ -521,18 +529,14 @@ pub fn set_challenge_shown(
 
 /// The challenged player accepts: the board becomes a game like any
 /// other, and the clock of the player to move starts now. What the
-/// challenger wrote under the board while it waited was never shown to
-/// the challenged player, and never will be: it goes.
+/// challenger wrote under the board while it waited (a comment under the
+/// first turn) was held back from the challenged player; it stays, and
+/// the first board mail after the acceptance shows it.
 pub fn accept_challenge(
     conn: &Connection,
     board: BoardNumber,
     now: OffsetDateTime,
 ) -> Result<(), StoreError> {
-    conn.execute_cached(
-        "DELETE FROM comments WHERE board = ?1 AND player_id IS NOT NULL
-           AND player_id IS NOT (SELECT challenged_id FROM boards WHERE number = ?1)",
-        [board],
-    )?;
     conn.execute_cached(
         "UPDATE boards SET challenged_id = NULL, last_turn_at = ?2, nags_sent = 0 WHERE number = ?1",
         params![board, time_text(now)],

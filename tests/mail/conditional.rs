@@ -66,7 +66,7 @@ fn alice_opens_with_three_lines(h: &mut Harness) {
          if 101 alice alice-pw c5 Nf3",
     );
     let answer = body_to(&mails, ALICE);
-    assert!(answer.contains("3 lines"), "{answer}");
+    assert_eq!(count(&answer, "Your conditional moves"), 1, "{answer}");
     assert!(
         answer.contains("1...e5 2.Nf3 Nc6 3.Bb5 a6 4.Ba4"),
         "{answer}"
@@ -434,4 +434,88 @@ fn if_in_a_reply_is_never_chat() {
         body_to(&mails, ALICE).contains("If you agree, a quiet game."),
         "{mails:#?}"
     );
+}
+
+/// The number of times `needle` stands in `haystack`.
+fn count(haystack: &str, needle: &str) -> usize {
+    haystack.matches(needle).count()
+}
+
+/// One current list of lines per answer (issue 37): each `if` says what it
+/// did to its line, and the player's lines as they stand after the whole
+/// mail (its answers played) are shown once, under the board or after the
+/// last `if`; the opponent reads none of it.
+#[test]
+fn one_current_list_of_lines_per_mail() {
+    let mut h = Harness::new();
+    h.alice_and_bob_on("chess");
+    // A turn and two lines: the list once, under the board.
+    let mails = send(
+        &mut h,
+        ALICE,
+        "move 101 alice alice-pw e4\n\
+         if 101 alice alice-pw e5 Nf3\n\
+         if 101 alice alice-pw c5 Nc3",
+    );
+    let answer = body_to(&mails, ALICE);
+    assert_eq!(count(&answer, "Your conditional moves"), 1, "{answer}");
+    assert!(
+        answer.contains("Conditional line added on board 101: 1...e5 2.Nf3."),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("Conditional line added on board 101: 1...c5 2.Nc3."),
+        "{answer}"
+    );
+    assert_eq!(
+        count(&answer, "1...e5 2.Nf3"),
+        2,
+        "added, then listed: {answer}"
+    );
+    // Lines alone (no board mail): the list once, after the last line.
+    let mails = send(
+        &mut h,
+        ALICE,
+        "if 101 alice alice-pw d5 exd5\nif 101 alice alice-pw e5 Nf3 Nc6 Bb5",
+    );
+    let answer = body_to(&mails, ALICE);
+    assert_eq!(count(&answer, "Your conditional moves"), 1, "{answer}");
+    let list = answer
+        .split("Your conditional moves on board 101 now (3 lines, only you see them)")
+        .nth(1)
+        .unwrap_or_else(|| panic!("the list last: {answer}"));
+    for line in ["1...e5 2.Nf3 Nc6 3.Bb5", "1...c5 2.Nc3", "1...d5 2.exd5"] {
+        assert!(list.contains(line), "{line} in {list}");
+    }
+    assert!(
+        answer.contains("Conditional line extended on board 101: 1...e5 2.Nf3 Nc6 3.Bb5."),
+        "{answer}"
+    );
+    // Bob's line answered at once in his own mail: his list is the one left
+    // after the chain, never the line as he gave it from the position
+    // before.
+    let mails = send(
+        &mut h,
+        BOB,
+        "move 101 bob bob-pw e5\nif 101 bob bob-pw Nf3 Nc6 Bb5 a6 Ba4 Nf6",
+    );
+    let answer = body_to(&mails, BOB);
+    assert!(answer.contains("1.e4 e5 2.Nf3 Nc6 3.Bb5 a6"), "{answer}");
+    assert_eq!(count(&answer, "Your conditional moves"), 1, "{answer}");
+    let list = answer
+        .split("Your conditional moves (only you see them):")
+        .nth(1)
+        .and_then(|rest| rest.split("Deadlines:").next())
+        .unwrap_or_else(|| panic!("the list under the board: {answer}"));
+    assert!(list.trim_start().starts_with("4.Ba4 Nf6"), "{list}");
+    assert!(!list.contains("2.Nf3"), "{list}");
+    // Bob has lines of his own, so only Alice's unplayed turns are checked.
+    for text in everything_to(&h, BOB) {
+        for turn in ["1...d5", "2.exd5", "1...c5", "2.Nc3"] {
+            assert!(!text.contains(turn), "bob read {turn}:\n{text}");
+        }
+    }
+    let alice = body_to(&mails, ALICE);
+    assert!(!alice.contains("4.Ba4 Nf6"), "{alice}");
+    assert!(!alice.contains("Ba4 Nf6"), "{alice}");
 }

@@ -3,7 +3,7 @@
 //! players write them (`extend 2 days`, `vacation 5d`), and numbers of
 //! days that cannot be used refused without a change.
 
-use pbem_testkit::{ALICE, BOB, Harness, Sent, flat, to};
+use pbem_testkit::{ALICE, BOB, Harness, Sent, address, flat, games_in, to};
 
 const CAROL: &str = "carol@example.org";
 
@@ -199,4 +199,134 @@ fn a_turn_after_the_time_ran_out_ends_the_game_on_time_and_is_not_played() {
         body_to(&mails, BOB)
     );
     assert_eq!(h.count("SELECT COUNT(*) FROM turns"), 2);
+}
+
+/// Every mail `address` received, decoded, lines joined.
+fn all_to(h: &Harness, address: &str) -> Vec<String> {
+    h.all_mails()
+        .into_iter()
+        .filter(|mail| mail.to == address)
+        .map(|mail| flat(&mail.body))
+        .collect()
+}
+
+/// The challenger's comment under the first turn waits for the
+/// acceptance (the challenged player reads nothing but the challenge and
+/// that turn until then), the challenger is told so, and it comes with the
+/// first board mail after the acceptance: by `accept`, and by the first
+/// turn.
+#[test]
+fn a_comment_under_the_first_turn_reaches_the_opponent_after_acceptance() {
+    for accepting in ["accept 101 bob bob-pw", "move 101 bob bob-pw e5"] {
+        let mut h = Harness::new();
+        let (alice_new, _) = h.alice_and_bob_on("chess");
+        let mails = h.reply(&alice_new, ALICE, "e4\nGood luck, Bob!");
+        let alice = body_to(&mails, ALICE);
+        assert!(
+            alice.contains(
+                "Your comment reaches bob with the first board mail after bob accepts the challenge."
+            ),
+            "{alice}"
+        );
+        for text in all_to(&h, BOB) {
+            assert!(!text.contains("Good luck"), "before accepting: {text}");
+        }
+        let mails = h.send(BOB, "ok", accepting);
+        let bob = body_to(&mails, BOB);
+        assert!(
+            bob.contains("Comments: alice: Good luck, Bob!"),
+            "{accepting}: {bob}"
+        );
+        // Then it goes the way of every comment: not under a later turn.
+        if accepting.starts_with("accept") {
+            h.send(BOB, "m", "move 101 bob bob-pw e5");
+        }
+        let mails = h.send(ALICE, "m", "move 101 alice alice-pw Nf3");
+        assert!(!body_to(&mails, BOB).contains("Good luck"), "{accepting}");
+    }
+}
+
+/// An accepted `undo` takes the undone turn's comment with it, for good:
+/// not in the board mails after it, not when the game reaches that turn
+/// again, not in the result mail; `history` and `pgn` never hold comments.
+#[test]
+fn an_undone_turns_comment_is_gone_with_the_turn() {
+    let mut h = Harness::new();
+    h.alice_and_bob_on("chess");
+    h.bob_accepts();
+    h.send(ALICE, "m", "move 101 alice alice-pw e4");
+    h.send(BOB, "m", "move 101 bob bob-pw e5");
+    let mails = h.send(ALICE, "m", "move 101 alice alice-pw Nf3\nA sharp one.");
+    // The twin: before the undo, bob reads it.
+    assert!(body_to(&mails, BOB).contains("alice: A sharp one."));
+    h.send(ALICE, "u", "undo 101 alice alice-pw");
+    let undone = h.send(BOB, "ok", "accept 101 bob bob-pw");
+    let again = h.send(ALICE, "m", "move 101 alice alice-pw d4");
+    assert!(body_to(&again, BOB).contains("2.d4"), "{again:#?}");
+    let asked: Vec<Sent> = ["history 101", "pgn 101"]
+        .iter()
+        .flat_map(|asked| h.send(BOB, "ask", asked))
+        .collect();
+    let ended = h.send(BOB, "r", "resign 101 bob bob-pw");
+    assert!(body_to(&ended, BOB).contains("Result: 1-0"));
+    for mail in undone.iter().chain(&again).chain(&asked).chain(&ended) {
+        assert!(
+            !mail.body.contains("A sharp one"),
+            "the undone comment came back:\n{}",
+            mail.body
+        );
+    }
+    assert_eq!(
+        h.count("SELECT COUNT(*) FROM comments WHERE text LIKE '%sharp%'"),
+        0
+    );
+}
+
+/// `tournament show` lists an event's games through the reader policy, as
+/// every list of games does. No event game can be private or a waiting
+/// challenge by mail (an event's games are public), and a delayed game
+/// shows no more here than "in progress" until it ends; so the store is
+/// made to hold a private event game, to show that the list is the
+/// reader's: a stranger's `tournament show` leaves it out, its player's
+/// lists it.
+#[test]
+fn tournament_show_lists_the_games_the_reader_may_see() {
+    let mut h = Harness::new();
+    h.signup("td", &address("td"));
+    for player in ["ann", "cy", "dee"] {
+        h.signup(player, &address(player));
+    }
+    h.send(&address("td"), "e", "tournament create td td-pw cup chess");
+    for player in ["ann", "cy", "dee"] {
+        h.send(
+            &address(player),
+            "e",
+            &format!("tournament enter cup {player} {player}-pw"),
+        );
+    }
+    let started = h.send(&address("td"), "s", "tournament start cup td td-pw");
+    let game = games_in(&to(&started, &address("td")).body)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("a pairing: {started:#?}"));
+    let listed = format!("board {}", game.board);
+    let stranger = "someone@elsewhere.example";
+    let shown = h.send(stranger, "q", "tournament show cup");
+    assert!(body_to(&shown, stranger).contains(&listed), "{shown:#?}");
+    h.database()
+        .execute(
+            "UPDATE boards SET private = 1 WHERE number = ?1",
+            [game.board],
+        )
+        .expect("the board made private");
+    let shown = h.send(stranger, "q", "tournament show cup");
+    let text = body_to(&shown, stranger);
+    assert!(!text.contains(&listed), "{text}");
+    let white = address(&game.white);
+    let shown = h.send(
+        &white,
+        "q",
+        &format!("tournament show cup {} {}-pw", game.white, game.white),
+    );
+    assert!(body_to(&shown, &white).contains(&listed), "{shown:#?}");
 }

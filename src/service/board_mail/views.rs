@@ -527,7 +527,10 @@ fn last_turn_squares(moves: &[shakmaty::Move]) -> Vec<Square> {
 /// The reader's own conditional lines on a board as a record writes them
 /// (issue 26), for the reader's board mails and `show` only; none when
 /// the board shows another position than the lines are for.
-fn own_conditional_lines(
+/// `player`'s conditional lines on the board as they stand, numbered from
+/// the current position; none when they are not relative to it (or the
+/// reader may not read them).
+pub fn own_conditional_lines(
     ctx: &Ctx<'_>,
     loaded: &Loaded,
     player: PlayerId,

@@ -1,6 +1,8 @@
 //! The act of `if`: a conditional line (or `clear`) checked against the
 //! board and stored for its owner alone.
 
+use pbem_conditional::{Added, Tree};
+
 use super::{Act, Asked};
 use crate::command::{If, IfWhat};
 use crate::domain::BoardNumber;
@@ -52,7 +54,7 @@ impl Act for If {
                         Some(number),
                     ));
                 }
-                tree.add(&loaded.game, written).map_err(|error| {
+                let added = tree.add(&loaded.game, written).map_err(|error| {
                     refuse(format!("{error}; nothing was stored"), Some(number))
                 })?;
                 // The challenged player's line accepts the challenge, as a
@@ -66,15 +68,26 @@ impl Act for If {
                     &tree.to_stored(),
                     ctx.now,
                 )?;
-                let mut text = format!(
-                    "Your conditional moves on board {number} ({} line{}), played at once when your opponent plays a turn that begins one:",
-                    tree.line_count(),
-                    if tree.line_count() == 1 { "" } else { "s" }
-                );
-                for line in tree.numbered_lines(&loaded.game) {
-                    text.push_str("\n  ");
-                    text.push_str(&line);
-                }
+                // The line alone, numbered as a record writes it; the whole
+                // current list is shown once at the end of the answer
+                // (`answer::finish`), not after each line.
+                let mut alone = Tree::new(color);
+                let numbered = alone
+                    .add(&loaded.game, written)
+                    .ok()
+                    .and_then(|_| alone.numbered_lines(&loaded.game).into_iter().next())
+                    .unwrap_or_else(|| written.clone());
+                let mut text = match added {
+                    Added::NewLine => {
+                        format!("Conditional line added on board {number}: {numbered}.")
+                    }
+                    Added::Extended => format!(
+                        "Conditional line extended on board {number}: {numbered}."
+                    ),
+                    Added::AlreadyThere => format!(
+                        "That conditional line was already given on board {number}: {numbered}."
+                    ),
+                };
                 // `queue` and `if` are one or the other: the lines replace a
                 // queued turn.
                 if boards::queued_turn(ctx.conn, number, player.id)?.is_some() {
@@ -86,6 +99,8 @@ impl Act for If {
                 text
             }
         };
-        Ok(vec![ctx.notice_to_sender(&subject, &text)?])
+        let notice = ctx.notice_to_sender(&subject, &text)?;
+        ctx.lines_given(number, player.id, matches!(self.what, IfWhat::Line(_)));
+        Ok(vec![notice])
     }
 }

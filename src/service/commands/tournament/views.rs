@@ -119,7 +119,8 @@ fn view_mail(
                     if entry.withdrawn { " (withdrawn)" } else { "" }
                 ));
             }
-            let games = store::games(ctx.conn, event.id)?;
+            // The games as the reader policy lists them for this reader.
+            let games = crate::reader::event_games(ctx.conn, event.id, who)?;
             let mut block = String::new();
             if !games.is_empty() {
                 body.push_str("\nGames:\n");
@@ -153,7 +154,7 @@ fn view_mail(
         }
         View::Pgn => {
             let mut pgn = String::new();
-            for game in store::games(ctx.conn, event.id)? {
+            for game in crate::reader::event_games(ctx.conn, event.id, who)? {
                 let Some(text) =
                     board_mail::board_pgn(ctx, game.board, Some((name, game.round)), who)?
                 else {
