@@ -1058,9 +1058,17 @@ impl Pbem {
         }
     }
 
-    /// The last lines of pbem's log.
+    /// The last lines of pbem's log, for failure messages.
     pub fn log(&self) -> String {
         tail(&self.log)
+    }
+
+    /// Whether any line of pbem's whole log holds `text` (its tail may
+    /// have moved past it: every handled mail logs a line).
+    pub fn logged(&self, text: &str) -> bool {
+        fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .contains(text)
     }
 
     /// pbem's log lines at WARN or ERROR level.
