@@ -71,6 +71,7 @@ migrations!(
     "0025_bounces",
     "0026_notes",
     "0027_bounce_pauses_as_vacation",
+    "0034_given_up_mail",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest
