@@ -268,3 +268,58 @@ fn a_5xx_at_rcpt_to_sends_the_mail_to_the_working_address_and_explains_the_code(
     let status = h.run(&["status"]);
     assert!(status.contains("given up: 0"), "{status}");
 }
+
+/// The same 5xx through a real Postfix: its smtpd refuses an unknown user
+/// at RCPT TO (Postfix's own `550 5.1.1` answer), which marks ghost's
+/// address, stops his clock and tells Alice once; his mail is given up.
+#[test]
+fn a_real_postfix_refusing_an_unknown_user_at_rcpt_to_is_a_bounce() {
+    let postfix = super::postfix::Postfix::start_refusing_unknown();
+    let mut h = Harness::with_config(|config| {
+        config.service.address = super::postfix::server();
+    });
+    const ALICE_HERE: &str = "alice@pbem.test";
+    const GHOST: &str = "ghost@pbem.test";
+    h.signup("alice", ALICE_HERE);
+    h.signup("ghost", GHOST);
+    let mails = h.send(
+        ALICE_HERE,
+        "new game",
+        "chess challenge alice alice-pw ghost --white",
+    );
+    let mails = h.reply(to(&mails, ALICE_HERE), ALICE_HERE, "e4");
+    let mails = h.reply(to(&mails, GHOST), GHOST, "e5");
+    let alice = to(&mails, ALICE_HERE).clone();
+    h.config.outbound = Outbound::Smtp(Box::new(SmtpConfig {
+        endpoint: Endpoint {
+            host: "127.0.0.1".to_string(),
+            port: postfix.port,
+            security: Security::Plain,
+            ca_file: None,
+            timeout: std::time::Duration::from_secs(10),
+        },
+        login: None,
+        reuse_connection: false,
+    }));
+    h.restart();
+    // Alice's move sends ghost his board mail, into Postfix.
+    h.reply(&alice, ALICE_HERE, "Nf3");
+    assert_eq!(
+        health(&h),
+        "ghost@pbem.test failing=1 transient=0 status=5.1.1\nopen pauses=1\n",
+        "{}",
+        postfix.log()
+    );
+    let told: Vec<_> = mails_to(&h, ALICE_HERE)
+        .into_iter()
+        .filter(|(subject, _)| subject == "pbem: mail to ghost bounces")
+        .collect();
+    assert_eq!(told.len(), 1, "{told:#?}");
+    assert!(!told[0].1.contains("User unknown"), "{told:#?}");
+    assert!(!told[0].1.contains(GHOST), "{told:#?}");
+    assert_eq!(unsent(&h), 0);
+    assert_eq!(
+        h.count("SELECT COUNT(*) FROM outbox WHERE given_up_at IS NOT NULL"),
+        1
+    );
+}
