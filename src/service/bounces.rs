@@ -36,8 +36,8 @@ use time::{Duration, OffsetDateTime, UtcOffset};
 use super::{Ctx, ServiceError};
 use crate::domain::PlayerId;
 use crate::mail::bounce::{Bounce, MAX_TOKEN_AGE, Original, Severity, Status, Verp};
-use crate::mail::transport::Refusal;
 use crate::mail::outgoing::Outgoing;
+use crate::mail::transport::Refusal;
 use crate::store::delivery::{self, AddressHealth, SentRecord, TRANSIENT_IN_A_ROW};
 use crate::store::{StoreError, players};
 use rusqlite::Connection;
@@ -199,7 +199,13 @@ impl super::Service {
             Severity::Transient
         };
         let mut ctx = Ctx::new(&tx, &self.config, &self.templates, &self.key, now, None);
-        count(&mut ctx, &refusal.recipient, outbox_id, severity, Some(refusal.status))?;
+        count(
+            &mut ctx,
+            &refusal.recipient,
+            outbox_id,
+            severity,
+            Some(refusal.status),
+        )?;
         let notices = std::mem::take(&mut ctx.out);
         drop(ctx);
         // As a DSN's notices: they follow from delivery trouble, not from

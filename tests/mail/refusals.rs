@@ -35,7 +35,11 @@ fn game(bob2: bool) -> (MailServers, Harness, Sent) {
     let mails = h.reply(&bob, BOB, "e5");
     let alice = to(&mails, ALICE).clone();
     if bob2 {
-        let mails = h.send(BOB, "addresses", &format!("address bob bob-pw {BOB} {BOB2}"));
+        let mails = h.send(
+            BOB,
+            "addresses",
+            &format!("address bob bob-pw {BOB} {BOB2}"),
+        );
         let confirmation = to(&mails, BOB2).clone();
         h.confirm(&confirmation, BOB2);
     }
@@ -149,7 +153,10 @@ fn a_5xx_at_rcpt_to_marks_the_address_pauses_tells_once_and_gives_the_mail_up() 
         .filter(|(subject, _)| subject == "pbem: mail to bob bounces")
         .collect();
     assert_eq!(told.len(), 1, "{told:#?}");
-    assert!(told[0].1.contains("Mail to bob cannot be delivered"), "{told:#?}");
+    assert!(
+        told[0].1.contains("Mail to bob cannot be delivered"),
+        "{told:#?}"
+    );
     assert!(!told[0].1.contains("User unknown"), "{told:#?}");
     assert!(!told[0].1.contains(BOB), "{told:#?}");
     // Alice's notice went out; Bob's mail is given up, not retried.
@@ -161,7 +168,10 @@ fn a_5xx_at_rcpt_to_marks_the_address_pauses_tells_once_and_gives_the_mail_up() 
     let status = h.run(&["status"]);
     assert!(status.contains("given up: 1"), "{status}");
     assert!(status.contains(&format!("to {BOB} (")), "{status}");
-    assert!(status.contains("no other address of its player works"), "{status}");
+    assert!(
+        status.contains("no other address of its player works"),
+        "{status}"
+    );
     // The pause is vacation: 25 days later Bob has not lost on time.
     h.server
         .sweep(TimeSource::Fixed(h.now + Duration::days(25)))

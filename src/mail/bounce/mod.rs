@@ -147,7 +147,9 @@ impl Status {
     /// 5.0.0). `None` for a reply that refuses nothing (not 4xx or 5xx).
     /// The text itself is not kept.
     pub fn of_reply(code: u16, text: &str) -> Option<Status> {
-        let class = u8::try_from(code / 100).ok().filter(|c| matches!(c, 4 | 5))?;
+        let class = u8::try_from(code / 100)
+            .ok()
+            .filter(|c| matches!(c, 4 | 5))?;
         Some(
             Status::parse(text)
                 .filter(|status| status.class == class)

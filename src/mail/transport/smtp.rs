@@ -14,7 +14,7 @@
 //! while, and the others go on.
 //!
 //! A recipient refused at RCPT TO is told apart from the rest: the dialogue
-//! is driven step by step ([`converse`]), and such a refusal is
+//! is driven step by step (`converse`), and such a refusal is
 //! [`SendError::Recipients`], which the outbox treats as a bounce of that
 //! address (a refusal at MAIL FROM or DATA stays one of the kinds above).
 
@@ -22,9 +22,9 @@ use std::fs;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
+use lettre::address::Envelope;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
-use lettre::address::Envelope;
 use lettre::transport::smtp::commands::{Data, Mail, Rcpt, Rset};
 use lettre::transport::smtp::extension::{ClientId, Extension, MailBodyParameter, MailParameter};
 
@@ -265,10 +265,18 @@ fn converse(
         .iter()
         .chain(envelope.from())
         .any(|address: &lettre::Address| !address.to_string().is_ascii());
-    if non_ascii && connection.server_info().supports_feature(Extension::SmtpUtfEight) {
+    if non_ascii
+        && connection
+            .server_info()
+            .supports_feature(Extension::SmtpUtfEight)
+    {
         options.push(MailParameter::SmtpUtfEight);
     }
-    if !message.is_ascii() && connection.server_info().supports_feature(Extension::EightBitMime) {
+    if !message.is_ascii()
+        && connection
+            .server_info()
+            .supports_feature(Extension::EightBitMime)
+    {
         options.push(MailParameter::Body(MailBodyParameter::EightBitMime));
     }
     connection.command(Mail::new(envelope.from().cloned(), options))?;
