@@ -37,10 +37,12 @@ pub enum SendError {
     Sendmail(String),
     #[error("{0}")]
     Smtp(String),
-    /// The server refused this one mail for good (a 5xx answer).
+    /// The server refused this one mail for good (a 5xx answer at MAIL
+    /// FROM or DATA).
     #[error("the SMTP server refused the mail: {0}")]
     Rejected(String),
-    /// The server refused this one mail for now (a 4xx answer to it).
+    /// The server refused this one mail for now (a 4xx answer at MAIL FROM
+    /// or DATA).
     #[error("the SMTP server put the mail off: {0}")]
     Deferred(String),
     /// The server refused some recipients at RCPT TO (4xx or 5xx); the

@@ -7,16 +7,16 @@
 //! sender treats them differently: a server that cannot be reached, refuses
 //! the login or fails for the time being ([`SendError::Smtp`]) keeps every
 //! mail queued for a retry; a server that answered a working connection
-//! with a permanent refusal of this one mail ([`SendError::Rejected`], e.g.
-//! `550 no such user`) gives that mail up, as a bounce would. A temporary
-//! refusal of this one mail (a 4xx answer other than `421`, e.g. `452 too
-//! many recipients`, [`SendError::Deferred`]) holds that mail back for a
-//! while, and the others go on.
+//! with a permanent refusal of this one mail at MAIL FROM or DATA
+//! ([`SendError::Rejected`], e.g. `554 content refused`) holds that mail
+//! back for a long while (up to a day between tries), and a temporary one
+//! (a 4xx answer other than `421`, [`SendError::Deferred`]) for a short
+//! while; the others go on.
 //!
 //! A recipient refused at RCPT TO is told apart from the rest: the dialogue
 //! is driven step by step (`converse`), and such a refusal is
 //! [`SendError::Recipients`], which the outbox treats as a bounce of that
-//! address (a refusal at MAIL FROM or DATA stays one of the kinds above).
+//! address (e.g. `550 5.1.1 User unknown`).
 
 use std::fs;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
