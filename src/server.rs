@@ -338,7 +338,15 @@ fn open_outbox(config: &Config, service: &Service) -> Result<Outbox, ServerError
         Outbound::Smtp(smtp) => Box::new(SmtpSender::new(smtp, &config.service.address)?),
     };
     let verp = Verp::new(config.bounce_address().clone(), service.token_key().clone());
-    Ok(Outbox::new(sender, &config.database, verp))
+    // A recipient refused at RCPT TO is a bounce of that address, acted on
+    // by a service of the outbox's own (it runs on the sender's thread).
+    let mut bounces = open_service(config)?;
+    let on_refusal: outbox::RefusalHandler = Box::new(move |outbox_id, refusal, now| {
+        bounces
+            .refused_at_rcpt(outbox_id, refusal, now)
+            .map_err(|error| error.to_string())
+    });
+    Ok(Outbox::new(sender, &config.database, verp).on_refusal(on_refusal))
 }
 
 /// Mails handled in one transaction: a batch costs one disk flush, and a

@@ -1,5 +1,6 @@
 //! `pbem status`: how mail is flowing, for the operator. The outbox depth,
-//! the mails held in back-off and why, the failing addresses, when mail
+//! the mails held in back-off and why, the mails given up (to a failing
+//! address, with no working one), the failing addresses, when mail
 //! last came in and went out, and the last errors. Reads the database only
 //! (`store::delivery`), so it works while the server runs.
 
@@ -11,7 +12,7 @@ use time::OffsetDateTime;
 use super::{CliError, serve};
 use crate::store::{Store, delivery, time_text};
 
-/// Held mails listed at most.
+/// Held mails, and mails given up, listed at most.
 const HELD_SHOWN: u32 = 20;
 
 /// The report, with the configuration loaded in full as the server loads
@@ -59,6 +60,18 @@ pub fn report(store: &Store) -> Result<String, crate::store::StoreError> {
             mail.attempts,
             when(mail.retry_at),
             mail.last_error
+        );
+    }
+    let (given_up, shown) = delivery::given_up_mails(conn, HELD_SHOWN)?;
+    let _ = writeln!(out, "given up: {given_up}");
+    for mail in &shown {
+        let _ = writeln!(
+            out,
+            "  #{} to {} ({}): {}",
+            mail.outbox_id,
+            mail.recipients.join(", "),
+            time_text(mail.given_up_at),
+            mail.why
         );
     }
     let failing = delivery::failing_addresses(conn)?;

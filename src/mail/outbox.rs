@@ -35,7 +35,8 @@ use time::{OffsetDateTime, UtcOffset};
 use super::bounce::{SentMail, Verp};
 use super::pictures;
 use super::stop::{Backoff, Stop};
-use super::transport::{MailSender, SendError};
+use super::transport::{MailSender, Refusal, SendError};
+use crate::store::mailbox::Queued;
 use crate::store::{Store, mailbox};
 
 /// How often the sender looks at the outbox without being woken (for
@@ -48,8 +49,22 @@ const REFUSED_RETRY: (Duration, Duration) =
 /// A mail put off (4xx) is tried again after this long, doubling up to an hour.
 const DEFERRED_RETRY: (Duration, Duration) = (Duration::from_secs(30), Duration::from_secs(3600));
 
+/// A 4xx refusal of a recipient at RCPT TO counts as a transient bounce of
+/// that address only once the mail has waited this long unaccepted:
+/// greylisting refuses a sender's first try with 4xx for some minutes,
+/// routinely, and the retries get through.
+pub const GREYLIST_GRACE: time::Duration = time::Duration::hours(6);
+
+/// Acts on a recipient of the outbox mail (its id) refused at RCPT TO, as
+/// of the given time, as on a bounce of it (see `Service::refused_at_rcpt`).
+pub type RefusalHandler =
+    Box<dyn FnMut(i64, &Refusal, OffsetDateTime) -> Result<(), String> + Send>;
+
 /// The outbox and the transport that empties it.
 pub struct Outbox {
+    /// Acts on recipients refused at RCPT TO; without one such a mail is
+    /// held back as a refused mail.
+    on_refusal: Option<RefusalHandler>,
     sender: Box<dyn MailSender + Send>,
     /// Makes each mail's envelope sender, its bounce address.
     verp: Verp,
@@ -73,7 +88,15 @@ impl Outbox {
             lock_path: lock_path.into(),
             refused: HashMap::new(),
             marked_since_checkpoint: 0,
+            on_refusal: None,
         }
+    }
+
+    /// Hands each recipient refused at RCPT TO to `handler` (a bounce of
+    /// that address).
+    pub fn on_refusal(mut self, handler: RefusalHandler) -> Outbox {
+        self.on_refusal = Some(handler);
+        self
     }
 
     /// How many mails are held back until their next try (refused or put
@@ -158,6 +181,9 @@ impl Outbox {
                         self.refused.remove(&mail.id);
                         sent += 1;
                     }
+                    Err(SendError::Recipients(refused)) => {
+                        self.refused_recipients(store, &mail, refused, now)?;
+                    }
                     // A refusal, a temporary refusal of this mail, or an
                     // address no transport can take: that mail waits, the
                     // others go on.
@@ -170,39 +196,7 @@ impl Outbox {
                             SendError::Deferred(_) => DEFERRED_RETRY,
                             _ => REFUSED_RETRY,
                         };
-                        let (until, backoff) = self
-                            .refused
-                            .entry(mail.id)
-                            .or_insert_with(|| (Instant::now(), Backoff::new(retry.0, retry.1)));
-                        let delay = backoff.next_delay();
-                        *until = Instant::now() + delay;
-                        // For `pbem status`: why the mail waits.
-                        let retry_at =
-                            now + time::Duration::try_from(delay).unwrap_or(time::Duration::DAY);
-                        crate::store::delivery::record_send_failure(
-                            store.conn(),
-                            mail.id,
-                            &error.to_string(),
-                            retry_at,
-                        )?;
-                        let recipients = mail.recipients.len();
-                        if matches!(error, SendError::Deferred(_)) {
-                            tracing::warn!(
-                                outbox_id = mail.id,
-                                message_id = %mail.message_id,
-                                recipients,
-                                retry_in_seconds = delay.as_secs(),
-                                "{error}; it is tried again later, the other mails go on"
-                            );
-                        } else {
-                            tracing::error!(
-                                outbox_id = mail.id,
-                                message_id = %mail.message_id,
-                                recipients,
-                                retry_in_seconds = delay.as_secs(),
-                                "the mail server refused this mail: {error}; it stays in the outbox (check the recipient addresses and the server's relay settings)"
-                            );
-                        }
+                        self.hold(store, &mail, &error, retry, now)?;
                     }
                     Err(error) => {
                         // The batch flushing meanwhile was accepted: it is
@@ -222,6 +216,108 @@ impl Outbox {
             if !accepted.is_empty() {
                 self.sender.start_flush()?;
                 flushing = accepted;
+            }
+        }
+    }
+
+    /// Holds `mail` back until its next try (with `retry`'s backoff), and
+    /// records why for `pbem status`.
+    fn hold(
+        &mut self,
+        store: &Store,
+        mail: &Queued,
+        error: &SendError,
+        retry: (Duration, Duration),
+        now: OffsetDateTime,
+    ) -> Result<(), SendError> {
+        let (until, backoff) = self
+            .refused
+            .entry(mail.id)
+            .or_insert_with(|| (Instant::now(), Backoff::new(retry.0, retry.1)));
+        let delay = backoff.next_delay();
+        *until = Instant::now() + delay;
+        // For `pbem status`: why the mail waits.
+        let retry_at = now + time::Duration::try_from(delay).unwrap_or(time::Duration::DAY);
+        crate::store::delivery::record_send_failure(
+            store.conn(),
+            mail.id,
+            &error.to_string(),
+            retry_at,
+        )?;
+        let recipients = mail.recipients.len();
+        if matches!(error, SendError::Deferred(_) | SendError::Recipients(_)) {
+            tracing::warn!(
+                outbox_id = mail.id,
+                message_id = %mail.message_id,
+                recipients,
+                retry_in_seconds = delay.as_secs(),
+                "{error}; it is tried again later, the other mails go on"
+            );
+        } else {
+            tracing::error!(
+                outbox_id = mail.id,
+                message_id = %mail.message_id,
+                recipients,
+                retry_in_seconds = delay.as_secs(),
+                "the mail server refused this mail: {error}; it stays in the outbox (check the recipient addresses and the server's relay settings)"
+            );
+        }
+        Ok(())
+    }
+
+    /// Recipients of `mail` refused at RCPT TO. A 5xx refusal is a bounce
+    /// of that address, and so is a 4xx one once the mail has waited
+    /// [`GREYLIST_GRACE`] (greylisting puts the first try of a mail off
+    /// for minutes, routinely): each goes to the bounce handler
+    /// ([`Outbox::on_refusal`]), which marks the address and sends the
+    /// mail to the player's working address instead, or gives it up. The
+    /// mail is held back for a retry while a refusal was temporary, or
+    /// could not be handled.
+    fn refused_recipients(
+        &mut self,
+        store: &Store,
+        mail: &Queued,
+        refused: Vec<Refusal>,
+        now: OffsetDateTime,
+    ) -> Result<(), SendError> {
+        let waited = crate::store::delivery::queued_at(store.conn(), mail.id)?
+            .map_or(time::Duration::ZERO, |queued| now - queued);
+        let mut retry = None;
+        for refusal in &refused {
+            if !refusal.is_permanent() {
+                retry = Some(DEFERRED_RETRY);
+                if waited < GREYLIST_GRACE {
+                    continue;
+                }
+            }
+            let handled = match &mut self.on_refusal {
+                Some(handler) => handler(mail.id, refusal, now),
+                None => Err("no bounce handler".to_string()),
+            };
+            if let Err(error) = handled {
+                tracing::error!(
+                    outbox_id = mail.id,
+                    recipient = %refusal.recipient,
+                    "a refusal at RCPT TO could not be acted on: {error}"
+                );
+                retry = retry.or(Some(REFUSED_RETRY));
+            }
+        }
+        // Whatever the handler did, a permanently refused address no longer
+        // gets this mail; if it still would, the mail waits rather than
+        // being tried again at once.
+        let still_refused = refused.iter().filter(|r| r.is_permanent()).any(|r| {
+            crate::store::delivery::unsent_to(store.conn(), &r.recipient)
+                .is_ok_and(|mails| mails.iter().any(|(id, _)| *id == mail.id))
+        });
+        if still_refused {
+            retry = retry.or(Some(REFUSED_RETRY));
+        }
+        match retry {
+            Some(retry) => self.hold(store, mail, &SendError::Recipients(refused), retry, now),
+            None => {
+                self.refused.remove(&mail.id);
+                Ok(())
             }
         }
     }

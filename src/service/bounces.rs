@@ -35,8 +35,9 @@ use time::{Duration, OffsetDateTime, UtcOffset};
 
 use super::{Ctx, ServiceError};
 use crate::domain::PlayerId;
-use crate::mail::bounce::{Bounce, MAX_TOKEN_AGE, Original, Severity, Verp};
+use crate::mail::bounce::{Bounce, MAX_TOKEN_AGE, Original, Severity, Status, Verp};
 use crate::mail::outgoing::Outgoing;
+use crate::mail::transport::Refusal;
 use crate::store::delivery::{self, AddressHealth, SentRecord, TRANSIENT_IN_A_ROW};
 use crate::store::{StoreError, players};
 use rusqlite::Connection;
@@ -77,43 +78,155 @@ pub(super) fn act_on(
         else {
             continue;
         };
-        let known = delivery::health_of(ctx.conn, address)?;
         let Some(severity) = report.severity else {
             // Delivered (or relayed) after all: the count starts again.
+            let known = delivery::health_of(ctx.conn, address)?;
             if known.as_ref().is_some_and(|h| !h.failing) {
                 delivery::clear_health(ctx.conn, address)?;
             }
             continue;
         };
-        let health = next_health(
-            known,
-            address,
-            severity,
-            sent.outbox_id,
-            report.status.map(|status| status.to_string()),
-            ctx.now,
-        );
-        let newly_failing = health.failing;
-        delivery::set_health(ctx.conn, &health)?;
-        tracing::info!(
-            address = %address,
-            outbox_id = sent.outbox_id,
-            ?severity,
-            failing = health.failing,
-            transient = health.transient,
-            "a bounce of a mail pbem sent was counted"
-        );
+        count(ctx, address, sent.outbox_id, severity, report.status)?;
         counted.push(address.clone());
-        if newly_failing {
-            tell_working_addresses(ctx, address, report.status)?;
-            pause_if_unreachable(ctx, address)?;
-        }
     }
     Ok(if counted.is_empty() {
         Outcome::Unmatched
     } else {
         Outcome::Counted(counted)
     })
+}
+
+/// Counts a failure of `severity` of the mail `outbox_id` to `address`
+/// (a DSN's report, or a refusal at RCPT TO): the address's health; once
+/// it fails, the working addresses are told (when it begins), the
+/// player's clocks stop if no address works, and the mail still queued
+/// for it goes elsewhere ([`reroute_queued`]).
+fn count(
+    ctx: &mut Ctx<'_>,
+    address: &str,
+    outbox_id: i64,
+    severity: Severity,
+    status: Option<Status>,
+) -> Result<(), ServiceError> {
+    let known = delivery::health_of(ctx.conn, address)?;
+    let failing_before = known.as_ref().is_some_and(|h| h.failing);
+    let health = next_health(
+        known,
+        address,
+        severity,
+        outbox_id,
+        status.map(|status| status.to_string()),
+        ctx.now,
+    );
+    delivery::set_health(ctx.conn, &health)?;
+    tracing::info!(
+        address = %address,
+        outbox_id,
+        ?severity,
+        failing = health.failing,
+        transient = health.transient,
+        "a bounce of a mail pbem sent was counted"
+    );
+    if health.failing {
+        if !failing_before {
+            tell_working_addresses(ctx, address, status)?;
+        }
+        pause_if_unreachable(ctx, address)?;
+        reroute_queued(ctx.conn, address, ctx.now)?;
+    }
+    Ok(())
+}
+
+/// The unsent mails to `address`, now failing, go to its player's working
+/// address instead (the envelope only: the message is as written); a mail
+/// left with no recipient (no player owns the address, or none of the
+/// player's addresses works) is given up, and `pbem status` lists it.
+fn reroute_queued(conn: &Connection, address: &str, now: OffsetDateTime) -> Result<(), StoreError> {
+    let working = players::by_address(conn, address)?
+        .filter(|player| !player.all_failing())
+        .map(|player| player.mail_address().to_string());
+    for (id, recipients) in delivery::unsent_to(conn, address)? {
+        let mut to: Vec<String> = recipients
+            .into_iter()
+            .filter(|r| !r.eq_ignore_ascii_case(address))
+            .collect();
+        if let Some(working) = &working
+            && !to.iter().any(|r| r.eq_ignore_ascii_case(working))
+        {
+            to.push(working.clone());
+        }
+        if to.is_empty() {
+            delivery::give_up(
+                conn,
+                id,
+                &format!("given up: {address} fails and no other address of its player works"),
+                now,
+            )?;
+            tracing::warn!(outbox_id = id, address = %address, "a mail to a failing address is given up");
+        } else {
+            delivery::set_recipients(conn, id, &to)?;
+            tracing::info!(outbox_id = id, address = %address, "a mail to a failing address goes to the player's working address");
+        }
+    }
+    Ok(())
+}
+
+impl super::Service {
+    /// The recipient `refusal.recipient` of the unsent outbox mail
+    /// `outbox_id` was refused at RCPT TO (issue 36): a bounce of that
+    /// address, through the same path as a DSN's report (a 5xx refusal is
+    /// permanent, a 4xx one transient), in a transaction of its own. The
+    /// notices it makes are charged to pbem and queued.
+    pub fn refused_at_rcpt(
+        &mut self,
+        outbox_id: i64,
+        refusal: &Refusal,
+        now: OffsetDateTime,
+    ) -> Result<(), ServiceError> {
+        let tx = self.store.transaction()?;
+        // Only a recipient of that mail (the transport reports what the
+        // server said of the mail's own envelope, but the outbox is the
+        // authority).
+        let ours = delivery::unsent_to(&tx, &refusal.recipient)?
+            .iter()
+            .any(|(id, _)| *id == outbox_id);
+        if !ours {
+            return Ok(());
+        }
+        let severity = if refusal.is_permanent() {
+            Severity::Permanent
+        } else {
+            Severity::Transient
+        };
+        let mut ctx = Ctx::new(&tx, &self.config, &self.templates, &self.key, now, None);
+        count(
+            &mut ctx,
+            &refusal.recipient,
+            outbox_id,
+            severity,
+            Some(refusal.status),
+        )?;
+        let notices = std::mem::take(&mut ctx.out);
+        drop(ctx);
+        // As a DSN's notices: they follow from delivery trouble, not from
+        // anyone's mail.
+        super::charge::record(
+            &tx,
+            &super::charge::Payer::Pbem,
+            &super::charge::Bill::of(&tx, &notices)?,
+            now,
+        )?;
+        super::queue::queue_all(
+            &tx,
+            &self.config,
+            &self.key,
+            notices,
+            now,
+            &mut super::queue::Replies::Now,
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
 }
 
 /// The mail pbem sent that `bounce` names, if it names one it can prove.
@@ -290,7 +403,7 @@ pub fn status_meaning(status: Option<&str>) -> &'static str {
 fn tell_working_addresses(
     ctx: &mut Ctx<'_>,
     address: &str,
-    status: Option<crate::mail::bounce::Status>,
+    status: Option<Status>,
 ) -> Result<(), ServiceError> {
     let Some(player) = players::by_address(ctx.conn, address)? else {
         return Ok(());

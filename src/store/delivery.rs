@@ -303,7 +303,7 @@ pub fn record_send_failure(
 ) -> Result<(), StoreError> {
     conn.execute_cached(
         "UPDATE outbox SET last_error = ?2, attempts = attempts + 1, retry_at = ?3
-         WHERE id = ?1 AND sent_at IS NULL",
+         WHERE id = ?1 AND sent_at IS NULL AND given_up_at IS NULL",
         params![id, error, time_text(retry_at)],
     )?;
     Ok(())
@@ -326,7 +326,7 @@ pub struct HeldMail {
 pub fn held_mails(conn: &Connection, limit: u32) -> Result<Vec<HeldMail>, StoreError> {
     let mut statement = conn.prepare_cached(
         "SELECT id, message_id, recipients, created_at, attempts, last_error, retry_at FROM outbox
-         WHERE sent_at IS NULL AND last_error IS NOT NULL ORDER BY id LIMIT ?1",
+         WHERE sent_at IS NULL AND given_up_at IS NULL AND last_error IS NOT NULL ORDER BY id LIMIT ?1",
     )?;
     let rows = statement.query_map([limit], |row| {
         Ok((
@@ -354,10 +354,112 @@ pub fn held_mails(conn: &Connection, limit: u32) -> Result<Vec<HeldMail>, StoreE
     .collect()
 }
 
+/// When the unsent mail `id` was queued; `None` once it is sent, given
+/// up or gone.
+pub fn queued_at(conn: &Connection, id: i64) -> Result<Option<OffsetDateTime>, StoreError> {
+    let queued: Option<String> = conn
+        .query_row_cached(
+            "SELECT created_at FROM outbox WHERE id = ?1 AND sent_at IS NULL AND given_up_at IS NULL",
+            [id],
+            |row| row.get(0),
+        )
+        .optional()?;
+    queued.as_deref().map(parse_time).transpose()
+}
+
+/// The unsent mails (not given up) with `address` among their recipients
+/// (compared without case): each one's id and recipients.
+pub fn unsent_to(conn: &Connection, address: &str) -> Result<Vec<(i64, Vec<String>)>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT id, recipients FROM outbox
+         WHERE sent_at IS NULL AND given_up_at IS NULL AND instr(lower(recipients), lower(?1)) > 0
+         ORDER BY id",
+    )?;
+    let rows = statement.query_map([address], |row| {
+        Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+    })?;
+    let mut mails = Vec::new();
+    for row in rows {
+        let (id, recipients) = row?;
+        let recipients: Vec<String> = recipients.lines().map(str::to_owned).collect();
+        if recipients.iter().any(|r| r.eq_ignore_ascii_case(address)) {
+            mails.push((id, recipients));
+        }
+    }
+    Ok(mails)
+}
+
+/// Sends the unsent mail `id` to `recipients` instead (its envelope; the
+/// message stays as it is).
+pub fn set_recipients(conn: &Connection, id: i64, recipients: &[String]) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE outbox SET recipients = ?2 WHERE id = ?1 AND sent_at IS NULL",
+        params![id, recipients.join("\n")],
+    )?;
+    Ok(())
+}
+
+/// Gives the unsent mail `id` up: it is no longer sent, and `pbem status`
+/// lists it with `why` until it is pruned.
+pub fn give_up(
+    conn: &Connection,
+    id: i64,
+    why: &str,
+    now: OffsetDateTime,
+) -> Result<(), StoreError> {
+    conn.execute_cached(
+        "UPDATE outbox SET given_up_at = ?2, last_error = ?3 WHERE id = ?1 AND sent_at IS NULL",
+        params![id, time_text(now), why],
+    )?;
+    Ok(())
+}
+
+/// A mail given up ([`give_up`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GivenUp {
+    pub outbox_id: i64,
+    pub recipients: Vec<String>,
+    pub given_up_at: OffsetDateTime,
+    pub why: String,
+}
+
+/// The mails given up, newest first, at most `limit`, and how many there
+/// are in all.
+pub fn given_up_mails(conn: &Connection, limit: u32) -> Result<(i64, Vec<GivenUp>), StoreError> {
+    let count: i64 = conn.query_row_cached(
+        "SELECT COUNT(*) FROM outbox WHERE given_up_at IS NOT NULL",
+        [],
+        |row| row.get(0),
+    )?;
+    let mut statement = conn.prepare_cached(
+        "SELECT id, recipients, given_up_at, coalesce(last_error, '') FROM outbox
+         WHERE given_up_at IS NOT NULL ORDER BY id DESC LIMIT ?1",
+    )?;
+    let rows = statement.query_map([limit], |row| {
+        Ok((
+            row.get::<_, i64>(0)?,
+            row.get::<_, String>(1)?,
+            row.get::<_, String>(2)?,
+            row.get::<_, String>(3)?,
+        ))
+    })?;
+    let mut mails = Vec::new();
+    for row in rows {
+        let (outbox_id, recipients, at, why) = row?;
+        mails.push(GivenUp {
+            outbox_id,
+            recipients: recipients.lines().map(str::to_owned).collect(),
+            given_up_at: parse_time(&at)?,
+            why,
+        });
+    }
+    Ok((count, mails))
+}
+
 /// How many mails wait in the outbox, and since when the oldest waits.
 pub fn outbox_depth(conn: &Connection) -> Result<(i64, Option<OffsetDateTime>), StoreError> {
     let (count, oldest): (i64, Option<String>) = conn.query_row_cached(
-        "SELECT COUNT(*), MIN(created_at) FROM outbox WHERE sent_at IS NULL",
+        "SELECT COUNT(*), MIN(created_at) FROM outbox WHERE sent_at IS NULL AND given_up_at IS NULL",
         [],
         |row| Ok((row.get(0)?, row.get(1)?)),
     )?;

@@ -117,7 +117,8 @@ fn queued(
     let mut statement = conn.prepare_cached(
         "SELECT outbox.id, message_id, recipients, message, pictures FROM outbox
          JOIN outbox_message ON outbox_message.id = outbox.id
-         WHERE sent_at IS NULL AND (?2 IS NULL OR send_after IS NULL OR send_after <= ?2)
+         WHERE sent_at IS NULL AND given_up_at IS NULL
+           AND (?2 IS NULL OR send_after IS NULL OR send_after <= ?2)
          ORDER BY outbox.id LIMIT ?1",
     )?;
     let rows = statement.query_map(params![limit, now.map(time_text)], |row| {
@@ -162,13 +163,13 @@ pub fn prune_processed(conn: &Connection, before: OffsetDateTime) -> Result<usiz
     )?)
 }
 
-/// Deletes outbox mails sent before `before` (unsent ones stay, however
-/// old); returns how many. The newest row always stays: SQLite gives a new
+/// Deletes outbox mails sent, or given up, before `before` (unsent ones
+/// stay, however old); returns how many. The newest row always stays: SQLite gives a new
 /// row the highest id plus one, and an outbox id must never come back (the
 /// file sender names its files by it).
 pub fn prune_sent(conn: &Connection, before: OffsetDateTime) -> Result<usize, StoreError> {
     Ok(conn.execute_cached(
-        "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?1
+        "DELETE FROM outbox WHERE coalesce(sent_at, given_up_at) < ?1
          AND id < (SELECT MAX(id) FROM outbox)",
         [time_text(before)],
     )?)

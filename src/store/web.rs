@@ -339,7 +339,7 @@ pub struct Counts {
 pub fn counts(conn: &Connection) -> Result<Counts, StoreError> {
     Ok(conn.query_row_cached(
         "SELECT
-            (SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL),
+            (SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND given_up_at IS NULL),
             (SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL),
             (SELECT COUNT(*) FROM processed),
             (SELECT COUNT(*) FROM boards WHERE result IS NULL AND challenged_id IS NULL AND private = 0),

@@ -514,3 +514,40 @@ fn a_bounce_pause_is_charged_to_the_yearly_vacation_allowance() {
     );
     assert_eq!(health(&h), "pause player=1 open=0\n");
 }
+
+/// Item 1 of issue 36: a player with two confirmed addresses, one of which
+/// bounces, is told at the other what the status code means, in pbem's
+/// words; the bounce's own words are not passed on, and with an address
+/// that works the clocks do not stop and the opponent is not told.
+#[test]
+fn the_working_address_is_told_the_status_in_pbems_words_and_nothing_of_the_bounce() {
+    const HOME: &str = "alice@home.example.org";
+    let mut h = Harness::new();
+    let alice = alice_to_move(&mut h);
+    let mails = h.send(
+        ALICE,
+        "addresses",
+        &format!("address alice alice-pw {ALICE} {HOME}"),
+    );
+    let confirmation = to(&mails, HOME).clone();
+    h.confirm(&confirmation, HOME);
+    let bounce = dsn(1, &alice.message_id, ALICE, "failed", "5.1.1");
+    assert!(String::from_utf8_lossy(&bounce).contains("5.1.1 mailbox trouble"));
+    let told = h.deliver_raw(&bounce);
+    assert_eq!(told.len(), 1, "{told:#?}");
+    assert_eq!(told[0].to, HOME);
+    assert_eq!(
+        told[0].subject,
+        "pbem: mail to one of your addresses bounces"
+    );
+    let text = pbem_testkit::flat(&told[0].body);
+    assert!(
+        text.contains(&format!(
+            "Mail from pbem to your address {ALICE} cannot be delivered: the mailbox does not exist (status 5.1.1). pbem now writes to you at {HOME}."
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("mailbox trouble"), "{text}");
+    assert!(!text.contains("mx.example.org"), "{text}");
+    assert_eq!(health(&h), "alice@example.org failing=1 transient=0\n");
+}

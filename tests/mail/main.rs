@@ -18,6 +18,7 @@ mod network;
 mod note;
 mod pictures;
 mod postfix;
+mod refusals;
 mod reply_fixtures;
 mod reply_layouts;
 mod servers;

@@ -346,8 +346,8 @@ fn setup_replies(pairs: usize) -> usize {
 
 #[test]
 fn the_smtp_server_down_for_a_while_loses_and_doubles_nothing() {
-    // IDLE on, processed mail deleted; a player whose mail the SMTP server
-    // refuses for good must not hold up the others.
+    // IDLE on, processed mail deleted; an address the SMTP server refuses
+    // for good at RCPT TO must not hold up the others.
     let mut servers = MailServers::start(
         &["p0", "p1", "p2", "p3", "ghost"],
         Options {
@@ -384,15 +384,28 @@ fn the_smtp_server_down_for_a_while_loses_and_doubles_nothing() {
     servers.smtp.start();
     burst.check_delivered(WAIT);
     burst.check_store(&pbem);
-    // The refused mail stays queued, and nothing else does.
-    pbem.wait_count("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL", 1, WAIT);
-    assert!(pbem.logged("refused this mail"), "{}", pbem.log());
+    // The mail refused at RCPT TO (ghost's confirmation; ghost is no
+    // player) is given up, not retried, and nothing else waits.
+    pbem.wait_count(
+        "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND given_up_at IS NOT NULL",
+        1,
+        WAIT,
+    );
+    pbem.wait_count(
+        "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND given_up_at IS NULL",
+        0,
+        WAIT,
+    );
     pbem.stop();
     let warnings = pbem.warnings();
     assert!(
+        warnings.iter().any(|w| w.contains("is given up")),
+        "{warnings:#?}"
+    );
+    assert!(
         warnings
             .iter()
-            .all(|w| w.contains("cannot send the outbox") || w.contains("refused this mail")),
+            .all(|w| w.contains("cannot send the outbox") || w.contains("is given up")),
         "{warnings:#?}"
     );
     let pbem_mailbox = servers.client("pbem");

@@ -10,7 +10,7 @@
 //! delivery; the domain `pbem.test` is a virtual mailbox domain whose one
 //! mailbox `pbem@pbem.test` (and so `pbem+anything@pbem.test`) is a Maildir
 //! owned by `nobody`, and whose unknown users are accepted and then
-//! bounced. The system's own Postfix (`/etc/postfix`), if any, is never
+//! bounced (or, in [`Postfix::start_refusing_unknown`], refused at RCPT TO). The system's own Postfix (`/etc/postfix`), if any, is never
 //! read nor touched. Nothing here skips: without root or without Postfix
 //! (`./scripts/test` installs it) the test fails and says why.
 
@@ -60,7 +60,14 @@ pub(crate) struct Postfix {
 
 impl Postfix {
     pub(crate) fn start() -> Postfix {
-        Postfix::start_with(None)
+        Postfix::start_with(None, false)
+    }
+
+    /// A private Postfix whose smtpd refuses unknown users of `pbem.test`
+    /// at RCPT TO (`550 5.1.1 ... User unknown`, Postfix's default) rather
+    /// than accepting and bouncing them.
+    pub(crate) fn start_refusing_unknown() -> Postfix {
+        Postfix::start_with(None, true)
     }
 
     /// A private Postfix that delivers `pbem@pbem.test` (and so every
@@ -74,10 +81,10 @@ impl Postfix {
     /// this instance has no local users of its own. `alice@pbem.test` has
     /// a mailbox; every other user of `pbem.test` bounces.
     pub(crate) fn start_piping_to(pbem_process: &str) -> Postfix {
-        Postfix::start_with(Some(pbem_process))
+        Postfix::start_with(Some(pbem_process), false)
     }
 
-    fn start_with(pbem_process: Option<&str>) -> Postfix {
+    fn start_with(pbem_process: Option<&str>, refuse_unknown: bool) -> Postfix {
         assert!(
             Path::new(POSTFIX).exists(),
             "Postfix is not installed ({POSTFIX} is missing): ./scripts/test installs it (apt-get install -y postfix)"
@@ -102,6 +109,7 @@ impl Postfix {
         .expect("Postfix's master.cf.dist (Debian's postfix package)");
         let port = free_port();
         let d = root.display();
+        let reject = if refuse_unknown { "yes" } else { "no" };
         let main_cf = format!(
             "compatibility_level = 3.6
 queue_directory = {d}/queue
@@ -125,7 +133,7 @@ virtual_mailbox_base = {d}/mail
 virtual_mailbox_maps = inline:{{ pbem@pbem.test=pbem/Maildir/, alice@pbem.test=alice/Maildir/ }}
 virtual_uid_maps = static:{MAIL_UID}
 virtual_gid_maps = static:{MAIL_UID}
-smtpd_reject_unlisted_recipient = no
+smtpd_reject_unlisted_recipient = {reject}
 recipient_delimiter = +
 syslog_name = postfix-pbem-test
 maillog_file = {d}/postfix.log

@@ -140,6 +140,26 @@ impl Status {
         let status = enhanced_at(code.as_bytes())?;
         (status.1 == code.len()).then_some(status.0)
     }
+
+    /// The status of an SMTP reply refusing a recipient: its enhanced code
+    /// (`550 5.1.1 User unknown` is 5.1.1) when the text starts with one of
+    /// the reply's class, else the reply code's class alone (`550` is
+    /// 5.0.0). `None` for a reply that refuses nothing (not 4xx or 5xx).
+    /// The text itself is not kept.
+    pub fn of_reply(code: u16, text: &str) -> Option<Status> {
+        let class = u8::try_from(code / 100)
+            .ok()
+            .filter(|c| matches!(c, 4 | 5))?;
+        Some(
+            Status::parse(text)
+                .filter(|status| status.class == class)
+                .unwrap_or(Status {
+                    class,
+                    subject: 0,
+                    detail: 0,
+                }),
+        )
+    }
 }
 
 /// Whether a failure is for good.

@@ -917,3 +917,17 @@ proptest! {
         prop_assert_eq!(verp().read(&verp().sender(mail), sent_on), Some(mail));
     }
 }
+
+#[test]
+fn the_status_of_an_smtp_reply_is_its_enhanced_code_or_its_class() {
+    let of = |code, text| Status::of_reply(code, text).map(|s| s.to_string());
+    assert_eq!(of(550, "5.1.1 User unknown").as_deref(), Some("5.1.1"));
+    assert_eq!(of(450, "4.2.0 greylisted").as_deref(), Some("4.2.0"));
+    // No enhanced code, or one of another class: the reply code's class.
+    assert_eq!(of(550, "no such user").as_deref(), Some("5.0.0"));
+    assert_eq!(of(550, "4.2.0 odd").as_deref(), Some("5.0.0"));
+    assert_eq!(of(451, "").as_deref(), Some("4.0.0"));
+    // Not a refusal.
+    assert_eq!(of(250, "2.0.0 ok"), None);
+    assert_eq!(of(354, "go on"), None);
+}

@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use lettre::Address;
 use lettre::address::Envelope;
 
+use crate::mail::bounce::Status;
 use crate::store::StoreError;
 
 pub use directory::FileSender;
@@ -36,16 +37,46 @@ pub enum SendError {
     Sendmail(String),
     #[error("{0}")]
     Smtp(String),
-    /// The server refused this one mail for good (a 5xx answer).
+    /// The server refused this one mail for good (a 5xx answer at MAIL
+    /// FROM or DATA).
     #[error("the SMTP server refused the mail: {0}")]
     Rejected(String),
-    /// The server refused this one mail for now (a 4xx answer to it).
+    /// The server refused this one mail for now (a 4xx answer at MAIL FROM
+    /// or DATA).
     #[error("the SMTP server put the mail off: {0}")]
     Deferred(String),
+    /// The server refused some recipients at RCPT TO (4xx or 5xx); the
+    /// mail was sent to nobody. Each is a bounce of that address.
+    #[error("the SMTP server refused at RCPT TO: {}", describe(.0))]
+    Recipients(Vec<Refusal>),
     #[error("cannot lock {path} (only one pbem process sends at a time): {error}")]
     Lock { path: PathBuf, error: io::Error },
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// A recipient the server refused at RCPT TO: the address and the status
+/// of the answer (its enhanced code, or the class of its reply code; see
+/// [`Status::of_reply`]); the answer's words are not kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub recipient: String,
+    pub status: Status,
+}
+
+impl Refusal {
+    /// A 5xx answer: the address is refused for good.
+    pub fn is_permanent(&self) -> bool {
+        self.status.class == 5
+    }
+}
+
+fn describe(refused: &[Refusal]) -> String {
+    let each: Vec<String> = refused
+        .iter()
+        .map(|r| format!("{} ({})", r.recipient, r.status))
+        .collect();
+    each.join(", ")
 }
 
 /// Hands one mail to the outside world.

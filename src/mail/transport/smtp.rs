@@ -7,21 +7,29 @@
 //! sender treats them differently: a server that cannot be reached, refuses
 //! the login or fails for the time being ([`SendError::Smtp`]) keeps every
 //! mail queued for a retry; a server that answered a working connection
-//! with a permanent refusal of this one mail ([`SendError::Rejected`], e.g.
-//! `550 no such user`) gives that mail up, as a bounce would. A temporary
-//! refusal of this one mail (a 4xx answer other than `421`, e.g. `452 too
-//! many recipients`, [`SendError::Deferred`]) holds that mail back for a
-//! while, and the others go on.
+//! with a permanent refusal of this one mail at MAIL FROM or DATA
+//! ([`SendError::Rejected`], e.g. `554 content refused`) holds that mail
+//! back for a long while (up to a day between tries), and a temporary one
+//! (a 4xx answer other than `421`, [`SendError::Deferred`]) for a short
+//! while; the others go on.
+//!
+//! A recipient refused at RCPT TO is told apart from the rest: the dialogue
+//! is driven step by step (`converse`), and such a refusal is
+//! [`SendError::Recipients`], which the outbox treats as a bounce of that
+//! address (e.g. `550 5.1.1 User unknown`).
 
 use std::fs;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
+use lettre::address::Envelope;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
-use lettre::transport::smtp::extension::ClientId;
+use lettre::transport::smtp::commands::{Data, Mail, Rcpt, Rset};
+use lettre::transport::smtp::extension::{ClientId, Extension, MailBodyParameter, MailParameter};
 
-use super::{MailSender, SendError, envelope};
+use super::{MailSender, Refusal, SendError, envelope};
+use crate::mail::bounce::Status;
 use crate::mail::{Endpoint, Secret, Security, ServerAddress};
 
 /// How to reach the SMTP server.
@@ -201,31 +209,110 @@ impl MailSender for SmtpSender {
     ) -> Result<(), SendError> {
         let envelope = envelope(envelope_sender, recipients)?;
         let mut connection = self.connection()?;
-        match connection.send(&envelope, message) {
-            Ok(_) => {
+        match converse(&mut connection, &envelope, message) {
+            Ok(refused) => {
                 if self.config.reuse_connection {
                     self.keep(connection);
                 } else {
                     // A polite goodbye; the mail is accepted either way.
                     connection.quit().ok();
                 }
-                Ok(())
+                if refused.is_empty() {
+                    Ok(())
+                } else {
+                    Err(SendError::Recipients(refused))
+                }
             }
             Err(error) => {
                 connection.abort();
-                if error.is_permanent() {
-                    Err(SendError::Rejected(error.to_string()))
-                } else if is_about_this_mail(&error) {
-                    Err(SendError::Deferred(error.to_string()))
-                } else {
-                    Err(SendError::Smtp(format!(
-                        "the SMTP server {} did not take the mail: {error}",
-                        self.config.endpoint
-                    )))
-                }
+                Err(self.failure(&error))
             }
         }
     }
+}
+
+impl SmtpSender {
+    /// What a refusal other than a recipient's at RCPT TO (of the mail at
+    /// MAIL FROM, of its content at DATA, a lost connection) means.
+    fn failure(&self, error: &lettre::transport::smtp::Error) -> SendError {
+        if error.is_permanent() {
+            SendError::Rejected(error.to_string())
+        } else if is_about_this_mail(error) {
+            SendError::Deferred(error.to_string())
+        } else {
+            SendError::Smtp(format!(
+                "the SMTP server {} did not take the mail: {error}",
+                self.config.endpoint
+            ))
+        }
+    }
+}
+
+/// One mail's SMTP dialogue, step by step (as lettre's `send` does it, but
+/// telling the steps apart): MAIL FROM, RCPT TO for each recipient, DATA.
+/// A recipient refused at RCPT TO (a 4xx or 5xx answer other than `421`)
+/// is a refusal of that address ([`Refusal`]); then no DATA is sent (RSET
+/// ends the dialogue), so the outbox may send the mail again to the
+/// others alone. Any other refusal is the error.
+fn converse(
+    connection: &mut SmtpConnection,
+    envelope: &Envelope,
+    message: &[u8],
+) -> Result<Vec<Refusal>, lettre::transport::smtp::Error> {
+    let mut options = Vec::new();
+    let non_ascii = envelope
+        .to()
+        .iter()
+        .chain(envelope.from())
+        .any(|address: &lettre::Address| !address.to_string().is_ascii());
+    if non_ascii
+        && connection
+            .server_info()
+            .supports_feature(Extension::SmtpUtfEight)
+    {
+        options.push(MailParameter::SmtpUtfEight);
+    }
+    if !message.is_ascii()
+        && connection
+            .server_info()
+            .supports_feature(Extension::EightBitMime)
+    {
+        options.push(MailParameter::Body(MailBodyParameter::EightBitMime));
+    }
+    connection.command(Mail::new(envelope.from().cloned(), options))?;
+    let mut refused = Vec::new();
+    for recipient in envelope.to() {
+        if let Err(error) = connection.command(Rcpt::new(recipient.clone(), Vec::new())) {
+            match refusal_of(recipient.as_ref(), &error) {
+                Some(refusal) => refused.push(refusal),
+                None => return Err(error),
+            }
+        }
+    }
+    if !refused.is_empty() {
+        connection.command(Rset)?;
+        return Ok(refused);
+    }
+    connection.command(Data)?;
+    connection.message(message)?;
+    Ok(refused)
+}
+
+/// The refusal of `recipient` an answer to its RCPT TO is, if it is one:
+/// a 4xx or 5xx answer, but not `421` (the server closes the connection).
+/// Only the status is kept, never the answer's words.
+fn refusal_of(recipient: &str, error: &lettre::transport::smtp::Error) -> Option<Refusal> {
+    let code: u16 = error.status()?.to_string().parse().ok()?;
+    if code == 421 {
+        return None;
+    }
+    let text = std::error::Error::source(error)
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    Some(Refusal {
+        recipient: recipient.to_string(),
+        status: Status::of_reply(code, &text)?,
+    })
 }
 
 /// Whether an SMTP failure is a temporary refusal of this one mail (a 4xx

@@ -231,6 +231,17 @@ impl MailServers {
         )
     }
 
+    /// Sets the SMTP listener's refusals from now on (it reads them at
+    /// every command): `rules` is JSON, `{"rcpt": {"bob": "550 5.1.1 User
+    /// unknown"}}` refuses bob's RCPT TO, `{"mail": "..."}` every MAIL
+    /// FROM, `{"data": "..."}` every mail at the end of DATA; `{}` none.
+    pub fn refuse(&self, rules: &str) {
+        let path = self.dir.path().join("smtp-refusals.json");
+        let partial = self.dir.path().join("smtp-refusals.json.new");
+        fs::write(&partial, rules).expect("refusals");
+        fs::rename(&partial, &path).expect("refusals in place");
+    }
+
     /// Every acceptance the SMTP listener journaled: (recipient, Message-ID).
     pub fn journal(&self) -> Vec<(String, String)> {
         fs::read_to_string(&self.smtp.journal)
@@ -540,7 +551,11 @@ impl SmtpListener {
             .collect();
         config.push_str(&format!(" \"users\": {{{}}},", users_json.join(", ")));
         let refused: Vec<String> = options.refused.iter().map(|r| format!("\"{r}\"")).collect();
-        config.push_str(&format!(" \"reject\": [{}]", refused.join(", ")));
+        config.push_str(&format!(" \"reject\": [{}],", refused.join(", ")));
+        config.push_str(&format!(
+            " \"refusals\": \"{}\"",
+            root.join("smtp-refusals.json").display()
+        ));
         if let Some(tls_port) = tls_port {
             config.push_str(&format!(
                 ", \"tls\": {{\"cert\": \"{r}/tls/server.pem\", \"key\": \"{r}/tls/server.key\", \"wrapped_port\": {tls_port}}}",

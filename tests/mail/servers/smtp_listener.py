@@ -46,9 +46,32 @@ def authenticator(server, session, envelope, mechanism, auth_data):
     return AuthResult(success=False, handled=False)
 
 
+def refusals():
+    """The refusals a test set with MailServers::refuse (a JSON file read
+    at every command, so a test changes them while the listener runs):
+    "rcpt" maps a user to the reply to its RCPT TO, "mail" and "data" are
+    the replies to every MAIL FROM and to every mail's end of DATA."""
+    try:
+        with open(CONFIG["refusals"]) as rules:
+            return json.load(rules)
+    except FileNotFoundError:
+        return {}
+
+
 class Handler:
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        reply = refusals().get("mail")
+        if reply:
+            return reply
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         user = user_of(address)
+        reply = refusals().get("rcpt", {}).get(user)
+        if reply:
+            return reply
         if user in CONFIG["reject"]:
             return "550 5.1.1 <%s>: mailbox unavailable (refused by the test listener)" % address
         if user not in USERS:
@@ -57,6 +80,9 @@ class Handler:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        reply = refusals().get("data")
+        if reply:
+            return reply
         content = envelope.original_content or envelope.content
         headers = BytesHeaderParser().parsebytes(content)
         message_id = (headers.get("Message-ID") or "").strip()
