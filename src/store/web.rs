@@ -172,6 +172,10 @@ pub struct BoardLine {
     /// Running, and shown turns behind (its event's `--public-delay`):
     /// when its last turn was played is not shown either.
     pub delayed: bool,
+    /// Whose move it is in the position shown (its userid), while the
+    /// game is on: turns alternate, White's first, so it is White's after
+    /// an even number of turns shown.
+    pub to_move: Option<String>,
 }
 
 /// A running board's `--public-delay` (0 for none, or once it ended).
@@ -183,14 +187,16 @@ const DELAY_OF_B: &str = "(CASE WHEN b.result IS NULL THEN COALESCE((SELECT t.pu
 /// the last turn shown as `shown_at`.
 fn line_select() -> String {
     format!(
-        "SELECT number, variant, white, black, result, shown_at, finished_at, delay > 0 FROM (
+        "SELECT number, variant, white, black, result, shown_at, finished_at, delay > 0,
+            (shown_turns % 2) = 0 FROM (
          SELECT b.number, b.variant, w.userid AS white, k.userid AS black, b.result,
             b.finished_at, b.white_id, b.black_id, {DELAY_OF_B} AS delay,
             CASE WHEN {DELAY_OF_B} = 0 THEN b.last_turn_at
                  ELSE COALESCE((SELECT u.played_at FROM turns u WHERE u.board = b.number
                      AND u.seq = (SELECT MAX(v.seq) FROM turns v WHERE v.board = b.number)
                          - {DELAY_OF_B}), b.created_at)
-            END AS shown_at
+            END AS shown_at,
+            (SELECT COUNT(*) FROM turns u WHERE u.board = b.number) - {DELAY_OF_B} AS shown_turns
          FROM boards b JOIN players w ON w.id = b.white_id JOIN players k ON k.id = b.black_id
          WHERE {})",
         LISTED.replace("?v", "NULL")
@@ -213,11 +219,18 @@ fn board_lines(
             row.get::<_, String>(5)?,
             row.get::<_, Option<String>>(6)?,
             row.get::<_, bool>(7)?,
+            row.get::<_, bool>(8)?,
         ))
     })?;
     rows.map(|row| {
-        let (number, variant, white, black, result, last, finished, delayed) = row?;
+        let (number, variant, white, black, result, last, finished, delayed, whites_move) = row?;
+        let to_move = match (&result, whites_move) {
+            (Some(_), _) => None,
+            (None, true) => Some(white.clone()),
+            (None, false) => Some(black.clone()),
+        };
         Ok(BoardLine {
+            to_move,
             number,
             variant: variant.parse().map_err(|_| {
                 StoreError::Corrupt(format!("board {number} has unknown variant {variant:?}"))

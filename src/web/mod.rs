@@ -336,23 +336,29 @@ fn check_query(query: &Option<String>) -> Result<(), WebError> {
     }
 }
 
-/// The side a board is seen from: `?side=black` or `?side=white`
-/// (White's without a query).
-fn side(query: &Option<String>) -> Result<Color, WebError> {
+/// What a board page's query asks: the side it is seen from
+/// (`side=black` or `side=white`, White's without one) and the position
+/// (`turn=K`, after K turns; the latest without one).
+fn board_query(query: &Option<String>) -> Result<(Color, Option<u32>), WebError> {
     check_query(query)?;
-    let mut side = Color::White;
+    let (mut side, mut turn) = (Color::White, None);
     for pair in query.as_deref().unwrap_or("").split('&') {
-        match pair {
-            "" | "side=white" => side = Color::White,
-            "side=black" => side = Color::Black,
+        match pair.split_once('=') {
+            None if pair.is_empty() => {}
+            Some(("side", "white")) => side = Color::White,
+            Some(("side", "black")) => side = Color::Black,
+            // Digits only, within u32; more is no turn of any game (404).
+            Some(("turn", k)) if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => {
+                turn = Some(k.parse::<u32>().map_err(|_| WebError::NotFound)?);
+            }
             _ => {
                 return Err(WebError::BadRequest(
-                    "The only query a board page reads is side=white or side=black.",
+                    "A board page reads only side=white or side=black and turn=<number>.",
                 ));
             }
         }
     }
-    Ok(side)
+    Ok((side, turn))
 }
 
 /// `name.ext` split at its last dot, when `ext` is one of `known`.
@@ -424,10 +430,10 @@ async fn board(
         return refusal(&site, WebError::NotFound);
     };
     match extension {
-        None => match side(&query) {
-            Ok(side) => {
+        None => match board_query(&query) {
+            Ok((side, turn)) => {
                 answer(site, &headers, move |site, conn| {
-                    pages::board(site, conn, number, side)
+                    pages::board(site, conn, number, side, turn)
                 })
                 .await
             }
@@ -548,11 +554,20 @@ mod tests {
     }
 
     #[test]
-    fn the_side_query_is_read_strictly() {
-        assert_eq!(side(&None).ok(), Some(Color::White));
-        assert_eq!(side(&Some("side=black".into())).ok(), Some(Color::Black));
-        assert!(side(&Some("side=purple".into())).is_err());
-        assert!(side(&Some("x".repeat(MAX_QUERY + 1))).is_err());
+    fn the_board_query_is_read_strictly() {
+        let side = |query: &str| board_query(&Some(query.into())).ok();
+        assert_eq!(board_query(&None).ok(), Some((Color::White, None)));
+        assert_eq!(side("side=black"), Some((Color::Black, None)));
+        assert_eq!(side("turn=3&side=black"), Some((Color::Black, Some(3))));
+        assert_eq!(side("turn=0"), Some((Color::White, Some(0))));
+        assert!(side("side=purple").is_none());
+        assert!(side("turn=-1").is_none());
+        assert!(side("turn=").is_none());
+        assert!(matches!(
+            board_query(&Some("turn=99999999999".into())),
+            Err(WebError::NotFound)
+        ));
+        assert!(board_query(&Some("x".repeat(MAX_QUERY + 1))).is_err());
     }
 
     #[test]

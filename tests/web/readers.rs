@@ -376,3 +376,28 @@ fn the_front_page_orders_delayed_games_by_what_it_shows() {
     };
     assert!(at(first) < at(second), "{index}");
 }
+
+/// `?turn=K` steps through what the public sees of a delayed game and no
+/// further: the turn held back is a 404, as a page of no such turn.
+#[test]
+fn a_delayed_games_turns_can_be_stepped_through_only_as_far_as_shown() {
+    let mut h = Harness::new();
+    let games = delayed_spring(&mut h);
+    let (first, w1, b1) = games[0].clone();
+    // Three turns played, two held back: the public sees one.
+    play(&mut h, first, &[(&w1, "d4"), (&b1, "d5"), (&w1, "c4")]);
+    let site = start_in_process(&h);
+    let start = get(site, &format!("/boards/{first}?turn=0"));
+    assert_eq!(start.status, 200, "{}", start.body);
+    assert!(!start.body.contains(r#"class="last""#), "{}", start.body);
+    let shown = get(site, &format!("/boards/{first}?turn=1"));
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert_eq!(shown.body.matches(r#"class="last""#).count(), 2);
+    for held in [2, 3, 4] {
+        let page = get(site, &format!("/boards/{first}?turn={held}"));
+        assert_eq!(page.status, 404, "turn {held}: {}", page.body);
+    }
+    // Its list line says whose move it is in the position it shows.
+    let index = get(site, "/").body;
+    assert!(index.contains(&format!("{b1} to move")), "{index}");
+}

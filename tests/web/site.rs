@@ -82,7 +82,7 @@ pub(crate) fn get(site: SocketAddr, path: &str) -> Fetched {
 /// a challenge from mallory to alice never accepted (board 102); a Swiss
 /// event of four with one game decided; an address claimed for a userid
 /// never confirmed. Returns the harness and the event's first game.
-fn played() -> (Harness, u32) {
+pub(crate) fn played() -> (Harness, u32) {
     let mut h = Harness::new();
     h.alice_and_bob_on("chess");
     let accepted = h.send(BOB, "ok", "accept 101 bob bob-pw");

@@ -12,22 +12,21 @@ use std::fmt::Display;
 
 use rusqlite::Connection;
 use serde::Serialize;
-use shakmaty::{Color, Position};
 use time::OffsetDateTime;
 
-use super::{Page, Site, WebError, svg};
-use crate::domain::BoardNumber;
+use super::{Page, Site, WebError};
 use crate::metrics::Snapshot;
 use crate::reader::{self, Who};
 use crate::render::ratings::{past_table, player_table};
 use crate::render::readable_time;
-use crate::rules::notation::parse_turn;
-use crate::rules::{Game, Variant};
-use crate::schedule;
-use crate::store::boards::{self, Board, StoredTurn};
+use crate::rules::Variant;
 use crate::store::tournaments::{self as events, Event, Status};
 use crate::store::{self, ladders, ratings, web};
 use crate::tournament::{ByeKind, Crosstable, Format, text};
+
+mod board;
+pub(super) use board::{Loaded, load};
+pub use board::{board, board_feed};
 
 const HTML: &str = "text/html; charset=utf-8";
 const ATOM: &str = "application/atom+xml; charset=utf-8";
@@ -57,213 +56,6 @@ fn html(site: &Site, template: &str, context: impl Serialize) -> Result<Page, We
             .render(template, context)
             .map_err(WebError::Failed)?,
     })
-}
-
-/// A public board with its game replayed, as far as the public may see
-/// it.
-pub(super) struct Loaded {
-    pub(super) board: Board,
-    pub(super) game: Game,
-    turns: Vec<StoredTurn>,
-    pub(super) white: String,
-    pub(super) black: String,
-    /// Turns held back: its event's `--public-delay` while it runs, else 0.
-    delay: u32,
-}
-
-pub(super) fn load(conn: &Connection, number: u32) -> Result<Loaded, WebError> {
-    let sight = reader::board(conn, BoardNumber(number), Who::Web)?.ok_or(WebError::NotFound)?;
-    let board = boards::get(conn, BoardNumber(number))?.ok_or(WebError::NotFound)?;
-    let mut turns = boards::turns(conn, BoardNumber(number))?;
-    // The latest turns of a delayed event game are not public yet.
-    let delay = sight.hidden_turns;
-    turns.truncate(sight.turns_shown(turns.len()));
-    let mut game = Game::new(board.variant);
-    for turn in &turns {
-        let corrupt = |e: &dyn std::fmt::Display| {
-            WebError::Failed(format!("board {number} turn {}: {e}", turn.seq))
-        };
-        let moves = parse_turn(&turn.text).map_err(|e| corrupt(&e))?;
-        game.play(&moves).map_err(|e| corrupt(&e))?;
-    }
-    Ok(Loaded {
-        white: web::userid(conn, board.white)?,
-        black: web::userid(conn, board.black)?,
-        board,
-        game,
-        turns,
-        delay,
-    })
-}
-
-#[derive(Serialize)]
-struct TurnRow {
-    numbered: String,
-    by: String,
-    played_at: String,
-}
-
-#[derive(Serialize)]
-struct EventRef {
-    name: String,
-    round: u32,
-}
-
-#[derive(Serialize)]
-struct BoardView {
-    number: u32,
-    variant: &'static str,
-    variant_id: &'static str,
-    white: String,
-    black: String,
-    /// `white` or `black`: whose side the board is seen from.
-    side: &'static str,
-    other_side: &'static str,
-    svg: String,
-    result: Option<String>,
-    end_reason: Option<String>,
-    to_move: Option<String>,
-    in_check: bool,
-    turns: Vec<TurnRow>,
-    record: String,
-    started: String,
-    rated: bool,
-    days_per_turn: Option<u32>,
-    nag_days: u32,
-    forfeit_days: u32,
-    reminder_at: Option<String>,
-    forfeit_at: Option<String>,
-    /// With a time control: `10/50 (10 turns in 50 days, ...)`, and each
-    /// player's clock (userid, clock).
-    control: Option<String>,
-    clocks: Vec<(String, String)>,
-    event: Option<EventRef>,
-    /// Turns the page lags behind the running game (0: none).
-    delay: u32,
-}
-
-/// `/boards/<n>`: the board from `side`, players, variant, turns,
-/// deadlines, result.
-pub fn board(site: &Site, conn: &Connection, number: u32, side: Color) -> Result<Page, WebError> {
-    let loaded = load(conn, number)?;
-    let Loaded {
-        board,
-        game,
-        turns,
-        white,
-        black,
-        delay,
-    } = &loaded;
-    let state = game.state();
-    let finished = board.result.is_some();
-    let check = state
-        .in_check()
-        .then(|| state.pos().king(state.turn()))
-        .flatten();
-    let label = format!(
-        "{} board {} seen by {}: {}",
-        board.variant.spaced_name(),
-        board.number,
-        if side == Color::White {
-            "White"
-        } else {
-            "Black"
-        },
-        game.fen()
-    );
-    let (mut reminder_at, mut forfeit_at) = (None, None);
-    // A delayed game's clocks and deadlines would tell when its hidden
-    // turns were played.
-    let control = crate::store::clocks::stored_clock(conn, BoardNumber(number))?
-        .map(|stored| format!("{} ({})", stored.control, stored.control.describe()));
-    let mut player_clocks = Vec::new();
-    let timed = match store::deadlines::deadlines_of(conn, BoardNumber(number))? {
-        Some(_) if !finished && *delay == 0 => {
-            crate::store::clocks::board_clock(conn, board, state.turn(), site.time_source.now())?
-        }
-        _ => None,
-    };
-    if let Some(timed) = timed {
-        for (userid, side) in [
-            (white, pbem_clock::Side::White),
-            (black, pbem_clock::Side::Black),
-        ] {
-            player_clocks.push((userid.clone(), timed.clock.line(side)));
-        }
-        forfeit_at = Some(pbem_clock::readable(timed.clock.loses_at()));
-    } else if !finished
-        && *delay == 0
-        && let Some(deadlines) = store::deadlines::deadlines_of(conn, BoardNumber(number))?
-    {
-        let mover = board.player(state.turn());
-        let away = store::deadlines::honoured_vacations(
-            conn,
-            BoardNumber(number),
-            board.last_turn_at,
-            mover,
-        )?;
-        let now = site.time_source.now().max(board.last_turn_at);
-        reminder_at = schedule::next_nag_at(&deadlines, &away, now).map(readable_time);
-        forfeit_at = Some(readable_time(schedule::forfeit_at(&deadlines, &away, now)));
-    }
-    let event = match events::game_of_board(conn, BoardNumber(number))? {
-        Some((id, game)) => Some(EventRef {
-            name: events::by_id(conn, id)?.settings.name,
-            round: game.round,
-        }),
-        None => None,
-    };
-    let view = BoardView {
-        number: board.number.0,
-        variant: board.variant.spaced_name(),
-        variant_id: board.variant.id(),
-        white: white.clone(),
-        black: black.clone(),
-        side: if side == Color::White {
-            "white"
-        } else {
-            "black"
-        },
-        other_side: if side == Color::White {
-            "black"
-        } else {
-            "white"
-        },
-        svg: svg::board(state.pos().board(), side, check, &label),
-        result: board.result.clone(),
-        end_reason: board.end_reason.clone(),
-        to_move: (!finished).then(|| match state.turn() {
-            Color::White => white.clone(),
-            Color::Black => black.clone(),
-        }),
-        in_check: check.is_some(),
-        turns: game
-            .turns()
-            .iter()
-            .zip(turns)
-            .map(|(played, stored)| TurnRow {
-                numbered: played.numbered(),
-                by: match played.mover {
-                    Color::White => white.clone(),
-                    Color::Black => black.clone(),
-                },
-                played_at: readable_time(stored.played_at),
-            })
-            .collect(),
-        record: game.record(),
-        started: readable_time(board.created_at),
-        rated: board.options.rated,
-        days_per_turn: board.options.days_per_turn,
-        nag_days: board.options.nag_days,
-        forfeit_days: board.options.forfeit_days,
-        reminder_at,
-        forfeit_at,
-        control,
-        clocks: player_clocks,
-        event,
-        delay: *delay,
-    };
-    html(site, "board.html", view)
 }
 
 #[derive(Serialize)]
@@ -308,69 +100,6 @@ fn atom_feed(
     })
 }
 
-/// `/boards/<n>.atom`: one entry per turn played, the newest first, and
-/// the result.
-pub fn board_feed(site: &Site, conn: &Connection, number: u32) -> Result<Page, WebError> {
-    let loaded = load(conn, number)?;
-    let Loaded {
-        board,
-        game,
-        turns,
-        white,
-        black,
-        ..
-    } = &loaded;
-    let mut entries: Vec<FeedEntry> = game
-        .turns()
-        .iter()
-        .zip(turns)
-        .map(|(played, stored)| {
-            let by = match played.mover {
-                Color::White => white,
-                Color::Black => black,
-            };
-            FeedEntry {
-                id: format!("urn:pbem:board:{number}:turn:{}", stored.seq),
-                title: format!("Board {number}: {by} played {}", played.numbered()),
-                updated: store::time_text(stored.played_at),
-                summary: format!(
-                    "{by} played {} on {} board {number} ({white} - {black}).",
-                    played.numbered(),
-                    board.variant.spaced_name()
-                ),
-                link: format!("/boards/{number}"),
-            }
-        })
-        .collect();
-    if let Some(result) = &board.result {
-        let ended = web::finished_at(conn, number)?.unwrap_or(board.last_turn_at);
-        entries.push(FeedEntry {
-            id: format!("urn:pbem:board:{number}:result"),
-            title: format!(
-                "Board {number}: {white} - {black} {result} ({})",
-                board.end_reason.as_deref().unwrap_or("")
-            ),
-            updated: store::time_text(ended),
-            summary: game.record(),
-            link: format!("/boards/{number}"),
-        });
-    }
-    atom_feed(
-        site,
-        "board.atom.xml",
-        (
-            format!("urn:pbem:board:{number}"),
-            format!(
-                "{} board {number}: {white} - {black}",
-                board.variant.spaced_name()
-            ),
-            format!("/boards/{number}"),
-        ),
-        entries,
-        board.created_at,
-    )
-}
-
 #[derive(Serialize)]
 struct BoardLineView {
     number: u32,
@@ -378,6 +107,8 @@ struct BoardLineView {
     white: String,
     black: String,
     result: Option<String>,
+    /// Whose move it is, while the game is on.
+    to_move: Option<String>,
     when: String,
 }
 
@@ -394,6 +125,7 @@ fn line_views(lines: Vec<reader::BoardLine>) -> Vec<BoardLineView> {
             white: line.white,
             black: line.black,
             result: line.result,
+            to_move: line.to_move,
         })
         .collect()
 }
