@@ -48,6 +48,7 @@ fn no_page_is_wider_than_a_phone_and_the_board_shows_its_marks() {
             "last": "document.querySelectorAll('svg rect.last').length",
             "pieces": "(document.querySelector('.pieces') || {}).textContent || ''",
             "steps": "Array.from(document.querySelectorAll('.steps a')).map(a => a.textContent).join(',')",
+            "where": "(document.querySelector('.steps') || {}).textContent || ''",
             "turn_links": "document.querySelectorAll('a[href*=\"?turn=\"]').length",
         },
     });
@@ -108,6 +109,12 @@ fn no_page_is_wider_than_a_phone_and_the_board_shows_its_marks() {
         let earlier = board("board-turn-3", width);
         assert_eq!(earlier["last"], 2, "{earlier}");
         assert_eq!(earlier["steps"], "First,Previous,Next,Last", "{earlier}");
+        assert!(
+            earlier["where"]
+                .as_str()
+                .is_some_and(|w| w.starts_with("After turn 3 (2.Qh5) of 7")),
+            "{earlier}"
+        );
         // After 1.e4 e5 2.Qh5: the queen is on h5.
         assert!(
             earlier["pieces"]
@@ -121,5 +128,18 @@ fn no_page_is_wider_than_a_phone_and_the_board_shows_its_marks() {
     let front = get(site, "/").body;
     assert!(front.contains(" to move</td>"), "{front}");
     assert_eq!(get(site, "/boards/101?turn=8").status, 404);
+    // Player names link to their pages: the director and the pairings.
+    let event = get(site, "/events/spring").body;
+    for name in ["td", "ann", "cal"] {
+        assert!(
+            event.contains(&format!(r#"<a href="/players/{name}">{name}</a>"#)),
+            "{name}: {event}"
+        );
+    }
+    let pairings = &event[event.find("Pairings").expect("pairings")..];
+    assert!(
+        pairings.contains(r#"<a href="/players/cal">"#),
+        "{pairings}"
+    );
     assert_eq!(get(site, "/boards/101?turn=7").status, 200);
 }

@@ -115,10 +115,14 @@ struct BoardView {
     /// rated game).
     white_rating: Option<i64>,
     black_rating: Option<i64>,
-    /// The pieces in words, per side: the text board.
+    /// The pieces in words, per side: the text board; and the position's
+    /// FEN, for an analysis board.
     pieces: String,
-    /// The position shown: after `shown` of the `public` turns.
+    fen: String,
+    /// The position shown: after `shown` of the `public` turns, the last
+    /// of them numbered as the record numbers it (`2.Qh5`).
     shown: usize,
+    shown_move: Option<String>,
     public: usize,
     /// The `?turn=` links to the first, previous, next and last positions
     /// (none where the shown position is that one already).
@@ -293,6 +297,7 @@ pub fn board(
         },
         svg: svg::board(state.pos().board(), side, check, &marked, &label),
         pieces: spoken_position(state.pos().board()),
+        fen: game.fen(),
         result: board.result.clone(),
         end_reason: board.end_reason.clone(),
         to_move: (!finished || shown < public).then(|| match state.turn() {
@@ -330,6 +335,7 @@ pub fn board(
         white_rating,
         black_rating,
         shown,
+        shown_move: game.turns().last().map(|played| played.numbered()),
         public,
         steps,
         side_query,
