@@ -247,44 +247,76 @@ fn board_lines(
 }
 
 /// The public games being played, the latest turn shown first, at most
-/// `limit`: a delayed game is ordered by the last turn it shows.
-pub fn running_boards(conn: &Connection, limit: u32) -> Result<Vec<BoardLine>, StoreError> {
-    board_lines(
-        conn,
-        &format!(
-            "{} WHERE result IS NULL ORDER BY shown_at DESC, number DESC LIMIT ?1",
-            line_select()
-        ),
-        [limit],
-    )
-}
-
-/// The public games that ended, the latest first, at most `limit`.
-pub fn finished_boards(conn: &Connection, limit: u32) -> Result<Vec<BoardLine>, StoreError> {
-    board_lines(
-        conn,
-        &format!(
-            "{} WHERE result IS NOT NULL ORDER BY finished_at DESC, number DESC LIMIT ?1",
-            line_select()
-        ),
-        [limit],
-    )
-}
-
-/// The public games of `player`, the newest first, at most `limit`.
-pub fn boards_of(
+/// `limit` after the first `skip`: a delayed game is ordered by the last
+/// turn it shows.
+pub fn running_boards(
     conn: &Connection,
-    player: PlayerId,
     limit: u32,
+    skip: u32,
 ) -> Result<Vec<BoardLine>, StoreError> {
     board_lines(
         conn,
         &format!(
-            "{} WHERE white_id = ?1 OR black_id = ?1 ORDER BY number DESC LIMIT ?2",
+            "{} WHERE result IS NULL ORDER BY shown_at DESC, number DESC LIMIT ?1 OFFSET ?2",
             line_select()
         ),
-        params![player.0, limit],
+        [limit, skip],
     )
+}
+
+/// The public games that ended, the latest first, at most `limit` after
+/// the first `skip`.
+pub fn finished_boards(
+    conn: &Connection,
+    limit: u32,
+    skip: u32,
+) -> Result<Vec<BoardLine>, StoreError> {
+    board_lines(
+        conn,
+        &format!(
+            "{} WHERE result IS NOT NULL ORDER BY finished_at DESC, number DESC LIMIT ?1 OFFSET ?2",
+            line_select()
+        ),
+        [limit, skip],
+    )
+}
+
+/// The public games of `player`, the newest first, at most `limit` after
+/// the first `skip`.
+pub fn boards_of(
+    conn: &Connection,
+    player: PlayerId,
+    limit: u32,
+    skip: u32,
+) -> Result<Vec<BoardLine>, StoreError> {
+    board_lines(
+        conn,
+        &format!(
+            "{} WHERE white_id = ?1 OR black_id = ?1 ORDER BY number DESC LIMIT ?2 OFFSET ?3",
+            line_select()
+        ),
+        params![player.0, limit, skip],
+    )
+}
+
+/// The players with a public game (an address of theirs confirmed), by
+/// userid, at most `limit` after the first `skip`: each userid and how
+/// many public games they have.
+pub fn players_with_games(
+    conn: &Connection,
+    limit: u32,
+    skip: u32,
+) -> Result<Vec<(String, u32)>, StoreError> {
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT p.userid, (SELECT COUNT(*) FROM boards b
+             WHERE (b.white_id = p.id OR b.black_id = p.id) AND {listed}) AS games
+         FROM players p
+         WHERE EXISTS (SELECT 1 FROM addresses a WHERE a.player_id = p.id) AND games > 0
+         ORDER BY p.userid LIMIT ?1 OFFSET ?2",
+        listed = LISTED.replace("?v", "NULL")
+    ))?;
+    let rows = statement.query_map([limit, skip], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// The events `player` entered: name and status, the newest first.
@@ -422,12 +454,12 @@ mod tests {
             listed_boards_of(conn, bob, Some(alice)).expect("listed"),
             [challenge, game]
         );
-        let running = running_boards(conn, 10).expect("running");
+        let running = running_boards(conn, 10, 0).expect("running");
         assert_eq!(
             running.iter().map(|b| b.number).collect::<Vec<_>>(),
             [game.0]
         );
-        assert_eq!(boards_of(conn, bob, 10).expect("bob's").len(), 1);
+        assert_eq!(boards_of(conn, bob, 10, 0).expect("bob's").len(), 1);
         assert_eq!(
             confirmed_player(conn, "ALICE").expect("query"),
             Some((alice, "alice".to_string()))
@@ -450,8 +482,8 @@ mod tests {
         set_private(conn, game.0).expect("private");
         let facts = board_facts(conn, game.0).expect("query").expect("a board");
         assert!(!facts.public);
-        assert!(running_boards(conn, 10).expect("running").is_empty());
-        assert!(boards_of(conn, alice, 10).expect("alice's").is_empty());
+        assert!(running_boards(conn, 10, 0).expect("running").is_empty());
+        assert!(boards_of(conn, alice, 10, 0).expect("alice's").is_empty());
         assert_eq!(counts(conn).expect("counts").boards_running, 0);
         // A game of no event is shown as it stands; an unknown event has no delay.
         assert_eq!(facts.delay, 0);

@@ -151,7 +151,9 @@ pub fn router(site: Arc<Site>) -> Router {
         .route("/boards/{file}", get(board))
         .route("/events", get(events))
         .route("/events/{file}", get(event))
+        .route("/ladders", get(ladders))
         .route("/ladders/{name}", get(ladder))
+        .route("/players", get(players))
         .route("/ratings", get(rated_variants))
         .route("/ratings/{variant}", get(ratings))
         .route("/players/{userid}", get(player))
@@ -361,6 +363,40 @@ fn board_query(query: &Option<String>) -> Result<(Color, Option<u32>), WebError>
     Ok((side, turn))
 }
 
+/// The page of a list a query asks for (`page=N`, N from 1; the first
+/// without one), read as strictly as a board's `turn`: digits only, else
+/// 400; 0 or past `u32` is no page of any list (404).
+fn page_query(query: &Option<String>) -> Result<u32, WebError> {
+    check_query(query)?;
+    let mut page = 1;
+    for pair in query.as_deref().unwrap_or("").split('&') {
+        match pair.split_once('=') {
+            None if pair.is_empty() => {}
+            Some(("page", n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                page = n.parse::<u32>().map_err(|_| WebError::NotFound)?;
+                if page == 0 {
+                    return Err(WebError::NotFound);
+                }
+            }
+            _ => return Err(WebError::BadRequest("A list reads only page=<number>.")),
+        }
+    }
+    Ok(page)
+}
+
+/// Answers `build` with the page of the list the query asks for.
+async fn paged(
+    site: Arc<Site>,
+    headers: &HeaderMap,
+    query: &Option<String>,
+    build: impl FnOnce(&Site, &Connection, u32) -> Result<Page, WebError> + Send + 'static,
+) -> Response {
+    match page_query(query) {
+        Ok(page) => answer(site, headers, move |site, conn| build(site, conn, page)).await,
+        Err(error) => refusal(&site, error),
+    }
+}
+
 /// `name.ext` split at its last dot, when `ext` is one of `known`.
 fn split_extension<'a>(file: &'a str, known: &[&str]) -> (&'a str, Option<&'a str>) {
     match file.rsplit_once('.') {
@@ -387,7 +423,7 @@ async fn index(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    checked(site, &headers, check_query(&query), pages::index).await
+    paged(site, &headers, &query, pages::index).await
 }
 
 async fn health(State(site): State<Arc<Site>>) -> Response {
@@ -459,7 +495,7 @@ async fn events(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    checked(site, &headers, check_query(&query), pages::events).await
+    paged(site, &headers, &query, pages::events).await
 }
 
 async fn event(
@@ -526,10 +562,26 @@ async fn player(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    checked(site, &headers, check_query(&query), move |site, conn| {
-        pages::player(site, conn, &userid)
+    paged(site, &headers, &query, move |site, conn, page| {
+        pages::player(site, conn, &userid, page)
     })
     .await
+}
+
+async fn players(
+    State(site): State<Arc<Site>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    paged(site, &headers, &query, pages::players).await
+}
+
+async fn ladders(
+    State(site): State<Arc<Site>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    checked(site, &headers, check_query(&query), pages::ladders).await
 }
 
 async fn not_found(State(site): State<Arc<Site>>) -> Response {
@@ -568,6 +620,18 @@ mod tests {
             Err(WebError::NotFound)
         ));
         assert!(board_query(&Some("x".repeat(MAX_QUERY + 1))).is_err());
+    }
+
+    #[test]
+    fn the_page_query_is_read_as_strictly_as_the_board_query() {
+        let page = |query: &str| page_query(&Some(query.into()));
+        assert_eq!(page_query(&None).ok(), Some(1));
+        assert_eq!(page("page=3").ok(), Some(3));
+        assert!(matches!(page("page=0"), Err(WebError::NotFound)));
+        assert!(matches!(page("page=99999999999"), Err(WebError::NotFound)));
+        for bad in ["page=", "page=-1", "page=two", "side=black", "page"] {
+            assert!(matches!(page(bad), Err(WebError::BadRequest(_))), "{bad}");
+        }
     }
 
     #[test]

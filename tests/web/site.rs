@@ -181,6 +181,9 @@ fn every_path(event_board: u32) -> Vec<String> {
         "/players/alice",
         "/players/bob",
         "/players/ann",
+        "/players",
+        "/ladders",
+        "/?page=1",
     ]
     .into_iter()
     .map(str::to_string)
@@ -352,6 +355,15 @@ fn check_refusals(site: SocketAddr) {
         ("/players/nobody-at-all", 404),
         ("/players/ghost", 404),
         ("/players/%FF%FE", 400),
+        // Pages of lists: past the end, none, junk.
+        ("/?page=2", 404),
+        ("/?page=0", 404),
+        ("/?page=two", 400),
+        ("/?side=black", 400),
+        ("/players?page=2", 404),
+        ("/players/alice?page=2", 404),
+        ("/events?page=2", 404),
+        ("/players?page=99999999999", 404),
         ("/nowhere", 404),
         ("/boards/", 404),
     ] {

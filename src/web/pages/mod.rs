@@ -25,23 +25,22 @@ use crate::store::{self, ladders, ratings, web};
 use crate::tournament::{ByeKind, Crosstable, Format, text};
 
 mod board;
+mod lists;
 pub(super) use board::{Loaded, load};
 pub use board::{board, board_feed};
+use lists::{Pager, skipped, variant_line};
+pub use lists::{events, index, ladders, players};
 
 const HTML: &str = "text/html; charset=utf-8";
 const ATOM: &str = "application/atom+xml; charset=utf-8";
 const PLAIN: &str = "text/plain; charset=utf-8";
 
-/// Games listed on the front page, of each kind (running, finished).
-const FRONT_GAMES: u32 = 20;
-/// Games listed on a player's page.
+/// Games listed on a player's page, per page.
 const PLAYER_GAMES: u32 = 100;
 /// Rated games listed on a player's page.
 const PLAYER_RATED_GAMES: u32 = 10;
 /// Rows per section of a variant's standings, as the `ratings` mail.
 const STANDINGS_ROWS: usize = 100;
-/// Finished events listed on `/events`, as the `tournaments` mail.
-const FINISHED_EVENTS: u32 = 200;
 
 /// A serializable value for a template's context.
 fn value(of: impl Serialize) -> minijinja::Value {
@@ -126,100 +125,6 @@ fn line_views(lines: Vec<reader::BoardLine>) -> Vec<BoardLineView> {
             black: line.black,
             result: line.result,
             to_move: line.to_move,
-        })
-        .collect()
-}
-
-#[derive(Serialize)]
-struct EventLine {
-    name: String,
-    status: &'static str,
-    variant: &'static str,
-    format: String,
-    entrants: usize,
-}
-
-fn event_lines(conn: &Connection, status: Status, limit: u32) -> Result<Vec<EventLine>, WebError> {
-    events::list(conn, status, limit)?
-        .into_iter()
-        .map(|event| {
-            Ok(EventLine {
-                entrants: events::entries(conn, event.id)?.len(),
-                status: event.status.as_str(),
-                variant: event.settings.variant.spaced_name(),
-                format: event.settings.format.describe(),
-                name: event.settings.name,
-            })
-        })
-        .collect()
-}
-
-#[derive(Serialize)]
-struct VariantLine {
-    id: &'static str,
-    name: &'static str,
-    description: &'static str,
-}
-
-/// `/`: running and open events, running and finished games, variants.
-pub fn index(site: &Site, conn: &Connection) -> Result<Page, WebError> {
-    let variants: Vec<VariantLine> = Variant::ALL
-        .into_iter()
-        .map(|v| VariantLine {
-            id: v.id(),
-            name: v.spaced_name(),
-            description: v.description(),
-        })
-        .collect();
-    html(
-        site,
-        "index.html",
-        minijinja::context! {
-            running_events => value(event_lines(conn, Status::Running, u32::MAX)?),
-            open_events => value(event_lines(conn, Status::Open, u32::MAX)?),
-            running => value(line_views(reader::running_boards(conn, FRONT_GAMES)?)),
-            finished => value(line_views(reader::finished_boards(conn, FRONT_GAMES)?)),
-            variants => value(&variants),
-            address => site.address.clone(),
-        },
-    )
-}
-
-/// `/events`: every open and running event, and the newest finished ones.
-pub fn events(site: &Site, conn: &Connection) -> Result<Page, WebError> {
-    let finished = event_lines(conn, Status::Finished, FINISHED_EVENTS)?;
-    let more = events::count(conn, Status::Finished)?.saturating_sub(finished.len() as u32);
-    html(
-        site,
-        "events.html",
-        minijinja::context! {
-            open => value(event_lines(conn, Status::Open, u32::MAX)?),
-            running => value(event_lines(conn, Status::Running, u32::MAX)?),
-            finished => value(&finished),
-            more_finished => more,
-            ladders => value(ladder_lines(conn)?),
-        },
-    )
-}
-
-#[derive(Serialize)]
-struct LadderLine {
-    name: String,
-    variant: &'static str,
-    players: usize,
-}
-
-/// Every ladder, by name: name, variant, players (as `tournaments` lists
-/// them).
-fn ladder_lines(conn: &Connection) -> Result<Vec<LadderLine>, WebError> {
-    ladders::all(conn)?
-        .into_iter()
-        .map(|ladder| {
-            Ok(LadderLine {
-                players: ladders::rungs(conn, ladder.id)?.len(),
-                variant: ladder.settings.variant.spaced_name(),
-                name: ladder.settings.name,
-            })
         })
         .collect()
 }
@@ -512,13 +417,9 @@ pub fn event_feed(site: &Site, conn: &Connection, name: &str) -> Result<Page, We
 
 /// `/ratings`: the variants that have ratings.
 pub fn rated_variants(site: &Site, conn: &Connection) -> Result<Page, WebError> {
-    let variants: Vec<VariantLine> = ratings::variants(conn)?
+    let variants: Vec<_> = ratings::variants(conn)?
         .into_iter()
-        .map(|v| VariantLine {
-            id: v.id(),
-            name: v.spaced_name(),
-            description: v.description(),
-        })
+        .map(variant_line)
         .collect();
     html(
         site,
@@ -542,9 +443,15 @@ pub fn ratings(site: &Site, conn: &Connection, variant: Variant) -> Result<Page,
     )
 }
 
-/// `/players/<userid>`: ratings, rated games, games, events.
-pub fn player(site: &Site, conn: &Connection, userid: &str) -> Result<Page, WebError> {
+/// `/players/<userid>` (`?page=N`: a later page of their games): ratings,
+/// rated games, games, events.
+pub fn player(site: &Site, conn: &Connection, userid: &str, page: u32) -> Result<Page, WebError> {
     let (id, userid) = web::confirmed_player(conn, userid)?.ok_or(WebError::NotFound)?;
+    let skip = skipped(page, PLAYER_GAMES)?;
+    let mut games = reader::public_boards_of(conn, id, PLAYER_GAMES + 1, skip)?;
+    let more = games.len() > PLAYER_GAMES as usize;
+    games.truncate(PLAYER_GAMES as usize);
+    let pager = Pager::new(&format!("/players/{userid}"), page, more, games.is_empty())?;
     let now = ratings::nanos(site.time_source.now());
     let standings: Vec<_> = ratings::of_player(conn, id)?
         .into_iter()
@@ -561,7 +468,8 @@ pub fn player(site: &Site, conn: &Connection, userid: &str) -> Result<Page, WebE
             userid => userid,
             ratings => (!standings.is_empty()).then(|| player_table(&standings)),
             rated_games => (!rows.is_empty()).then(|| past_table(&rows)),
-            games => value(line_views(reader::public_boards_of(conn, id, PLAYER_GAMES)?)),
+            games => value(line_views(games)),
+            pager => value(&pager),
             events => events,
         },
     )
