@@ -68,7 +68,7 @@ fn main() {
         });
     }
     criterion.bench_function("front page", |b| {
-        b.iter(|| black_box(pages::index(&site, store.conn()).expect("page")))
+        b.iter(|| black_box(pages::index(&site, store.conn(), 1).expect("page")))
     });
 
     let event = played_event();

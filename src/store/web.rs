@@ -329,6 +329,69 @@ pub fn events_of(conn: &Connection, player: PlayerId) -> Result<Vec<(String, Str
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// A finished game of a ladder, as its page lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LadderResult {
+    pub board: u32,
+    pub challenger: String,
+    pub defender: String,
+    pub result: String,
+    pub finished_at: OffsetDateTime,
+}
+
+/// The last `limit` public games of ladder `ladder` that ended, the
+/// latest first.
+pub fn ladder_results(
+    conn: &Connection,
+    ladder: i64,
+    limit: u32,
+) -> Result<Vec<LadderResult>, StoreError> {
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT b.number, c.userid, d.userid, b.result, b.finished_at
+         FROM ladder_games g JOIN boards b ON b.number = g.board
+         JOIN players c ON c.id = g.challenger_id JOIN players d ON d.id = g.defender_id
+         WHERE g.ladder_id = ?1 AND b.result IS NOT NULL AND b.finished_at IS NOT NULL AND {}
+         ORDER BY b.finished_at DESC, b.number DESC LIMIT ?2",
+        LISTED.replace("?v", "NULL")
+    ))?;
+    let rows = statement.query_map(params![ladder, limit], |row| {
+        Ok((
+            row.get::<_, u32>(0)?,
+            row.get::<_, String>(1)?,
+            row.get::<_, String>(2)?,
+            row.get::<_, String>(3)?,
+            row.get::<_, String>(4)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (board, challenger, defender, result, finished) = row?;
+        Ok(LadderResult {
+            board,
+            challenger,
+            defender,
+            result,
+            finished_at: parse_time(&finished)?,
+        })
+    })
+    .collect()
+}
+
+/// When event `event` finished, if it did.
+pub fn event_finished_at(
+    conn: &Connection,
+    event: i64,
+) -> Result<Option<OffsetDateTime>, StoreError> {
+    let text: Option<String> = conn
+        .query_row_cached(
+            "SELECT finished_at FROM tournaments WHERE id = ?1 AND status = 'finished'",
+            [event],
+            |row| row.get(0),
+        )
+        .optional()?
+        .flatten();
+    text.as_deref().map(parse_time).transpose()
+}
+
 /// When board `number` ended, if it did.
 pub fn finished_at(conn: &Connection, number: u32) -> Result<Option<OffsetDateTime>, StoreError> {
     let finished: Option<String> = conn
