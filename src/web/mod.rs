@@ -154,6 +154,8 @@ pub fn router(site: Arc<Site>) -> Router {
         .route("/ladders", get(ladders))
         .route("/ladders/{name}", get(ladder))
         .route("/players", get(players))
+        .route("/variants", get(variants))
+        .route("/variants/{id}", get(variant))
         .route("/ratings", get(rated_variants))
         .route("/ratings/{variant}", get(ratings))
         .route("/players/{userid}", get(player))
@@ -582,6 +584,32 @@ async fn ladders(
     headers: HeaderMap,
 ) -> Response {
     checked(site, &headers, check_query(&query), pages::ladders).await
+}
+
+async fn variants(
+    State(site): State<Arc<Site>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    checked(site, &headers, check_query(&query), |site, _| {
+        pages::variants(site)
+    })
+    .await
+}
+
+async fn variant(
+    State(site): State<Arc<Site>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let Ok(variant) = id.parse::<Variant>() else {
+        return refusal(&site, WebError::NotFound);
+    };
+    checked(site, &headers, check_query(&query), move |site, _| {
+        pages::variant(site, variant)
+    })
+    .await
 }
 
 async fn not_found(State(site): State<Arc<Site>>) -> Response {

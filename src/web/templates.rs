@@ -37,6 +37,10 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("error.html", include_str!("../../templates/web/error.html")),
     ("pager.html", include_str!("../../templates/web/pager.html")),
     (
+        "variants.html",
+        include_str!("../../templates/web/variants.html"),
+    ),
+    (
         "players.html",
         include_str!("../../templates/web/players.html"),
     ),

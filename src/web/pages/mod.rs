@@ -26,12 +26,14 @@ mod board;
 mod events;
 mod lists;
 mod tables;
+mod variants;
 pub(super) use board::{Loaded, load};
 pub use board::{board, board_feed};
 pub(super) use events::event_named;
 pub use events::{event, event_feed, event_trf, ladder};
 use lists::{Pager, skipped, variant_line};
 pub use lists::{events, index, ladders, players};
+pub use variants::{variant, variants};
 
 const HTML: &str = "text/html; charset=utf-8";
 const ATOM: &str = "application/atom+xml; charset=utf-8";
