@@ -376,6 +376,37 @@ pub fn ladder_results(
     .collect()
 }
 
+/// The `limit` public games begun last, the newest first: number,
+/// variant, White's and Black's userids and when the board was made.
+pub fn new_games(
+    conn: &Connection,
+    limit: u32,
+) -> Result<Vec<(u32, Variant, String, String, OffsetDateTime)>, StoreError> {
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT b.number, b.variant, w.userid, k.userid, b.created_at FROM boards b
+         JOIN players w ON w.id = b.white_id JOIN players k ON k.id = b.black_id
+         WHERE {} ORDER BY b.created_at DESC, b.number DESC LIMIT ?1",
+        LISTED.replace("?v", "NULL")
+    ))?;
+    let rows = statement.query_map([limit], |row| {
+        Ok((
+            row.get::<_, u32>(0)?,
+            row.get::<_, String>(1)?,
+            row.get::<_, String>(2)?,
+            row.get::<_, String>(3)?,
+            row.get::<_, String>(4)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (number, variant, white, black, created) = row?;
+        let variant = variant.parse().map_err(|_| {
+            StoreError::Corrupt(format!("board {number} has unknown variant {variant:?}"))
+        })?;
+        Ok((number, variant, white, black, parse_time(&created)?))
+    })
+    .collect()
+}
+
 /// When event `event` finished, if it did.
 pub fn event_finished_at(
     conn: &Connection,

@@ -147,6 +147,7 @@ pub fn router(site: Arc<Site>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/health", get(health))
+        .route("/feed.atom", get(site_feed))
         .route("/metrics", get(metrics))
         .route("/boards/{file}", get(board))
         .route("/events", get(events))
@@ -584,6 +585,14 @@ async fn ladders(
     headers: HeaderMap,
 ) -> Response {
     checked(site, &headers, check_query(&query), pages::ladders).await
+}
+
+async fn site_feed(
+    State(site): State<Arc<Site>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    checked(site, &headers, check_query(&query), pages::site_feed).await
 }
 
 async fn variants(

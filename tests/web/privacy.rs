@@ -145,6 +145,9 @@ fn a_private_game_is_on_no_page_or_feed() {
         "/players/alice",
         "/players/bob",
         "/players",
+        "/feed.atom",
+        "/variants",
+        "/variants/chess",
         "/boards/101",
         "/boards/101.pgn",
         "/boards/101.atom",
@@ -178,6 +181,8 @@ fn a_private_game_is_on_no_page_or_feed() {
     assert!(shows("/players/alice", " 101  Chess"));
     assert!(shows("/players", r#"<a href="/players/alice">"#));
     assert!(!shows("/players", "dave"), "a private game's player");
+    assert!(shows("/feed.atom", "urn:pbem:board:101:"));
+    assert!(!shows("/feed.atom", "dave"), "a private game's player");
     assert_eq!(get(site, "/players/dave").status, 200, "dave is a player");
     for (path, body) in &pages {
         for private in [finished, running, hidden] {

@@ -24,6 +24,7 @@ use crate::store::{self, ratings, web};
 
 mod board;
 mod events;
+mod feed;
 mod lists;
 mod tables;
 mod variants;
@@ -31,6 +32,7 @@ pub(super) use board::{Loaded, load};
 pub use board::{board, board_feed};
 pub(super) use events::event_named;
 pub use events::{event, event_feed, event_trf, ladder};
+pub use feed::site_feed;
 use lists::{Pager, skipped, variant_line};
 pub use lists::{events, index, ladders, players};
 pub use variants::{variant, variants};
