@@ -31,6 +31,10 @@ fn no_page_is_wider_than_a_phone_and_the_board_shows_its_marks() {
         ("event", "/events/spring"),
         ("ratings", "/ratings"),
         ("player", "/players/alice"),
+        ("players", "/players"),
+        ("ladders", "/ladders"),
+        ("variants", "/variants"),
+        ("variant", "/variants/chess2"),
     ];
     for (_, path) in pages {
         assert_eq!(get(site, path).status, 200, "{path}");
@@ -50,6 +54,8 @@ fn no_page_is_wider_than_a_phone_and_the_board_shows_its_marks() {
             "steps": "Array.from(document.querySelectorAll('.steps a')).map(a => a.textContent).join(',')",
             "where": "(document.querySelector('.steps') || {}).textContent || ''",
             "turn_links": "document.querySelectorAll('a[href*=\"?turn=\"]').length",
+            "tables": "document.querySelectorAll('table').length",
+            "pres": "document.querySelectorAll('pre').length",
         },
     });
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/cdp.py");
@@ -122,6 +128,11 @@ fn no_page_is_wider_than_a_phone_and_the_board_shows_its_marks() {
                 .is_some_and(|p| p.starts_with("White: king e1; queen h5;")),
             "{earlier}"
         );
+        // Standings and crosstable are tables, not text.
+        let event = board("event", width);
+        assert!(event["tables"].as_u64() >= Some(5), "{event}");
+        assert_eq!(event["pres"], 0, "{event}");
+        assert_eq!(board("players", width)["tables"], 1);
         // Lists say whose move it is (the Swiss game still running).
         assert_eq!(board("front", width)["last"], 0);
     }
