@@ -376,12 +376,12 @@ pub fn ladder_results(
     .collect()
 }
 
-/// The `limit` public games begun last, the newest first: number,
-/// variant, White's and Black's userids and when the board was made.
-pub fn new_games(
-    conn: &Connection,
-    limit: u32,
-) -> Result<Vec<(u32, Variant, String, String, OffsetDateTime)>, StoreError> {
+/// A game as the site's feed announces it: number, variant, White's and
+/// Black's userids and when the board was made.
+pub type NewGame = (u32, Variant, String, String, OffsetDateTime);
+
+/// The `limit` public games begun last, the newest first.
+pub fn new_games(conn: &Connection, limit: u32) -> Result<Vec<NewGame>, StoreError> {
     let mut statement = conn.prepare_cached(&format!(
         "SELECT b.number, b.variant, w.userid, k.userid, b.created_at FROM boards b
          JOIN players w ON w.id = b.white_id JOIN players k ON k.id = b.black_id
