@@ -30,6 +30,7 @@ fn no_page_is_wider_than_a_phone_and_the_board_shows_its_marks() {
         ("events", "/events"),
         ("event", "/events/spring"),
         ("ratings", "/ratings"),
+        ("ratings-chess", "/ratings/chess"),
         ("player", "/players/alice"),
         ("players", "/players"),
         ("ladders", "/ladders"),
@@ -133,6 +134,8 @@ fn no_page_is_wider_than_a_phone_and_the_board_shows_its_marks() {
         assert!(event["tables"].as_u64() >= Some(5), "{event}");
         assert_eq!(event["pres"], 0, "{event}");
         assert_eq!(board("players", width)["tables"], 1);
+        assert_eq!(board("ratings-chess", width)["pres"], 0);
+        assert!(board("ratings-chess", width)["tables"].as_u64() >= Some(1));
         // Lists say whose move it is (the Swiss game still running).
         assert_eq!(board("front", width)["last"], 0);
     }

@@ -16,8 +16,9 @@ use time::OffsetDateTime;
 
 use super::{Page, Site, WebError};
 use crate::metrics::Snapshot;
+use crate::ratings::Section;
 use crate::reader::{self, Who};
-use crate::render::ratings::{past_table, player_table};
+use crate::render::ratings::{past_table, player_table, section_title};
 use crate::render::readable_time;
 use crate::rules::Variant;
 use crate::store::{self, ratings, web};
@@ -148,17 +149,59 @@ pub fn rated_variants(site: &Site, conn: &Connection) -> Result<Page, WebError> 
     )
 }
 
-/// `/ratings/<variant>`: the standings' sections, as the `ratings` mail.
+#[derive(Serialize)]
+struct RatingRow {
+    rank: usize,
+    userid: String,
+    rating: i32,
+    deviation: u32,
+    won: u32,
+    lost: u32,
+    drawn: u32,
+    active: u32,
+}
+
+/// `/ratings/<variant>`: the standings' sections as tables, as the
+/// `ratings` mail lists them (at most [`STANDINGS_ROWS`] rows each).
 pub fn ratings(site: &Site, conn: &Connection, variant: Variant) -> Result<Page, WebError> {
-    let sections: Vec<(String, String)> =
-        reader::variant_sections(conn, variant, site.time_source.now(), STANDINGS_ROWS)?;
+    let standings = reader::variant_standings(conn, variant, site.time_source.now())?;
+    let sections: Vec<(String, Vec<RatingRow>, usize)> = [
+        Section::Established,
+        Section::Provisional,
+        Section::Inactive,
+    ]
+    .into_iter()
+    .map(|section| {
+        let all: Vec<_> = standings.iter().filter(|(s, _)| *s == section).collect();
+        let rows = all
+            .iter()
+            .take(STANDINGS_ROWS)
+            .enumerate()
+            .map(|(i, (_, e))| {
+                let r = &e.standing.rating;
+                RatingRow {
+                    rank: i + 1,
+                    userid: e.userid.clone(),
+                    rating: r.shown(),
+                    deviation: r.shown_deviation(),
+                    won: r.wins,
+                    lost: r.losses,
+                    drawn: r.draws,
+                    active: e.active,
+                }
+            })
+            .collect();
+        let more = all.len().saturating_sub(STANDINGS_ROWS);
+        (section_title(section), rows, more)
+    })
+    .collect();
     html(
         site,
         "ratings.html",
         minijinja::context! {
             variant => variant.spaced_name(),
             variant_id => variant.id(),
-            sections => sections,
+            sections => value(&sections),
         },
     )
 }
