@@ -58,18 +58,18 @@ fn main() {
         tx.commit().expect("commit");
     }
     let site = Site::new(&config, TimeSource::Fixed(now));
-    let page = pages::board(&site, store.conn(), 101, Color::White).expect("the board page");
+    let page = pages::board(&site, store.conn(), 101, Color::White, None).expect("the board page");
     println!("board page: {} bytes", page.body.len());
     assert!(page.body.len() < 20 * 1024, "a board page under 20 KB");
 
     let mut criterion = Criterion::default().configure_from_args();
     for side in [Color::White, Color::Black] {
         criterion.bench_function(&format!("board page ({side:?}'s side)"), |b| {
-            b.iter(|| black_box(pages::board(&site, store.conn(), 101, side).expect("page")))
+            b.iter(|| black_box(pages::board(&site, store.conn(), 101, side, None).expect("page")))
         });
     }
     criterion.bench_function("front page", |b| {
-        b.iter(|| black_box(pages::index(&site, store.conn()).expect("page")))
+        b.iter(|| black_box(pages::index(&site, store.conn(), 1).expect("page")))
     });
 
     let event = played_event();

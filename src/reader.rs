@@ -25,6 +25,7 @@ use rusqlite::Connection;
 use time::OffsetDateTime;
 
 use crate::domain::{BoardNumber, PlayerId};
+use crate::ratings::Section;
 use crate::render::ratings::{PastRow, Row, standings_sections};
 use crate::rules::Variant;
 use crate::store::{StoreError, ratings, tournaments, web};
@@ -245,6 +246,21 @@ pub fn variant_sections(
         })
         .collect();
     Ok(standings_sections(&rows, limit))
+}
+
+/// A variant's standings at `now`, ranked, highest first, each with the
+/// section it is listed in: the values the web's tables show (the Active
+/// count of public games only, as [`variant_sections`]).
+pub fn variant_standings(
+    conn: &Connection,
+    variant: Variant,
+    now: OffsetDateTime,
+) -> Result<Vec<(Section, ratings::Entry)>, StoreError> {
+    let now = ratings::nanos(now);
+    Ok(ratings::of_variant(conn, variant)?
+        .into_iter()
+        .map(|e| (e.standing.section(now), e))
+        .collect())
 }
 
 /// The web's lists and counts: public games only.

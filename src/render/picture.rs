@@ -66,6 +66,26 @@ pub fn origin(square: Square, viewer: Color) -> (u32, u32) {
     (MARGIN + column * SQUARE, MARGIN + row * SQUARE)
 }
 
+/// The from and to squares of a turn's moves (a castling king's own):
+/// what a picture or a web board marks as the last turn.
+pub fn last_turn_squares(moves: &[shakmaty::Move]) -> Vec<Square> {
+    let mut squares = Vec::new();
+    for m in moves {
+        match m {
+            shakmaty::Move::Castle { king, rook } => {
+                let side = shakmaty::CastlingSide::from_queen_side(rook < king);
+                squares.push(*king);
+                squares.push(Square::from_coords(side.king_to_file(), king.rank()));
+            }
+            m => {
+                squares.extend(m.from());
+                squares.push(m.to());
+            }
+        }
+    }
+    squares
+}
+
 /// A drawn picture: one palette index per pixel, row by row.
 pub struct Picture {
     pub pixels: Vec<u8>,

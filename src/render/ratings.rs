@@ -45,7 +45,7 @@ pub fn standings_sections(rows: &[Row<'_>], limit: usize) -> Vec<(String, String
 }
 
 /// The heading of a section of the standings.
-fn section_title(section: Section) -> String {
+pub fn section_title(section: Section) -> String {
     match section {
         Section::Established => "Established".to_string(),
         Section::Provisional => format!(

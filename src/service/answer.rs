@@ -211,6 +211,7 @@ fn show_current_lines(
                 text
             }
         };
+        // not a count: a board number.
         let subject = format!("Board {board} conditional moves");
         if let Some(mail) = outcomes
             .iter_mut()

@@ -172,6 +172,10 @@ pub struct BoardLine {
     /// Running, and shown turns behind (its event's `--public-delay`):
     /// when its last turn was played is not shown either.
     pub delayed: bool,
+    /// Whose move it is in the position shown (its userid), while the
+    /// game is on: turns alternate, White's first, so it is White's after
+    /// an even number of turns shown.
+    pub to_move: Option<String>,
 }
 
 /// A running board's `--public-delay` (0 for none, or once it ended).
@@ -183,14 +187,16 @@ const DELAY_OF_B: &str = "(CASE WHEN b.result IS NULL THEN COALESCE((SELECT t.pu
 /// the last turn shown as `shown_at`.
 fn line_select() -> String {
     format!(
-        "SELECT number, variant, white, black, result, shown_at, finished_at, delay > 0 FROM (
+        "SELECT number, variant, white, black, result, shown_at, finished_at, delay > 0,
+            (shown_turns % 2) = 0 FROM (
          SELECT b.number, b.variant, w.userid AS white, k.userid AS black, b.result,
             b.finished_at, b.white_id, b.black_id, {DELAY_OF_B} AS delay,
             CASE WHEN {DELAY_OF_B} = 0 THEN b.last_turn_at
                  ELSE COALESCE((SELECT u.played_at FROM turns u WHERE u.board = b.number
                      AND u.seq = (SELECT MAX(v.seq) FROM turns v WHERE v.board = b.number)
                          - {DELAY_OF_B}), b.created_at)
-            END AS shown_at
+            END AS shown_at,
+            (SELECT COUNT(*) FROM turns u WHERE u.board = b.number) - {DELAY_OF_B} AS shown_turns
          FROM boards b JOIN players w ON w.id = b.white_id JOIN players k ON k.id = b.black_id
          WHERE {})",
         LISTED.replace("?v", "NULL")
@@ -213,11 +219,18 @@ fn board_lines(
             row.get::<_, String>(5)?,
             row.get::<_, Option<String>>(6)?,
             row.get::<_, bool>(7)?,
+            row.get::<_, bool>(8)?,
         ))
     })?;
     rows.map(|row| {
-        let (number, variant, white, black, result, last, finished, delayed) = row?;
+        let (number, variant, white, black, result, last, finished, delayed, whites_move) = row?;
+        let to_move = match (&result, whites_move) {
+            (Some(_), _) => None,
+            (None, true) => Some(white.clone()),
+            (None, false) => Some(black.clone()),
+        };
         Ok(BoardLine {
+            to_move,
             number,
             variant: variant.parse().map_err(|_| {
                 StoreError::Corrupt(format!("board {number} has unknown variant {variant:?}"))
@@ -234,44 +247,76 @@ fn board_lines(
 }
 
 /// The public games being played, the latest turn shown first, at most
-/// `limit`: a delayed game is ordered by the last turn it shows.
-pub fn running_boards(conn: &Connection, limit: u32) -> Result<Vec<BoardLine>, StoreError> {
-    board_lines(
-        conn,
-        &format!(
-            "{} WHERE result IS NULL ORDER BY shown_at DESC, number DESC LIMIT ?1",
-            line_select()
-        ),
-        [limit],
-    )
-}
-
-/// The public games that ended, the latest first, at most `limit`.
-pub fn finished_boards(conn: &Connection, limit: u32) -> Result<Vec<BoardLine>, StoreError> {
-    board_lines(
-        conn,
-        &format!(
-            "{} WHERE result IS NOT NULL ORDER BY finished_at DESC, number DESC LIMIT ?1",
-            line_select()
-        ),
-        [limit],
-    )
-}
-
-/// The public games of `player`, the newest first, at most `limit`.
-pub fn boards_of(
+/// `limit` after the first `skip`: a delayed game is ordered by the last
+/// turn it shows.
+pub fn running_boards(
     conn: &Connection,
-    player: PlayerId,
     limit: u32,
+    skip: u32,
 ) -> Result<Vec<BoardLine>, StoreError> {
     board_lines(
         conn,
         &format!(
-            "{} WHERE white_id = ?1 OR black_id = ?1 ORDER BY number DESC LIMIT ?2",
+            "{} WHERE result IS NULL ORDER BY shown_at DESC, number DESC LIMIT ?1 OFFSET ?2",
             line_select()
         ),
-        params![player.0, limit],
+        [limit, skip],
     )
+}
+
+/// The public games that ended, the latest first, at most `limit` after
+/// the first `skip`.
+pub fn finished_boards(
+    conn: &Connection,
+    limit: u32,
+    skip: u32,
+) -> Result<Vec<BoardLine>, StoreError> {
+    board_lines(
+        conn,
+        &format!(
+            "{} WHERE result IS NOT NULL ORDER BY finished_at DESC, number DESC LIMIT ?1 OFFSET ?2",
+            line_select()
+        ),
+        [limit, skip],
+    )
+}
+
+/// The public games of `player`, the newest first, at most `limit` after
+/// the first `skip`.
+pub fn boards_of(
+    conn: &Connection,
+    player: PlayerId,
+    limit: u32,
+    skip: u32,
+) -> Result<Vec<BoardLine>, StoreError> {
+    board_lines(
+        conn,
+        &format!(
+            "{} WHERE white_id = ?1 OR black_id = ?1 ORDER BY number DESC LIMIT ?2 OFFSET ?3",
+            line_select()
+        ),
+        params![player.0, limit, skip],
+    )
+}
+
+/// The players with a public game (an address of theirs confirmed), by
+/// userid, at most `limit` after the first `skip`: each userid and how
+/// many public games they have.
+pub fn players_with_games(
+    conn: &Connection,
+    limit: u32,
+    skip: u32,
+) -> Result<Vec<(String, u32)>, StoreError> {
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT p.userid, (SELECT COUNT(*) FROM boards b
+             WHERE (b.white_id = p.id OR b.black_id = p.id) AND {listed}) AS games
+         FROM players p
+         WHERE EXISTS (SELECT 1 FROM addresses a WHERE a.player_id = p.id) AND games > 0
+         ORDER BY p.userid LIMIT ?1 OFFSET ?2",
+        listed = LISTED.replace("?v", "NULL")
+    ))?;
+    let rows = statement.query_map([limit, skip], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// The events `player` entered: name and status, the newest first.
@@ -282,6 +327,100 @@ pub fn events_of(conn: &Connection, player: PlayerId) -> Result<Vec<(String, Str
     )?;
     let rows = statement.query_map([player.0], |row| Ok((row.get(0)?, row.get(1)?)))?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A finished game of a ladder, as its page lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LadderResult {
+    pub board: u32,
+    pub challenger: String,
+    pub defender: String,
+    pub result: String,
+    pub finished_at: OffsetDateTime,
+}
+
+/// The last `limit` public games of ladder `ladder` that ended, the
+/// latest first.
+pub fn ladder_results(
+    conn: &Connection,
+    ladder: i64,
+    limit: u32,
+) -> Result<Vec<LadderResult>, StoreError> {
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT b.number, c.userid, d.userid, b.result, b.finished_at
+         FROM ladder_games g JOIN boards b ON b.number = g.board
+         JOIN players c ON c.id = g.challenger_id JOIN players d ON d.id = g.defender_id
+         WHERE g.ladder_id = ?1 AND b.result IS NOT NULL AND b.finished_at IS NOT NULL AND {}
+         ORDER BY b.finished_at DESC, b.number DESC LIMIT ?2",
+        LISTED.replace("?v", "NULL")
+    ))?;
+    let rows = statement.query_map(params![ladder, limit], |row| {
+        Ok((
+            row.get::<_, u32>(0)?,
+            row.get::<_, String>(1)?,
+            row.get::<_, String>(2)?,
+            row.get::<_, String>(3)?,
+            row.get::<_, String>(4)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (board, challenger, defender, result, finished) = row?;
+        Ok(LadderResult {
+            board,
+            challenger,
+            defender,
+            result,
+            finished_at: parse_time(&finished)?,
+        })
+    })
+    .collect()
+}
+
+/// A game as the site's feed announces it: number, variant, White's and
+/// Black's userids and when the board was made.
+pub type NewGame = (u32, Variant, String, String, OffsetDateTime);
+
+/// The `limit` public games begun last, the newest first.
+pub fn new_games(conn: &Connection, limit: u32) -> Result<Vec<NewGame>, StoreError> {
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT b.number, b.variant, w.userid, k.userid, b.created_at FROM boards b
+         JOIN players w ON w.id = b.white_id JOIN players k ON k.id = b.black_id
+         WHERE {} ORDER BY b.created_at DESC, b.number DESC LIMIT ?1",
+        LISTED.replace("?v", "NULL")
+    ))?;
+    let rows = statement.query_map([limit], |row| {
+        Ok((
+            row.get::<_, u32>(0)?,
+            row.get::<_, String>(1)?,
+            row.get::<_, String>(2)?,
+            row.get::<_, String>(3)?,
+            row.get::<_, String>(4)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (number, variant, white, black, created) = row?;
+        let variant = variant.parse().map_err(|_| {
+            StoreError::Corrupt(format!("board {number} has unknown variant {variant:?}"))
+        })?;
+        Ok((number, variant, white, black, parse_time(&created)?))
+    })
+    .collect()
+}
+
+/// When event `event` finished, if it did.
+pub fn event_finished_at(
+    conn: &Connection,
+    event: i64,
+) -> Result<Option<OffsetDateTime>, StoreError> {
+    let text: Option<String> = conn
+        .query_row_cached(
+            "SELECT finished_at FROM tournaments WHERE id = ?1 AND status = 'finished'",
+            [event],
+            |row| row.get(0),
+        )
+        .optional()?
+        .flatten();
+    text.as_deref().map(parse_time).transpose()
 }
 
 /// When board `number` ended, if it did.
@@ -410,12 +549,12 @@ mod tests {
             listed_boards_of(conn, bob, Some(alice)).expect("listed"),
             [challenge, game]
         );
-        let running = running_boards(conn, 10).expect("running");
+        let running = running_boards(conn, 10, 0).expect("running");
         assert_eq!(
             running.iter().map(|b| b.number).collect::<Vec<_>>(),
             [game.0]
         );
-        assert_eq!(boards_of(conn, bob, 10).expect("bob's").len(), 1);
+        assert_eq!(boards_of(conn, bob, 10, 0).expect("bob's").len(), 1);
         assert_eq!(
             confirmed_player(conn, "ALICE").expect("query"),
             Some((alice, "alice".to_string()))
@@ -438,8 +577,8 @@ mod tests {
         set_private(conn, game.0).expect("private");
         let facts = board_facts(conn, game.0).expect("query").expect("a board");
         assert!(!facts.public);
-        assert!(running_boards(conn, 10).expect("running").is_empty());
-        assert!(boards_of(conn, alice, 10).expect("alice's").is_empty());
+        assert!(running_boards(conn, 10, 0).expect("running").is_empty());
+        assert!(boards_of(conn, alice, 10, 0).expect("alice's").is_empty());
         assert_eq!(counts(conn).expect("counts").boards_running, 0);
         // A game of no event is shown as it stands; an unknown event has no delay.
         assert_eq!(facts.delay, 0);

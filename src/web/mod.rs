@@ -147,11 +147,16 @@ pub fn router(site: Arc<Site>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/health", get(health))
+        .route("/feed.atom", get(site_feed))
         .route("/metrics", get(metrics))
         .route("/boards/{file}", get(board))
         .route("/events", get(events))
         .route("/events/{file}", get(event))
+        .route("/ladders", get(ladders))
         .route("/ladders/{name}", get(ladder))
+        .route("/players", get(players))
+        .route("/variants", get(variants))
+        .route("/variants/{id}", get(variant))
         .route("/ratings", get(rated_variants))
         .route("/ratings/{variant}", get(ratings))
         .route("/players/{userid}", get(player))
@@ -336,23 +341,63 @@ fn check_query(query: &Option<String>) -> Result<(), WebError> {
     }
 }
 
-/// The side a board is seen from: `?side=black` or `?side=white`
-/// (White's without a query).
-fn side(query: &Option<String>) -> Result<Color, WebError> {
+/// What a board page's query asks: the side it is seen from
+/// (`side=black` or `side=white`, White's without one) and the position
+/// (`turn=K`, after K turns; the latest without one).
+fn board_query(query: &Option<String>) -> Result<(Color, Option<u32>), WebError> {
     check_query(query)?;
-    let mut side = Color::White;
+    let (mut side, mut turn) = (Color::White, None);
     for pair in query.as_deref().unwrap_or("").split('&') {
-        match pair {
-            "" | "side=white" => side = Color::White,
-            "side=black" => side = Color::Black,
+        match pair.split_once('=') {
+            None if pair.is_empty() => {}
+            Some(("side", "white")) => side = Color::White,
+            Some(("side", "black")) => side = Color::Black,
+            // Digits only, within u32; more is no turn of any game (404).
+            Some(("turn", k)) if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => {
+                turn = Some(k.parse::<u32>().map_err(|_| WebError::NotFound)?);
+            }
             _ => {
                 return Err(WebError::BadRequest(
-                    "The only query a board page reads is side=white or side=black.",
+                    "A board page reads only side=white or side=black and turn=<number>.",
                 ));
             }
         }
     }
-    Ok(side)
+    Ok((side, turn))
+}
+
+/// The page of a list a query asks for (`page=N`, N from 1; the first
+/// without one), read as strictly as a board's `turn`: digits only, else
+/// 400; 0 or past `u32` is no page of any list (404).
+fn page_query(query: &Option<String>) -> Result<u32, WebError> {
+    check_query(query)?;
+    let mut page = 1;
+    for pair in query.as_deref().unwrap_or("").split('&') {
+        match pair.split_once('=') {
+            None if pair.is_empty() => {}
+            Some(("page", n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                page = n.parse::<u32>().map_err(|_| WebError::NotFound)?;
+                if page == 0 {
+                    return Err(WebError::NotFound);
+                }
+            }
+            _ => return Err(WebError::BadRequest("A list reads only page=<number>.")),
+        }
+    }
+    Ok(page)
+}
+
+/// Answers `build` with the page of the list the query asks for.
+async fn paged(
+    site: Arc<Site>,
+    headers: &HeaderMap,
+    query: &Option<String>,
+    build: impl FnOnce(&Site, &Connection, u32) -> Result<Page, WebError> + Send + 'static,
+) -> Response {
+    match page_query(query) {
+        Ok(page) => answer(site, headers, move |site, conn| build(site, conn, page)).await,
+        Err(error) => refusal(&site, error),
+    }
 }
 
 /// `name.ext` split at its last dot, when `ext` is one of `known`.
@@ -381,7 +426,7 @@ async fn index(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    checked(site, &headers, check_query(&query), pages::index).await
+    paged(site, &headers, &query, pages::index).await
 }
 
 async fn health(State(site): State<Arc<Site>>) -> Response {
@@ -424,10 +469,10 @@ async fn board(
         return refusal(&site, WebError::NotFound);
     };
     match extension {
-        None => match side(&query) {
-            Ok(side) => {
+        None => match board_query(&query) {
+            Ok((side, turn)) => {
                 answer(site, &headers, move |site, conn| {
-                    pages::board(site, conn, number, side)
+                    pages::board(site, conn, number, side, turn)
                 })
                 .await
             }
@@ -453,7 +498,7 @@ async fn events(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    checked(site, &headers, check_query(&query), pages::events).await
+    paged(site, &headers, &query, pages::events).await
 }
 
 async fn event(
@@ -520,8 +565,58 @@ async fn player(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    checked(site, &headers, check_query(&query), move |site, conn| {
-        pages::player(site, conn, &userid)
+    paged(site, &headers, &query, move |site, conn, page| {
+        pages::player(site, conn, &userid, page)
+    })
+    .await
+}
+
+async fn players(
+    State(site): State<Arc<Site>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    paged(site, &headers, &query, pages::players).await
+}
+
+async fn ladders(
+    State(site): State<Arc<Site>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    checked(site, &headers, check_query(&query), pages::ladders).await
+}
+
+async fn site_feed(
+    State(site): State<Arc<Site>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    checked(site, &headers, check_query(&query), pages::site_feed).await
+}
+
+async fn variants(
+    State(site): State<Arc<Site>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    checked(site, &headers, check_query(&query), |site, _| {
+        pages::variants(site)
+    })
+    .await
+}
+
+async fn variant(
+    State(site): State<Arc<Site>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let Ok(variant) = id.parse::<Variant>() else {
+        return refusal(&site, WebError::NotFound);
+    };
+    checked(site, &headers, check_query(&query), move |site, _| {
+        pages::variant(site, variant)
     })
     .await
 }
@@ -548,11 +643,32 @@ mod tests {
     }
 
     #[test]
-    fn the_side_query_is_read_strictly() {
-        assert_eq!(side(&None).ok(), Some(Color::White));
-        assert_eq!(side(&Some("side=black".into())).ok(), Some(Color::Black));
-        assert!(side(&Some("side=purple".into())).is_err());
-        assert!(side(&Some("x".repeat(MAX_QUERY + 1))).is_err());
+    fn the_board_query_is_read_strictly() {
+        let side = |query: &str| board_query(&Some(query.into())).ok();
+        assert_eq!(board_query(&None).ok(), Some((Color::White, None)));
+        assert_eq!(side("side=black"), Some((Color::Black, None)));
+        assert_eq!(side("turn=3&side=black"), Some((Color::Black, Some(3))));
+        assert_eq!(side("turn=0"), Some((Color::White, Some(0))));
+        assert!(side("side=purple").is_none());
+        assert!(side("turn=-1").is_none());
+        assert!(side("turn=").is_none());
+        assert!(matches!(
+            board_query(&Some("turn=99999999999".into())),
+            Err(WebError::NotFound)
+        ));
+        assert!(board_query(&Some("x".repeat(MAX_QUERY + 1))).is_err());
+    }
+
+    #[test]
+    fn the_page_query_is_read_as_strictly_as_the_board_query() {
+        let page = |query: &str| page_query(&Some(query.into()));
+        assert_eq!(page_query(&None).ok(), Some(1));
+        assert_eq!(page("page=3").ok(), Some(3));
+        assert!(matches!(page("page=0"), Err(WebError::NotFound)));
+        assert!(matches!(page("page=99999999999"), Err(WebError::NotFound)));
+        for bad in ["page=", "page=-1", "page=two", "side=black", "page"] {
+            assert!(matches!(page(bad), Err(WebError::BadRequest(_))), "{bad}");
+        }
     }
 
     #[test]

@@ -9,7 +9,9 @@ use std::sync::OnceLock;
 
 use shakmaty::{Board, Color, File, Piece, Rank, Role, Square};
 
-use crate::render::picture::{self, CHECK, DARK, FRAME, LIGHT, MARGIN, SIZE, SQUARE};
+use crate::render::picture::{
+    self, CHECK, DARK, DARK_MARKED, FRAME, LIGHT, LIGHT_MARKED, MARGIN, SIZE, SQUARE,
+};
 
 /// The cburnett drawings (see assets/pieces/LICENCE.md), white then black,
 /// king to pawn, as the mail pictures use them.
@@ -121,8 +123,15 @@ fn write_frame(viewer: Color) -> String {
 }
 
 /// The board from `viewer`'s side, `label` read out for screen readers,
-/// `check` the square of a king in check.
-pub fn board(board: &Board, viewer: Color, check: Option<Square>, label: &str) -> String {
+/// `check` the square of a king in check, `marked` the last turn's
+/// squares (tinted as the mail pictures tint them, `class="last"`).
+pub fn board(
+    board: &Board,
+    viewer: Color,
+    check: Option<Square>,
+    marked: &[Square],
+    label: &str,
+) -> String {
     let mut svg = String::with_capacity(16 * 1024);
     let frame = frame(viewer);
     // The frame opens with `<svg `: the label goes into that tag.
@@ -151,6 +160,19 @@ pub fn board(board: &Board, viewer: Color, check: Option<Square>, label: &str) -
         }
     }
     svg.push_str("</defs>");
+    for &square in marked {
+        let (x, y) = picture::origin(square, viewer);
+        let tint = if square.is_dark() {
+            DARK_MARKED
+        } else {
+            LIGHT_MARKED
+        };
+        let _ = write!(
+            svg,
+            r#"<rect class="last" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{}"/>"#,
+            hex(tint)
+        );
+    }
     if let Some(square) = check {
         let (x, y) = picture::origin(square, viewer);
         let half = SQUARE / 2;
@@ -182,8 +204,8 @@ mod tests {
     #[test]
     fn the_starting_position_is_small_and_from_the_readers_side() {
         let start = Board::default();
-        let white = board(&start, Color::White, None, "Chess board 101");
-        let black = board(&start, Color::Black, None, "Chess board 101");
+        let white = board(&start, Color::White, None, &[], "Chess board 101");
+        let black = board(&start, Color::Black, None, &[], "Chess board 101");
         assert!(white.starts_with(r#"<svg role="img" aria-label="Chess board 101" "#));
         assert!(white.ends_with("</svg>"));
         assert_eq!(white.matches("<use ").count(), 32);
@@ -203,8 +225,19 @@ mod tests {
         let mut kings = Board::empty();
         kings.set_piece_at(Square::E1, Color::White.king());
         kings.set_piece_at(Square::E8, Color::Black.king());
-        let svg = board(&kings, Color::White, Some(Square::E1), "two kings");
+        let svg = board(&kings, Color::White, Some(Square::E1), &[], "two kings");
         assert_eq!(svg.matches("<symbol ").count(), 2);
         assert_eq!(svg.matches("<circle ").count(), 1);
+        assert_eq!(svg.matches(r#"class="last""#).count(), 0);
+        let moved = board(
+            &kings,
+            Color::White,
+            None,
+            &[Square::E2, Square::E1],
+            "two kings",
+        );
+        let (x, y) = picture::origin(Square::E2, Color::White);
+        assert!(moved.contains(&format!(r#"<rect class="last" x="{x}" y="{y}""#)));
+        assert_eq!(moved.matches(r#"class="last""#).count(), 2);
     }
 }

@@ -35,6 +35,19 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../templates/web/player.html"),
     ),
     ("error.html", include_str!("../../templates/web/error.html")),
+    ("pager.html", include_str!("../../templates/web/pager.html")),
+    (
+        "variants.html",
+        include_str!("../../templates/web/variants.html"),
+    ),
+    (
+        "players.html",
+        include_str!("../../templates/web/players.html"),
+    ),
+    (
+        "ladders.html",
+        include_str!("../../templates/web/ladders.html"),
+    ),
     (
         "board.atom.xml",
         include_str!("../../templates/web/board.atom.xml"),

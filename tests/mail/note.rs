@@ -32,7 +32,7 @@ fn last_board_mail(h: &Harness, address: &str) -> Sent {
 fn board_page(h: &Harness) -> String {
     let site = pbem::web::Site::new(&h.config, pbem::server::TimeSource::Fixed(h.now));
     let conn = h.database();
-    pbem::web::pages::board(&site, &conn, 101, shakmaty::Color::White)
+    pbem::web::pages::board(&site, &conn, 101, shakmaty::Color::White, None)
         .expect("the board page")
         .body
 }

@@ -385,7 +385,7 @@ fn a_take_back_keeps_the_time_used_and_takes_back_the_increment() {
 fn board_page(h: &Harness, board: u32) -> String {
     let site = pbem::web::Site::new(&h.config, pbem::server::TimeSource::Fixed(h.now));
     let conn = h.database();
-    pbem::web::pages::board(&site, &conn, board, shakmaty::Color::White)
+    pbem::web::pages::board(&site, &conn, board, shakmaty::Color::White, None)
         .unwrap_or_else(|e| panic!("the page of board {board}: {e:?}"))
         .body
 }

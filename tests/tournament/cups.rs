@@ -215,7 +215,8 @@ fn a_six_player_knockout_with_byes_decides_a_tied_match_by_a_playoff() {
     // The web site's event page shows the same bracket.
     let page = event_page(&h, "cupA");
     assert!(page.contains("<h2>Bracket</h2>"), "{page}");
-    assert!(page.contains("4 k4 1+2"), "{page}");
+    assert!(page.contains("<caption>Quarter-finals</caption>"), "{page}");
+    assert!(page.contains(r#"<a href="/players/k4">k4</a></td><td><a href="/players/k5">k5</a></td><td>1+2 – 1+0</td>"#), "{page}");
     assert!(!page.contains("<h2>Crosstable</h2>"), "{page}");
 }
 

@@ -3,6 +3,7 @@
 //!
 //! One test binary, each file a module (`cargo test --test web site::`).
 
+mod browser;
 mod pgn;
 mod privacy;
 mod readers;

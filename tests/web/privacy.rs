@@ -87,6 +87,14 @@ fn a_private_game_is_on_no_page_or_feed() {
     ));
     h.send(BOB, "ok", &format!("accept {running} bob bob-pw"));
     play(&mut h, running, &[("bob", "h4")]);
+    // A player whose one game is private: on no list of players.
+    h.signup("dave", &address("dave"));
+    let hidden = challenged_board(&h.send(
+        &address("dave"),
+        "private",
+        "challenge dave dave-pw alice --private",
+    ));
+    h.send(ALICE, "ok", &format!("accept {hidden} alice alice-pw"));
 
     // By mail too, a private game reads only for its players.
     h.signup("mallory", &address("mallory"));
@@ -136,6 +144,10 @@ fn a_private_game_is_on_no_page_or_feed() {
         "/ratings/chess",
         "/players/alice",
         "/players/bob",
+        "/players",
+        "/feed.atom",
+        "/variants",
+        "/variants/chess",
         "/boards/101",
         "/boards/101.pgn",
         "/boards/101.atom",
@@ -167,8 +179,13 @@ fn a_private_game_is_on_no_page_or_feed() {
     assert!(shows("/", "/boards/101"));
     assert!(shows("/players/alice", "/boards/101"));
     assert!(shows("/players/alice", " 101  Chess"));
+    assert!(shows("/players", r#"<a href="/players/alice">"#));
+    assert!(!shows("/players", "dave"), "a private game's player");
+    assert!(shows("/feed.atom", "urn:pbem:board:101:"));
+    assert!(!shows("/feed.atom", "dave"), "a private game's player");
+    assert_eq!(get(site, "/players/dave").status, 200, "dave is a player");
     for (path, body) in &pages {
-        for private in [finished, running] {
+        for private in [finished, running, hidden] {
             for mark in marks(private) {
                 assert!(!body.contains(&mark), "{mark:?} on {path}:\n{body}");
             }

@@ -96,6 +96,17 @@ fn active_of(table: &str, userid: &str) -> u32 {
         .unwrap_or_else(|| panic!("{userid}'s row in {table}"))
 }
 
+/// The Active column (the last cell) of `userid`'s row in the web's
+/// standings table.
+fn active_on_page(page: &str, userid: &str) -> u32 {
+    page.lines()
+        .find(|line| line.contains(&format!(">{userid}</a></th>")))
+        .and_then(|line| line.rsplit("<td>").next())
+        .and_then(|cell| cell.split('<').next())
+        .and_then(|active| active.parse().ok())
+        .unwrap_or_else(|| panic!("{userid}'s row in {page}"))
+}
+
 #[test]
 fn the_active_column_counts_no_private_game_or_challenge() {
     let mut h = Harness::new();
@@ -104,7 +115,7 @@ fn the_active_column_counts_no_private_game_or_challenge() {
     assert_eq!(active_of(body_of(&standings), "alice"), 0);
     let site = start_in_process(&h);
     let page = get(site, "/ratings/chess").body;
-    assert_eq!(active_of(&page, "alice"), 0, "{page}");
+    assert_eq!(active_on_page(&page, "alice"), 0, "{page}");
     // A public game counts: the column can move.
     let public = challenged_board(&h.send(
         ALICE,
@@ -115,7 +126,7 @@ fn the_active_column_counts_no_private_game_or_challenge() {
     let standings = h.send(MALLORY, "ratings", "ratings chess");
     assert_eq!(active_of(body_of(&standings), "alice"), 1);
     let page = get(site, "/ratings/chess").body;
-    assert_eq!(active_of(&page, "alice"), 1, "{page}");
+    assert_eq!(active_on_page(&page, "alice"), 1, "{page}");
 }
 
 #[test]
@@ -375,4 +386,29 @@ fn the_front_page_orders_delayed_games_by_what_it_shows() {
             .unwrap_or_else(|| panic!("board {n} on {index}"))
     };
     assert!(at(first) < at(second), "{index}");
+}
+
+/// `?turn=K` steps through what the public sees of a delayed game and no
+/// further: the turn held back is a 404, as a page of no such turn.
+#[test]
+fn a_delayed_games_turns_can_be_stepped_through_only_as_far_as_shown() {
+    let mut h = Harness::new();
+    let games = delayed_spring(&mut h);
+    let (first, w1, b1) = games[0].clone();
+    // Three turns played, two held back: the public sees one.
+    play(&mut h, first, &[(&w1, "d4"), (&b1, "d5"), (&w1, "c4")]);
+    let site = start_in_process(&h);
+    let start = get(site, &format!("/boards/{first}?turn=0"));
+    assert_eq!(start.status, 200, "{}", start.body);
+    assert!(!start.body.contains(r#"class="last""#), "{}", start.body);
+    let shown = get(site, &format!("/boards/{first}?turn=1"));
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert_eq!(shown.body.matches(r#"class="last""#).count(), 2);
+    for held in [2, 3, 4] {
+        let page = get(site, &format!("/boards/{first}?turn={held}"));
+        assert_eq!(page.status, 404, "turn {held}: {}", page.body);
+    }
+    // Its list line says whose move it is in the position it shows.
+    let index = get(site, "/").body;
+    assert!(index.contains(&format!("{b1} to move")), "{index}");
 }

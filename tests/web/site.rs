@@ -82,7 +82,7 @@ pub(crate) fn get(site: SocketAddr, path: &str) -> Fetched {
 /// a challenge from mallory to alice never accepted (board 102); a Swiss
 /// event of four with one game decided; an address claimed for a userid
 /// never confirmed. Returns the harness and the event's first game.
-fn played() -> (Harness, u32) {
+pub(crate) fn played() -> (Harness, u32) {
     let mut h = Harness::new();
     h.alice_and_bob_on("chess");
     let accepted = h.send(BOB, "ok", "accept 101 bob bob-pw");
@@ -181,6 +181,12 @@ fn every_path(event_board: u32) -> Vec<String> {
         "/players/alice",
         "/players/bob",
         "/players/ann",
+        "/players",
+        "/ladders",
+        "/?page=1",
+        "/feed.atom",
+        "/variants",
+        "/variants/chess",
     ]
     .into_iter()
     .map(str::to_string)
@@ -352,6 +358,16 @@ fn check_refusals(site: SocketAddr) {
         ("/players/nobody-at-all", 404),
         ("/players/ghost", 404),
         ("/players/%FF%FE", 400),
+        // Pages of lists: past the end, none, junk.
+        ("/?page=2", 404),
+        ("/variants/checkers", 404),
+        ("/?page=0", 404),
+        ("/?page=two", 400),
+        ("/?side=black", 400),
+        ("/players?page=2", 404),
+        ("/players/alice?page=2", 404),
+        ("/events?page=2", 404),
+        ("/players?page=99999999999", 404),
         ("/nowhere", 404),
         ("/boards/", 404),
     ] {
@@ -524,6 +540,16 @@ fn every_route_in_process_with_refusals_and_etags() {
     check_every_route(site, event_board);
     check_feed_parses(&get(site, "/boards/101.atom").body, 8);
     check_feed_parses(&get(site, "/events/spring.atom").body, 2);
+    // The site's feed: board 101 begun and ended, the event's two games
+    // begun and one ended, the event started; never the challenge nobody
+    // accepted (board 102).
+    let news = get(site, "/feed.atom").body;
+    check_feed_parses(&news, 6);
+    assert!(
+        news.contains("urn:pbem:board:101:") && news.contains("spring started"),
+        "{news}"
+    );
+    assert!(!news.contains("urn:pbem:board:102:"), "{news}");
     check_refusals(site);
     check_same_as_the_mails(site, &mut h);
     check_etags(site, &mut h, event_board);

@@ -151,6 +151,18 @@ impl Tiebreak {
         }
     }
 
+    /// The tiebreak in words: "Sonneborn-Berger", "number of wins".
+    pub fn name(self) -> &'static str {
+        match self {
+            Tiebreak::SonnebornBerger => "Sonneborn-Berger",
+            Tiebreak::Wins => "number of wins",
+            Tiebreak::DirectEncounter => "direct encounter",
+            Tiebreak::Buchholz => "Buchholz",
+            Tiebreak::BuchholzCut1 => "Buchholz cut 1",
+            Tiebreak::AverageRatingOfOpponents => "average rating of opponents",
+        }
+    }
+
     pub fn heading(self) -> &'static str {
         match self {
             Tiebreak::SonnebornBerger => "SB",

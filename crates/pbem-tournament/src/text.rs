@@ -173,19 +173,7 @@ pub fn legend(table: &Crosstable) -> String {
     }
     out.push_str(" G: games played.");
     for t in &table.tiebreaks {
-        let _ = write!(
-            out,
-            " {}: {}.",
-            t.heading(),
-            match t {
-                Tiebreak::SonnebornBerger => "Sonneborn-Berger",
-                Tiebreak::Wins => "number of wins",
-                Tiebreak::DirectEncounter => "direct encounter",
-                Tiebreak::Buchholz => "Buchholz",
-                Tiebreak::BuchholzCut1 => "Buchholz cut 1",
-                Tiebreak::AverageRatingOfOpponents => "average rating of opponents",
-            }
-        );
+        let _ = write!(out, " {}: {}.", t.heading(), t.name());
     }
     out
 }

@@ -8,7 +8,7 @@
 use std::cell::RefCell;
 
 use serde::Serialize;
-use shakmaty::{Color, Position, Square};
+use shakmaty::{Color, Position};
 
 use super::Heading;
 use super::load::Loaded;
@@ -486,7 +486,7 @@ fn board_scene(loaded: &Loaded, facts: &BoardFacts, viewer: Color) -> Scene {
             .game
             .turns()
             .last()
-            .map(|played| last_turn_squares(played.turn.moves()))
+            .map(|played| picture::last_turn_squares(played.turn.moves()))
             .unwrap_or_default();
         let check = state
             .in_check()
@@ -503,25 +503,6 @@ fn board_scene(loaded: &Loaded, facts: &BoardFacts, viewer: Color) -> Scene {
         viewer,
         ..scene.clone()
     }
-}
-
-/// The from and to squares of a turn's moves (a castling king's own).
-fn last_turn_squares(moves: &[shakmaty::Move]) -> Vec<Square> {
-    let mut squares = Vec::new();
-    for m in moves {
-        match m {
-            shakmaty::Move::Castle { king, rook } => {
-                let side = shakmaty::CastlingSide::from_queen_side(rook < king);
-                squares.push(*king);
-                squares.push(Square::from_coords(side.king_to_file(), king.rank()));
-            }
-            m => {
-                squares.extend(m.from());
-                squares.push(m.to());
-            }
-        }
-    }
-    squares
 }
 
 /// The reader's own conditional lines on a board as a record writes them
