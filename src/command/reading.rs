@@ -71,7 +71,22 @@ pub fn read(subject: &str, lines: &[String], token_board: Option<u32>) -> Readin
     // Whether the Subject was read as a command (else it may hold a
     // misspelled one, for the did-you-mean answer).
     let mut subject_is_command = true;
+    // A reply to a confirmation mail brings the code back in its Subject
+    // (`confirm <code>`): read beside the body's commands too, and first,
+    // so that they may speak for the player it confirms; unless the body
+    // confirms itself (a second `confirm` would only fail as a wrong code).
+    let is_confirm = |line: &str| {
+        matches!(
+            command::parse_line(line),
+            Some(Ok(Line {
+                command: Command::Confirm(_),
+                ..
+            }))
+        )
+    };
+    let subject_confirms = is_confirm(subject) && !lines.iter().any(|l| is_confirm(l));
     match command::parse_line(subject) {
+        Some(Ok(line)) if subject_confirms => reading.push(subject, Item::Command(line)),
         _ if body_has_command => {}
         Some(Ok(line)) => reading.push(subject, Item::Command(line)),
         Some(Err(error)) => reading.push(subject, Item::Malformed(error)),
@@ -437,6 +452,40 @@ mod tests {
                 if a.board == 101
         ));
         assert_eq!(reading.comment, ["Well played", "really"]);
+    }
+
+    #[test]
+    fn a_confirm_subject_is_read_first_beside_the_body_commands_once() {
+        let reading = read("confirm ABCDEFGH23", &lines("settings"), None);
+        assert!(matches!(
+            &reading.items[..],
+            [
+                (
+                    _,
+                    Item::Command(Line {
+                        command: Command::Confirm(_),
+                        ..
+                    })
+                ),
+                (
+                    _,
+                    Item::Command(Line {
+                        command: Command::Settings(_),
+                        ..
+                    })
+                ),
+            ]
+        ));
+        // Another Subject beside the body's commands is only the topic.
+        let reading = read("settings alice pw", &lines("settings"), None);
+        assert_eq!(reading.items.len(), 1);
+        // A body that confirms itself is not confirmed twice.
+        let reading = read(
+            "confirm ABCDEFGH23",
+            &lines("confirm ABCDEFGH23\nsettings"),
+            None,
+        );
+        assert_eq!(reading.items.len(), 2);
     }
 
     #[test]

@@ -18,6 +18,11 @@ pub(super) struct MailAccounts {
     /// Whether each `confirm` had a right code, for the throttle of wrong
     /// codes (stored after the mail, outside the commands' savepoints).
     pub code_outcomes: Vec<bool>,
+    /// The player a `confirm` of this mail gave its sender's address to.
+    /// The mail brought back the code pbem sent only to that address, which
+    /// proves as much as a reply token mailed there: its later commands
+    /// speak for that player as a reply to a notice would.
+    pub confirmed_for: Option<PlayerId>,
 }
 
 /// Userids: letters, digits, `_`, `-` and `.`, 2 to 24 of them.

@@ -80,6 +80,13 @@ impl MailCtx<'_> {
             std::iter::once(subject).chain(lines.iter().map(String::as_str)),
         )?;
         for (written, item) in reading.items.iter() {
+            // A mail with no reply token whose `confirm` gave its sender's
+            // address to a player speaks for that player from then on, as
+            // a reply to a notice does (see `MailAccounts::confirmed_for`).
+            let token = token.or(self
+                .accounts
+                .confirmed_for
+                .map(|player| (BoardNumber(NOT_A_BOARD), player)));
             let outcome = self.run_item(written, item, token)?;
             // Quoted back with its passwords blanked, by what the logins
             // of the mail proved so far.

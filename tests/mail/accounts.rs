@@ -120,3 +120,83 @@ fn replies_to_the_account_mails_work_without_a_password() {
         .clone();
     reply_works(&mut h, &notice);
 }
+
+const HOME: &str = "alice@home.example";
+
+/// The confirmation mail among `mails`.
+fn confirmation_mail(mails: &[Sent]) -> Sent {
+    mails
+        .iter()
+        .find(|m| m.subject.starts_with("confirm "))
+        .unwrap_or_else(|| panic!("a confirmation mail: {mails:#?}"))
+        .clone()
+}
+
+/// Whether `mails` show alice's settings (alone, or in the answer to
+/// several commands).
+fn settings_answer(mails: &[Sent]) -> bool {
+    mails.iter().any(|m| m.body.contains("Settings of alice:"))
+}
+
+/// Whether `mails` tell that `words` were said (alone or in an answer).
+fn says(mails: &[Sent], words: &str) -> bool {
+    mails.iter().any(|m| flat(&m.body).contains(words))
+}
+
+#[test]
+fn a_reply_to_the_confirmation_mail_confirms_and_then_speaks_for_the_player() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    let asked = h.send(
+        ALICE,
+        "a",
+        &format!("address alice alice-pw {ALICE} {HOME}"),
+    );
+    let confirmation = confirmation_mail(&asked);
+    assert_eq!(confirmation.to, HOME);
+
+    // From another address the reply confirms nothing and acts for nobody.
+    let stranger = h.reply_to_confirmation(&confirmation, STRANGER, "settings");
+    assert!(!settings_answer(&stranger), "{stranger:#?}");
+    // Nor does the address itself act for alice before it confirms: the
+    // same command in a mail that does not bring the code back.
+    let unconfirmed = h.send(HOME, "s", "settings");
+    assert!(!settings_answer(&unconfirmed), "{unconfirmed:#?}");
+
+    // From the address named, the reply confirms it, and its command then
+    // speaks for alice as a reply to any other notice does.
+    let replies = h.reply_to_confirmation(&confirmation, HOME, "settings");
+    assert!(
+        says(&replies, "alice@home.example is now an address of alice"),
+        "{replies:#?}"
+    );
+    assert!(settings_answer(&replies), "{replies:#?}");
+}
+
+#[test]
+fn a_reply_to_the_signup_confirmation_confirms_and_then_speaks_for_the_new_player() {
+    let mut h = Harness::new();
+    let asked = h.send(ALICE, "hello", &format!("signup alice alice-pw {HOME}"));
+    let confirmation = confirmation_mail(&asked);
+    let stranger = h.reply_to_confirmation(&confirmation, STRANGER, "settings");
+    assert!(!settings_answer(&stranger), "{stranger:#?}");
+    assert!(!logs_in(&mut h, "alice", "alice-pw"), "not confirmed yet");
+
+    let replies = h.reply_to_confirmation(&confirmation, HOME, "settings");
+    assert!(says(&replies, "Welcome to pbem, alice!"), "{replies:#?}");
+    assert!(settings_answer(&replies), "{replies:#?}");
+}
+
+#[test]
+fn a_confirm_that_fails_lets_no_command_of_its_mail_speak() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    let asked = h.send(
+        ALICE,
+        "a",
+        &format!("address alice alice-pw {ALICE} {HOME}"),
+    );
+    confirmation_mail(&asked);
+    let wrong = h.send(HOME, "confirm WRONGCODE2", "settings");
+    assert!(!settings_answer(&wrong), "{wrong:#?}");
+}

@@ -393,3 +393,58 @@ fn a_swiss_round_starts_with_a_list_to_each_player_and_the_board_mail_to_white()
         list.body
     );
 }
+
+/// The director's answer to a Swiss's `tournament start` holds round 1's
+/// pairings, and says so: no other mail brings them.
+#[test]
+fn the_swiss_start_answer_says_it_holds_the_pairings() {
+    let mut h = Harness::new();
+    let players = players(4);
+    open_event(&mut h, &players, "sw", "--swiss=2");
+    let started = h.send(TD, "start", "tournament start sw td td-pw");
+    let to_td: Vec<&Sent> = started.iter().filter(|m| m.to == TD).collect();
+    assert_eq!(to_td.len(), 1, "one mail to the director: {to_td:#?}");
+    let words = pbem_testkit::flat(&to_td[0].body);
+    assert!(!words.contains("notice of their own"), "{words}");
+    assert!(
+        words.contains("The pairings of round 1 are below;"),
+        "{words}"
+    );
+    assert!(
+        words.contains("Round 1 of 2 of \"sw\" is paired (FIDE Dutch system):"),
+        "{words}"
+    );
+    for game in pairings(&started, Some(1)) {
+        assert!(
+            words.contains(&format!("{}", game.board)),
+            "board {}: {words}",
+            game.board
+        );
+    }
+}
+
+/// Started by password from another address, the answer says where the
+/// pairings went: to the director's own address, in a notice of their own.
+#[test]
+fn the_swiss_start_answer_elsewhere_says_where_the_pairings_went() {
+    let mut h = Harness::new();
+    let players = players(4);
+    open_event(&mut h, &players, "sw", "--swiss=2");
+    let elsewhere = "td@elsewhere.example";
+    let started = h.send(elsewhere, "start", "tournament start sw td td-pw");
+    let answer = to(&started, elsewhere);
+    let words = pbem_testkit::flat(&answer.body);
+    assert!(
+        words.contains(&format!(
+            "The pairings of round 1 go to {TD} in a notice of their own;"
+        )),
+        "{words}"
+    );
+    let notice = to(&started, TD);
+    assert!(
+        pbem_testkit::flat(&notice.body)
+            .contains("Round 1 of 2 of \"sw\" is paired (FIDE Dutch system):"),
+        "{}",
+        notice.body
+    );
+}

@@ -316,6 +316,17 @@ impl Harness {
     /// does (Subject `Re: confirm <code>`, the mail quoted); returns the
     /// replies.
     pub fn confirm(&mut self, confirmation: &Sent, address: &str) -> Vec<Sent> {
+        self.reply_to_confirmation(confirmation, address, "")
+    }
+
+    /// Replies from `address` to a confirmation mail as [`Harness::confirm`]
+    /// does, with `text` written above the quote; returns the replies.
+    pub fn reply_to_confirmation(
+        &mut self,
+        confirmation: &Sent,
+        address: &str,
+        text: &str,
+    ) -> Vec<Sent> {
         assert!(
             confirmation.subject.starts_with("confirm "),
             "a confirmation mail: {confirmation:#?}"
@@ -327,7 +338,7 @@ impl Harness {
             .map(|line| format!("> {line}\r\n"))
             .collect();
         let raw = format!(
-            "From: {address}\r\nTo: pbem@localhost\r\nSubject: Re: {}\r\nMessage-ID: {id}\r\nIn-Reply-To: {}\r\n\r\nOn Sun, 1 Mar 2026, pbem wrote:\r\n{quoted}",
+            "From: {address}\r\nTo: pbem@localhost\r\nSubject: Re: {}\r\nMessage-ID: {id}\r\nIn-Reply-To: {}\r\n\r\n{text}\r\n\r\nOn Sun, 1 Mar 2026, pbem wrote:\r\n{quoted}",
             confirmation.subject, confirmation.message_id
         );
         self.deliver_raw(raw.as_bytes())

@@ -53,6 +53,7 @@ impl Act for Confirm {
         let before = players::by_id(ctx.conn, player_id)?;
         players::add_address(ctx.conn, player_id, &address)?;
         claims::drop_address(ctx.conn, &address)?;
+        ctx.accounts.confirmed_for = Some(player_id);
         let player = players::by_id(ctx.conn, player_id)?;
         if before.addresses.is_empty() {
             let text = format!(

@@ -30,8 +30,20 @@ pub(super) fn start_swiss(
     })?;
     let event = store::by_id(ctx.conn, event.id)?;
     pair_next_round(ctx, &event)?;
+    // The director's round notice is folded into this answer when the
+    // director sent the command from one of their addresses (see
+    // `answer`); from elsewhere (by password) it goes to them apart.
+    let director = players::by_id(ctx.conn, event.settings.director)?;
+    let where_pairings = if director.owns_address(ctx.sender) {
+        "are below".to_string()
+    } else {
+        format!(
+            "go to {} in a notice of their own",
+            director.mail_address()
+        )
+    };
     let text = format!(
-        "\"{name}\" has started: a Swiss of {}. Start numbers by rating:\n{list}\nThe pairings of round 1 follow in a notice of their own; each player has a mail naming their board, and White its board mail.",
+        "\"{name}\" has started: a Swiss of {}. Start numbers by rating:\n{list}\nThe pairings of round 1 {where_pairings}; each player has a mail naming their board, and White its board mail.",
         crate::render::count(rounds, "round")
     );
     Ok(vec![
