@@ -162,7 +162,7 @@ struct RatingRow {
 }
 
 /// `/ratings/<variant>`: the standings' sections as tables, as the
-/// `ratings` mail lists them (at most [`STANDINGS_ROWS`] rows each).
+/// `ratings` mail lists them (at most `STANDINGS_ROWS` rows each).
 pub fn ratings(site: &Site, conn: &Connection, variant: Variant) -> Result<Page, WebError> {
     let standings = reader::variant_standings(conn, variant, site.time_source.now())?;
     let sections: Vec<(String, Vec<RatingRow>, usize)> = [
