@@ -47,6 +47,7 @@ fn setup(count: u32) -> (tempfile::TempDir, Service) {
         nag_days: 7,
         forfeit_days: 21,
         start_position: None,
+        opening: None,
     };
     for n in 0..count {
         let (white, black) = (ids[(n % 200) as usize], ids[((n + 1) % 200) as usize]);

@@ -54,6 +54,7 @@ fn setup() -> (tempfile::TempDir, Store, tournaments::Event) {
         min_rating: None,
         max_rating: None,
         start_position: None,
+        opening: None,
     };
     let event = tournaments::insert(&tx, &settings, now).expect("event");
     for (i, id) in ids.iter().take(PLAYERS as usize).enumerate() {
@@ -65,6 +66,7 @@ fn setup() -> (tempfile::TempDir, Store, tournaments::Event) {
         nag_days: 1,
         forfeit_days: 7,
         start_position: None,
+        opening: None,
     };
     let mut n = 0u32;
     for (round, pairs) in berger::double(PLAYERS).iter().enumerate() {

@@ -74,6 +74,7 @@ migrations!(
     "0027_bounce_pauses_as_vacation",
     "0028_password_resets",
     "0030_starts",
+    "0035_openings",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest
