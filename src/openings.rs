@@ -171,55 +171,84 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether each word asked begins a word of `name`, in order.
-fn matches(asked: &[String], name: &[String]) -> bool {
+/// How well the words asked match a name: `Some(Prefix)` when they begin
+/// its first words, one each (`sicilian def` of `Sicilian Defense: ...`),
+/// `Some(Within)` when each begins one of its words, in order
+/// (`sicilian najdorf`), `None` otherwise.
+fn matching(asked: &[String], name: &[String]) -> Option<Match> {
+    if asked.len() <= name.len()
+        && asked
+            .iter()
+            .zip(name)
+            .all(|(word, candidate)| candidate.starts_with(word.as_str()))
+    {
+        return Some(Match::Prefix);
+    }
     let mut rest = name.iter();
     asked
         .iter()
         .all(|word| rest.any(|candidate| candidate.starts_with(word.as_str())))
+        .then_some(Match::Within)
 }
 
-/// The rows a code or some words match, in the table's order: every row
-/// of the code, or every row whose name has each word asked at the start
-/// of one of its words, in order.
+/// How a name matched, the better first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Match {
+    Prefix,
+    Within,
+}
+
+/// The rows a code or some words match: every row of the code, or every
+/// row whose name has each word asked at the start of one of its words,
+/// in order; the names they begin first, each kind in the table's order.
 pub fn search(query: &str) -> Vec<&'static Opening> {
+    ranked(query).into_iter().map(|(row, _)| row).collect()
+}
+
+/// [`search`], with how each row matched.
+fn ranked(query: &str) -> Vec<(&'static Opening, Match)> {
     let query = query.trim();
     if is_code(query) {
         return table()
             .iter()
             .filter(|row| row.eco.eq_ignore_ascii_case(query))
+            .map(|row| (row, Match::Prefix))
             .collect();
     }
     let asked = words(query);
     if asked.is_empty() {
         return Vec::new();
     }
-    table()
+    let mut found: Vec<(&'static Opening, Match)> = table()
         .iter()
-        .filter(|row| matches(&asked, &words(&row.name)))
-        .collect()
+        .filter_map(|row| Some((row, matching(&asked, &words(&row.name))?)))
+        .collect();
+    found.sort_by_key(|(_, how)| *how);
+    found
 }
 
 /// The one opening `query` means: for a code, that code's first row; for
 /// a name (`-` for spaces, case and punctuation ignored), the first row of
-/// that exact name, else the one name the words match, else the name every
-/// other match is a line of (`sicilian-najdorf` is the Najdorf Variation,
-/// not one of its sub-variations).
+/// that exact name; else, among the names the words begin (or, if none,
+/// the names that contain them), the only one, or the one every other is a
+/// line of (`sicilian-najdorf` is the Najdorf Variation, not one of its
+/// sub-variations; `sicilian` is the Sicilian Defense).
 pub fn find(query: &str) -> Result<&'static Opening, NotFound> {
-    let found = search(query);
-    let Some(first) = found.first().copied() else {
+    let found = ranked(query);
+    let Some(&(first, best)) = found.first() else {
         return Err(NotFound::Unknown);
     };
     if is_code(query.trim()) {
         return Ok(first);
     }
     let asked = words(query);
-    if let Some(exact) = found.iter().find(|row| words(&row.name) == asked) {
+    if let Some((exact, _)) = found.iter().find(|(row, _)| words(&row.name) == asked) {
         return Ok(exact);
     }
-    // The distinct names matched, each with its first row.
+    // The distinct names matched as well as the best, each with its first
+    // row.
     let mut names: Vec<&'static Opening> = Vec::new();
-    for row in &found {
+    for (row, _) in found.iter().filter(|(_, how)| *how == best) {
         if !names.iter().any(|seen| seen.name == row.name) {
             names.push(row);
         }
@@ -271,6 +300,7 @@ mod tests {
 
     #[test]
     fn names_are_read_without_case_or_punctuation() {
+        assert_eq!(find("sicilian").unwrap().label(), "B20 Sicilian Defense");
         let najdorf = find("sicilian-najdorf").unwrap();
         assert_eq!(najdorf.eco, "B90");
         assert_eq!(find("SICILIAN-DEFENSE:-NAJDORF-VARIATION"), Ok(najdorf));
@@ -283,12 +313,13 @@ mod tests {
 
     #[test]
     fn an_ambiguous_name_lists_its_matches() {
-        let Err(NotFound::Ambiguous { shown, more }) = find("sicilian") else {
-            panic!("sicilian is ambiguous");
+        let Err(NotFound::Ambiguous { shown, more }) = find("english") else {
+            panic!("english is ambiguous");
         };
-        assert_eq!(shown.len(), AMBIGUOUS_SHOWN);
+        assert_eq!(shown.len(), AMBIGUOUS_SHOWN, "{shown:?}");
         assert!(more > 0);
-        assert!(shown.iter().all(|line| line.contains("Sicilian")));
+        assert!(shown.iter().all(|line| line.contains("English")), "{shown:?}");
+        assert!(shown.contains(&"A10 English Opening".to_string()), "{shown:?}");
     }
 
     #[test]

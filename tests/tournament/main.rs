@@ -5,6 +5,7 @@
 //! One test binary, each file a module (`cargo test --test tournament swiss::`).
 
 mod chess960;
+mod thematic;
 mod cups;
 mod ladder;
 mod ratings_by_mail;

@@ -73,9 +73,9 @@ impl Act for Challenge {
         let variant = variant.unwrap_or(Variant::Chess);
         // Checked before the repeated challenge, so that `--position` on a
         // variant without arrays is refused every time.
-        crate::service::starts::chosen_position(variant, self.position)?;
         let opening =
             crate::service::starts::chosen_opening(variant, self.position, self.opening.as_ref())?;
+        crate::service::starts::chosen_position(variant, self.position)?;
         // Who moves first: White, or after an opening the side to move.
         let first = opening
             .as_ref()

@@ -1,5 +1,6 @@
-//! The act of `openings`: the rows of the openings table a code or some
-//! words match, at most [`SHOWN`] of them.
+//! The act of `openings`: the codes and names of the rows of the openings
+//! table a code or some words match, a line each, at most [`SHOWN`] of them
+//! (the moves are in the board mails of a game started after one).
 
 use super::{Act, Asked};
 use crate::command::openings::Openings;
@@ -25,7 +26,7 @@ impl Act for Openings {
             )
         };
         for opening in found.iter().take(SHOWN) {
-            text.push_str(&format!("  {}  {}\n", opening.label(), opening.numbered()));
+            text.push_str(&format!("  {}\n", opening.label()));
         }
         if found.len() > SHOWN {
             text.push_str(&format!(

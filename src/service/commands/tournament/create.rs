@@ -22,14 +22,14 @@ pub(super) fn create(
         ));
     }
     let variant: Variant = crate::service::variant_named(&command.variant)?;
-    // Only a check here: without `--position` the array is drawn when the
-    // event starts.
-    crate::service::starts::chosen_position(variant, command.position)?;
     let opening = crate::service::starts::chosen_opening(
         variant,
         command.position,
         command.opening.as_ref(),
     )?;
+    // Only a check here: without `--position` the array is drawn when the
+    // event starts.
+    crate::service::starts::chosen_position(variant, command.position)?;
     if store::by_name(ctx.conn, &command.name)?.is_some() {
         return Err(refuse(
             format!(
