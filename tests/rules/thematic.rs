@@ -33,6 +33,13 @@ fn a_thematic_game_is_played_by_mail_to_mate() {
         "{}",
         early[0].body
     );
+    // Nor can the opening's move be taken back: it is no turn of the board.
+    let undo = h.send(ALICE, "undo", "undo 101 alice alice-pw");
+    assert!(
+        flat(&undo[0].body).contains("board 101 has no turn to take back"),
+        "{}",
+        undo[0].body
+    );
     let turns = [
         (BOB, "bob", "e5"),
         (ALICE, "alice", "Bc4"),
@@ -44,6 +51,13 @@ fn a_thematic_game_is_played_by_mail_to_mate() {
         let mails = h.send(address, "turn", &format!("move 101 {who} {who}-pw {turn}"));
         assert_eq!(mails.len(), 2, "{turn}: {mails:#?}");
     }
+    // The twin: a turn played on the board may be asked back.
+    let undo = h.send(ALICE, "undo", "undo 101 alice alice-pw");
+    assert!(
+        !flat(&undo[0].body).contains("has no turn to take back"),
+        "{}",
+        undo[0].body
+    );
     // The board's history is its own turns: the opening is no turn of it.
     let history = h.send(BOB, "history", "history 101");
     assert!(!history[0].body.contains("1.e4"), "{}", history[0].body);

@@ -254,7 +254,7 @@ fn due_boards(
             pbem::rules::Variant::Chess,
             white,
             black,
-            options,
+            options.clone(),
             since,
         )
         .expect("board");
