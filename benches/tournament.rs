@@ -73,8 +73,8 @@ fn setup() -> (tempfile::TempDir, Store, tournaments::Event) {
         for pair in pairs {
             let white = ids[pair.white as usize - 1];
             let black = ids[pair.black as usize - 1];
-            let board =
-                boards::insert(&tx, Variant::Chess, white, black, options.clone(), now).expect("board");
+            let board = boards::insert(&tx, Variant::Chess, white, black, options.clone(), now)
+                .expect("board");
             n += 1;
             let result = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1"][(n % 5) as usize];
             tournaments::add_game(

@@ -110,7 +110,7 @@ fn row(line: &str) -> Option<Opening> {
         }
         let san = San::from_ascii(token.as_bytes()).ok()?;
         let played = san.to_move(&pos).ok()?;
-        moves.push(San::from_move(&pos, played.clone()).to_string());
+        moves.push(San::from_move(&pos, played).to_string());
         pos = pos.play(played).ok()?;
     }
     (!moves.is_empty()).then(|| Opening {
@@ -318,14 +318,23 @@ mod tests {
         };
         assert_eq!(shown.len(), AMBIGUOUS_SHOWN, "{shown:?}");
         assert!(more > 0);
-        assert!(shown.iter().all(|line| line.contains("English")), "{shown:?}");
-        assert!(shown.contains(&"A10 English Opening".to_string()), "{shown:?}");
+        assert!(
+            shown.iter().all(|line| line.contains("English")),
+            "{shown:?}"
+        );
+        assert!(
+            shown.contains(&"A10 English Opening".to_string()),
+            "{shown:?}"
+        );
     }
 
     #[test]
     fn the_stored_form_reads_back() {
         let opening = find("B90").unwrap();
-        assert_eq!(Opening::from_stored(&opening.stored()).as_ref(), Some(opening));
+        assert_eq!(
+            Opening::from_stored(&opening.stored()).as_ref(),
+            Some(opening)
+        );
         assert_eq!(Opening::from_stored("B90 Sicilian"), None);
     }
 

@@ -2,8 +2,8 @@
 //! (`--position=N`) or drawn at random (named by [`start_line`]); or, for
 //! chess, after an opening's moves (`--opening=`, a thematic start).
 
-use crate::rules::Variant;
 use crate::openings::Opening;
+use crate::rules::Variant;
 use crate::rules::game::CHESS960_ARRAYS;
 use crate::service::{Failure, refuse};
 

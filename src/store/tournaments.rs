@@ -203,7 +203,10 @@ pub fn insert(
             cup.groups_double,
             cup.final_stage,
             settings.start_position,
-            settings.opening.as_ref().map(crate::openings::Opening::stored),
+            settings
+                .opening
+                .as_ref()
+                .map(crate::openings::Opening::stored),
         ],
     )?;
     Ok(conn.last_insert_rowid())

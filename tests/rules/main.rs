@@ -8,5 +8,5 @@
 
 mod by_mail;
 mod chess960;
-mod thematic;
 mod command_line;
+mod thematic;

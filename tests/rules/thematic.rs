@@ -127,7 +127,11 @@ fn bad_openings_are_refused_and_change_nothing() {
     assert!(body.contains("A10 English Opening;"), "{body}");
     assert!(body.contains("more"), "{body}");
     // The entitled twin: a known code makes the board, its opening kept.
-    h.send(ALICE, "new", "chess challenge alice alice-pw bob --opening=b90");
+    h.send(
+        ALICE,
+        "new",
+        "chess challenge alice alice-pw bob --opening=b90",
+    );
     assert_eq!(
         h.count("SELECT COUNT(*) FROM boards WHERE opening LIKE 'B90\tSicilian Defense: Najdorf Variation\t%'"),
         1
@@ -158,7 +162,9 @@ fn openings_lists_at_most_50_lines() {
     assert!(!body.contains("...and "), "{body}");
     let mails = h.send(ALICE, "list", "openings nothing-like-this");
     assert!(
-        mails[0].body.contains("No opening has the code or a name matching"),
+        mails[0]
+            .body
+            .contains("No opening has the code or a name matching"),
         "{}",
         mails[0].body
     );

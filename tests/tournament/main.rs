@@ -5,10 +5,10 @@
 //! One test binary, each file a module (`cargo test --test tournament swiss::`).
 
 mod chess960;
-mod thematic;
 mod cups;
 mod ladder;
 mod ratings_by_mail;
 mod round_robin;
 mod startmail;
 mod swiss;
+mod thematic;
