@@ -47,12 +47,13 @@ fn setup(count: u32) -> (tempfile::TempDir, Service) {
         nag_days: 7,
         forfeit_days: 21,
         start_position: None,
+        opening: None,
     };
     for n in 0..count {
         let (white, black) = (ids[(n % 200) as usize], ids[((n + 1) % 200) as usize]);
         let created = if n % 100 == 0 { old } else { recent };
-        let number =
-            boards::insert(&tx, Variant::Chess2, white, black, options, created).expect("board");
+        let number = boards::insert(&tx, Variant::Chess2, white, black, options.clone(), created)
+            .expect("board");
         deadlines::set_to_move(&tx, number, white).expect("to move");
     }
     tx.commit().expect("commit");

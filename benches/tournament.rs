@@ -54,6 +54,7 @@ fn setup() -> (tempfile::TempDir, Store, tournaments::Event) {
         min_rating: None,
         max_rating: None,
         start_position: None,
+        opening: None,
     };
     let event = tournaments::insert(&tx, &settings, now).expect("event");
     for (i, id) in ids.iter().take(PLAYERS as usize).enumerate() {
@@ -65,14 +66,15 @@ fn setup() -> (tempfile::TempDir, Store, tournaments::Event) {
         nag_days: 1,
         forfeit_days: 7,
         start_position: None,
+        opening: None,
     };
     let mut n = 0u32;
     for (round, pairs) in berger::double(PLAYERS).iter().enumerate() {
         for pair in pairs {
             let white = ids[pair.white as usize - 1];
             let black = ids[pair.black as usize - 1];
-            let board =
-                boards::insert(&tx, Variant::Chess, white, black, options, now).expect("board");
+            let board = boards::insert(&tx, Variant::Chess, white, black, options.clone(), now)
+                .expect("board");
             n += 1;
             let result = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1"][(n % 5) as usize];
             tournaments::add_game(

@@ -43,6 +43,7 @@ fn main() {
             nag_days: 7,
             forfeit_days: 21,
             start_position: None,
+            opening: None,
         };
         let board = boards::insert(&tx, Variant::Chess, white, black, options, now).expect("board");
         let mut game = Game::new(Variant::Chess);

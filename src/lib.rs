@@ -16,6 +16,7 @@
 //!   commands and the web alike;
 //! * [`ratings`] (crate `pbem-ratings`): Glicko-2 ratings per player and
 //!   variant;
+//! * [`openings`]: the table of named chess openings for thematic starts;
 //! * [`render`]: what players read: boards, summaries, mail templates;
 //! * [`mail`]: inbound mail, reply tokens, the Maildir and outbound transports;
 //! * [`schedule`]: deadlines (reminders, losses on time) and their cron schedule;
@@ -36,6 +37,7 @@ pub mod domain;
 mod layers;
 pub mod mail;
 pub mod metrics;
+pub mod openings;
 pub mod reader;
 pub mod render;
 pub mod schedule;

@@ -4,7 +4,7 @@
 
 use pbem_clock::{Reminders, TimeControl};
 
-use super::options::{position, reminders, time_control};
+use super::options::{opening, position, reminders, time_control};
 use super::{CommandError, Definition, Form, InReply, MailCommand, Speaker, credentials, error};
 
 /// Which colour the challenger takes.
@@ -17,7 +17,7 @@ pub enum ColorChoice {
 
 /// `challenge <userid> <password> <opponent> [--white|--black|--random]
 /// [--time=CONTROL] [--remind=WHEN] [--days=N] [--nag=N] [--forfeit=N]
-/// [--unrated] [--private] [--position=N]`
+/// [--unrated] [--private] [--position=N] [--opening=ECO|NAME]`
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Challenge {
     pub speaker: Speaker,
@@ -35,9 +35,11 @@ pub struct Challenge {
     pub private: bool,
     /// `--position=N`: the Chess960 starting array (0 to 959).
     pub position: Option<u32>,
+    /// `--opening=<ECO code or name>`: a thematic start (chess only).
+    pub opening: Option<crate::openings::Opening>,
 }
 
-const USAGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--unrated] [--private] [--position=N] (in a reply to a mail of pbem's, without userid and password: challenge <opponent> [options])";
+const USAGE: &str = "challenge <userid> <password> <opponent> [--white|--black|--random] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--unrated] [--private] [--position=N] [--opening=ECO|NAME] (in a reply to a mail of pbem's, without userid and password: challenge <opponent> [options])";
 
 impl MailCommand for Challenge {
     const DEFINITION: Definition = Definition {
@@ -61,6 +63,7 @@ impl MailCommand for Challenge {
             "--remind=",
             "--private",
             "--position=",
+            "--opening=",
         ],
     };
 
@@ -94,6 +97,7 @@ impl MailCommand for Challenge {
             rated: true,
             private: false,
             position: None,
+            opening: None,
         };
         for option in options {
             let lower = option.to_ascii_lowercase();
@@ -129,6 +133,7 @@ impl MailCommand for Challenge {
                 "--time" => challenge.time = Some(time_control(keyword, value, USAGE)?),
                 "--remind" => challenge.remind = Some(reminders(keyword, value, USAGE)?),
                 "--position" => challenge.position = Some(position(keyword, value, USAGE)?),
+                "--opening" => challenge.opening = Some(opening(keyword, value, USAGE)?),
                 _ => {
                     return Err(error(
                         keyword,

@@ -41,6 +41,7 @@ macro_rules! for_each_command {
             Extend(extend::Extend),
             Vacation(vacation::Vacation),
             Ratings(ratings::Ratings),
+            Openings(openings::Openings),
             Rating(rating::Rating),
             Set(set::SetPreference),
             Settings(settings::Settings),

@@ -1,7 +1,8 @@
 //! Options more than one command reads: a time control (`--time=`) and
 //! its reminders (`--remind=`), on `challenge`, `tournament create` and
 //! `ladder create`; a Chess960 starting array (`--position=`), on
-//! `challenge` and `tournament create`.
+//! `challenge` and `tournament create`; a thematic start (`--opening=`),
+//! on the same two.
 
 use pbem_clock::{Reminders, TimeControl};
 
@@ -63,4 +64,18 @@ pub(super) fn position(
                 usage,
             )
         })
+}
+
+/// Reads `--opening=<ECO code or name>`: the opening of the table that a
+/// code (its first row) or a name written with `-` for spaces means; an
+/// unknown or ambiguous one is refused, the matches named.
+pub(super) fn opening(
+    keyword: &str,
+    value: Option<&str>,
+    usage: &'static str,
+) -> Result<crate::openings::Opening, CommandError> {
+    let value = value.unwrap_or_default();
+    crate::openings::find(value)
+        .cloned()
+        .map_err(|problem| error(keyword, &format!("--opening={value}: {problem}"), usage))
 }

@@ -60,6 +60,9 @@ pub struct Create {
     pub knockout_final: bool,
     /// `--position=N`: the Chess960 array every game starts from.
     pub position: Option<u32>,
+    /// `--opening=<ECO code or name>`: every game's thematic start (chess
+    /// only).
+    pub opening: Option<crate::openings::Opening>,
 }
 
 /// How a withdrawn player's games are scored.
@@ -165,7 +168,7 @@ impl Tournament {
     }
 }
 
-const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS|--knockout [--match=N] [--tie=playoff|seed]|--groups=G --advance=K [--final=rr|knockout]] [--round-days=N] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] [--public-delay=N] [--position=N] (in a reply to a mail of pbem's, without userid and password)";
+const CREATE: &str = "tournament create <userid> <password> <name> <variant> [--double|--swiss=ROUNDS|--knockout [--match=N] [--tie=playoff|seed]|--groups=G --advance=K [--final=rr|knockout]] [--round-days=N] [--time=D|N/D|B+I/C] [--remind=25%,1] [--days=N] [--nag=N] [--forfeit=N] [--vacation=N] [--max=N] [--rated|--unrated] [--closes=YYYY-MM-DD] [--invite-only] [--tiebreaks=sb,wins,de] [--min-rating=N] [--max-rating=N] [--public-delay=N] [--position=N] [--opening=ECO|NAME] (in a reply to a mail of pbem's, without userid and password)";
 const ENTER: &str = "tournament enter|leave <name> <userid> <password>";
 const INVITE: &str = "tournament invite <name> <td> <password> <userid...>";
 const START: &str = "tournament start <name> <td> <password>";
@@ -288,6 +291,7 @@ const FIXED: &[&str] = &[
     "--advance=",
     "--final=",
     "--position=",
+    "--opening=",
     "--forfeit-all",
     "--keep-played",
     "1-0",
@@ -572,6 +576,7 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
         advance: None,
         knockout_final: false,
         position: None,
+        opening: None,
     };
     for option in &rest[2..] {
         let lower = option.to_ascii_lowercase();
@@ -638,6 +643,9 @@ fn parse_create(args: &[&str]) -> Result<Create, CommandError> {
             }
             "--position" => {
                 create.position = Some(super::options::position("tournament", value, CREATE)?)
+            }
+            "--opening" => {
+                create.opening = Some(super::options::opening("tournament", value, CREATE)?)
             }
             "--knockout" => create.knockout = true,
             "--match" => {

@@ -35,6 +35,17 @@ pub fn start_line(variant: Variant, position: Option<u32>) -> Option<String> {
     Some(format!("Chess960 position {number} ({back_rank})"))
 }
 
+/// How board mails and the web name a thematic start: `B90 Sicilian
+/// Defense: Najdorf Variation (1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6
+/// 5.Nc3 a6)`; `None` for a game without one.
+pub fn opening_line(
+    variant: Variant,
+    opening: Option<&crate::openings::Opening>,
+) -> Option<String> {
+    let opening = opening.filter(|_| variant == Variant::Chess)?;
+    Some(format!("{} ({})", opening.label(), opening.numbered()))
+}
+
 /// A counted phrase as players read it: `0 days`, `1 day`, `2 days`. The
 /// plural adds `s` to `singular`; a noun that does not (`1 match`, `2
 /// matches`) goes through [`count_as`]. Every number pbem writes before a

@@ -1,12 +1,14 @@
 //! The record of a game as text: a move list wrapped for a mail, and the
 //! PGN of a board (with the Variant tag, the event's tags for a
 //! tournament game, the ratings before a rated game, the time control in
-//! the PGN standard's seconds, and how the game ended).
+//! the PGN standard's seconds, and how the game ended; a thematic game's
+//! `ECO` and `Opening`, its moves written from the usual start).
 
 use pbem_clock::{Days, TimeControl};
 use time::Date;
 
-use crate::rules::Variant;
+use crate::openings::Opening;
+use crate::rules::{Game, Variant};
 
 /// What a board's PGN says besides its moves.
 pub struct PgnHeader<'a> {
@@ -26,6 +28,9 @@ pub struct PgnHeader<'a> {
     /// The FEN of the start where it is not the usual one (a Chess960
     /// array): the `SetUp` and `FEN` tags.
     pub start_fen: Option<String>,
+    /// The opening a thematic game started after: the `ECO` and
+    /// `Opening` tags.
+    pub opening: Option<&'a Opening>,
     /// White's and Black's ratings before the game, for a rated game that
     /// was rated.
     pub elo: Option<(f64, f64)>,
@@ -119,6 +124,10 @@ pub fn pgn_text(header: PgnHeader<'_>, record: &str) -> String {
         tags.push(("SetUp", "1".to_string()));
         tags.push(("FEN", fen));
     }
+    if let Some(opening) = header.opening {
+        tags.push(("ECO", opening.eco.clone()));
+        tags.push(("Opening", opening.name.clone()));
+    }
     if header.event.is_some() {
         tags.push(("Board", number.to_string()));
     }
@@ -146,6 +155,25 @@ pub fn pgn_text(header: PgnHeader<'_>, record: &str) -> String {
 /// games start from the usual position and carry none.
 pub fn start_fen(board: &crate::store::boards::Board) -> Option<String> {
     (board.variant == Variant::Chess960).then(|| board.initial_game().initial_fen())
+}
+
+/// A game's moves for its PGN: from the usual start, so a thematic game's
+/// opening moves come first (its game starts after them, see
+/// `Board::initial_game`) and the turns played go on from them.
+pub fn record_from_usual_start(opening: Option<&Opening>, game: &Game) -> String {
+    let Some(opening) = opening else {
+        return game.record();
+    };
+    let mut out = opening.numbered();
+    for turn in game.turns() {
+        out.push(' ');
+        if turn.mover == shakmaty::Color::White {
+            out.push_str(&turn.numbered());
+        } else {
+            out.push_str(&turn.text());
+        }
+    }
+    out
 }
 
 /// Wraps a move list at `width` columns, breaking only before a move

@@ -72,6 +72,9 @@ struct StartList<'a> {
     address: String,
     /// Where the games start, for a Chess960 event.
     start: Option<String>,
+    /// The opening every game starts after, for a thematic event:
+    /// `B90 Sicilian Defense: Najdorf Variation (1.e4 c5 ...)`.
+    opening: Option<String>,
 }
 
 /// Starts `games` of `event` (their boards with the event's deadlines and
@@ -138,7 +141,8 @@ pub(super) fn start_games_as(
     for (id, player) in &known {
         start_list(ctx, event, player, &started, &known, heading, stage)?;
         for game in started.iter().filter(|s| s.game.white == *id) {
-            // White moves first on every new board (`start_board`).
+            // One board mail per new board (sent once, with its White's
+            // list; it goes to whoever moves first, `start_board`).
             ctx.send_later(super::board_mail::board_mails(
                 ctx,
                 game.board,
@@ -149,7 +153,19 @@ pub(super) fn start_games_as(
     Ok(started)
 }
 
-/// The board of one new game, White to move, and its place in the event.
+/// Whether White moves first in the event's games: always, but after a
+/// thematic opening that ends with White's move.
+fn white_first(event: &Event) -> bool {
+    event
+        .settings
+        .opening
+        .as_ref()
+        .and_then(crate::openings::Opening::game)
+        .is_none_or(|game| game.state().turn() == shakmaty::Color::White)
+}
+
+/// The board of one new game, White to move (or, after a thematic
+/// opening, the side to move), and its place in the event.
 fn start_board(ctx: &Ctx<'_>, event: &Event, game: &NewGame) -> Result<BoardNumber, ServiceError> {
     let options = BoardOptions {
         rated: event.settings.rated,
@@ -157,6 +173,7 @@ fn start_board(ctx: &Ctx<'_>, event: &Event, game: &NewGame) -> Result<BoardNumb
         nag_days: event.settings.nag_days,
         forfeit_days: event.settings.forfeit_days,
         start_position: event.settings.start_position,
+        opening: event.settings.opening.clone(),
     };
     let board = boards::insert(
         ctx.conn,
@@ -166,7 +183,12 @@ fn start_board(ctx: &Ctx<'_>, event: &Event, game: &NewGame) -> Result<BoardNumb
         options,
         ctx.now,
     )?;
-    deadlines::set_to_move(ctx.conn, board, game.white)?;
+    let first = if white_first(event) {
+        game.white
+    } else {
+        game.black
+    };
+    deadlines::set_to_move(ctx.conn, board, first)?;
     store::add_game(
         ctx.conn,
         event.id,
@@ -204,7 +226,7 @@ fn start_list(
                 stage: stage.map_or_else(|| format!("round {}", s.game.round), str::to_string),
                 colour: if white { "White" } else { "Black" },
                 opponent: userid(if white { s.game.black } else { s.game.white }).to_string(),
-                your_move: white,
+                your_move: white == white_first(event),
             }
         })
         .collect();
@@ -228,6 +250,11 @@ fn start_list(
                 event.settings.variant,
                 event.settings.start_position,
             ),
+            opening: event
+                .settings
+                .opening
+                .as_ref()
+                .map(|opening| format!("{} ({})", opening.label(), opening.numbered())),
         },
     )?;
     // It answers the mail being answered only when that came from the

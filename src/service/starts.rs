@@ -1,6 +1,8 @@
 //! Where a game starts: the Chess960 starting array, chosen by the player
-//! (`--position=N`) or drawn at random (named by [`start_line`]).
+//! (`--position=N`) or drawn at random (named by [`start_line`]); or, for
+//! chess, after an opening's moves (`--opening=`, a thematic start).
 
+use crate::openings::Opening;
 use crate::rules::Variant;
 use crate::rules::game::CHESS960_ARRAYS;
 use crate::service::{Failure, refuse};
@@ -22,6 +24,36 @@ pub fn chosen_position(variant: Variant, asked: Option<u32>) -> Result<Option<u3
         };
     }
     Ok(Some(asked.unwrap_or_else(random_position)))
+}
+
+/// The opening a new game of `variant` starts after, if one was asked
+/// for: only chess plays them (a double-move variant's turns are not the
+/// opening's single moves, and a Chess960 array is a start of its own), and
+/// never with `--position`.
+pub fn chosen_opening(
+    variant: Variant,
+    position: Option<u32>,
+    asked: Option<&Opening>,
+) -> Result<Option<Opening>, Failure> {
+    let Some(opening) = asked else {
+        return Ok(None);
+    };
+    if position.is_some() {
+        return Err(refuse(
+            "--opening and --position are two different starts; give one of them",
+            None,
+        ));
+    }
+    if variant != Variant::Chess {
+        return Err(refuse(
+            format!(
+                "--opening starts a game of chess after an opening's moves; {} cannot play them (its games start from its own first turn)",
+                variant.id()
+            ),
+            None,
+        ));
+    }
+    Ok(Some(opening.clone()))
 }
 
 /// A Chess960 array number drawn uniformly from 0 to 959 by the system's

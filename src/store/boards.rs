@@ -8,13 +8,14 @@ use time::OffsetDateTime;
 use super::players::PlayerId;
 use super::{CachedStatements, StoreError, parse_time, time_text};
 use crate::domain::BoardNumber;
+use crate::openings::Opening;
 use crate::rules::{Game, Variant};
 
 /// The first board number handed out.
 pub const FIRST_BOARD: BoardNumber = BoardNumber(101);
 
 /// Deadlines and rating of a board, fixed at `challenge`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardOptions {
     pub rated: bool,
     /// Days each turn may take, if the board has a per-turn allowance.
@@ -26,6 +27,9 @@ pub struct BoardOptions {
     /// Chess960: the number of the starting array (0 to 959); `None` for
     /// the usual start of every other variant.
     pub start_position: Option<u32>,
+    /// A thematic start: the opening whose moves the game starts after
+    /// (chess only).
+    pub opening: Option<Opening>,
 }
 
 /// A board as stored.
@@ -45,10 +49,20 @@ pub struct Board {
 }
 
 impl Board {
-    /// The game as it stands before the first turn: the usual start, or
-    /// for Chess960 the board's starting array (a board from before
-    /// Chess960 existed has none and starts from the usual array, 518).
+    /// The game as it stands before the first turn: the usual start, for
+    /// Chess960 the board's starting array (a board from before Chess960
+    /// existed has none and starts from the usual array, 518), for a
+    /// thematic chess game the position after its opening's moves.
     pub fn initial_game(&self) -> Game {
+        if let Some(game) = self
+            .options
+            .opening
+            .as_ref()
+            .filter(|_| self.variant == Variant::Chess)
+            .and_then(Opening::game)
+        {
+            return game;
+        }
         self.options
             .start_position
             .filter(|_| self.variant == Variant::Chess960)
@@ -137,8 +151,8 @@ pub fn insert(
     let now = time_text(now);
     conn.execute_cached(
         "INSERT INTO boards (number, variant, white_id, black_id, rated, days_per_turn, nag_days,
-                             forfeit_days, created_at, last_turn_at, start_position)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)",
+                             forfeit_days, created_at, last_turn_at, start_position, opening)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11)",
         params![
             number,
             variant.id(),
@@ -149,14 +163,15 @@ pub fn insert(
             options.nag_days,
             options.forfeit_days,
             now,
-            options.start_position
+            options.start_position,
+            options.opening.as_ref().map(Opening::stored)
         ],
     )?;
     Ok(number)
 }
 
 const BOARD_COLUMNS: &str = "number, variant, white_id, black_id, rated, days_per_turn, nag_days,
-    forfeit_days, created_at, last_turn_at, result, end_reason, start_position";
+    forfeit_days, created_at, last_turn_at, result, end_reason, start_position, opening";
 
 fn board_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Board, String, String, String)> {
     let variant: String = row.get(1)?;
@@ -172,6 +187,10 @@ fn board_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Board, String, S
             nag_days: row.get(6)?,
             forfeit_days: row.get(7)?,
             start_position: row.get(12)?,
+            opening: row
+                .get::<_, Option<String>>(13)?
+                .as_deref()
+                .and_then(Opening::from_stored),
         },
         created_at: OffsetDateTime::UNIX_EPOCH,
         last_turn_at: OffsetDateTime::UNIX_EPOCH,

@@ -75,6 +75,7 @@ migrations!(
     "0028_password_resets",
     "0030_starts",
     "0034_given_up_mail",
+    "0035_openings",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest

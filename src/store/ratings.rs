@@ -790,6 +790,7 @@ mod tests {
             nag_days: 7,
             forfeit_days: 21,
             start_position: None,
+            opening: None,
         }
     }
 

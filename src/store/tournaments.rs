@@ -67,6 +67,8 @@ pub struct Settings {
     /// Chess960: the starting array of every game (given at `tournament
     /// create`, or drawn when the event starts).
     pub start_position: Option<u32>,
+    /// A thematic event: the opening every game starts after (chess only).
+    pub opening: Option<crate::openings::Opening>,
 }
 
 /// A stored event.
@@ -171,9 +173,9 @@ pub fn insert(
         "INSERT INTO tournaments (name, variant, director_id, format, rounds, days_per_turn,
              nag_days, forfeit_days, vacation_days, max_entrants, rated, closes_at, invite_only,
              tiebreaks, status, created_at, round_days, min_rating, max_rating, cup, match_games,
-             tie, groups, advance, groups_double, final_stage, start_position)
+             tie, groups, advance, groups_double, final_stage, start_position, opening)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'open', ?15, ?16,
-                 ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+                 ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
         params![
             settings.name,
             settings.variant.id(),
@@ -201,6 +203,10 @@ pub fn insert(
             cup.groups_double,
             cup.final_stage,
             settings.start_position,
+            settings
+                .opening
+                .as_ref()
+                .map(crate::openings::Opening::stored),
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -209,7 +215,8 @@ pub fn insert(
 const EVENT_COLUMNS: &str = "id, name, variant, director_id, format, rounds, days_per_turn,
     nag_days, forfeit_days, vacation_days, max_entrants, rated, closes_at, invite_only, tiebreaks,
     status, created_at, started_at, round_days, min_rating, max_rating, current_round,
-    round_started_at, cup, match_games, tie, groups, advance, groups_double, final_stage, start_position";
+    round_started_at, cup, match_games, tie, groups, advance, groups_double, final_stage, start_position,
+    opening";
 
 type RawEvent = (
     (i64, String, String, i64, String, Option<u32>),
@@ -223,6 +230,7 @@ type RawEvent = (
         Option<bool>,
         Option<String>,
         Option<u32>,
+        Option<String>,
     ),
 );
 
@@ -266,6 +274,7 @@ fn raw_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawEvent> {
             row.get(28)?,
             row.get(29)?,
             row.get(30)?,
+            row.get(31)?,
         ),
     ))
 }
@@ -277,7 +286,7 @@ fn event_of(raw: RawEvent) -> Result<Event, StoreError> {
         (closes_at, invite_only, tiebreaks, status, created_at, started_at),
         (round_days, min_rating, max_rating, current_round, round_started_at),
         (cup, match_games, tie),
-        (groups, advance, groups_double, final_stage, start_position),
+        (groups, advance, groups_double, final_stage, start_position, opening),
     ) = raw;
     let corrupt = |what: String| StoreError::Corrupt(format!("tournament {name}: {what}"));
     let knockout = || -> Result<(u32, TieRule), StoreError> {
@@ -337,6 +346,9 @@ fn event_of(raw: RawEvent) -> Result<Event, StoreError> {
             min_rating,
             max_rating,
             start_position,
+            opening: opening
+                .as_deref()
+                .and_then(crate::openings::Opening::from_stored),
             name,
         },
         status: Status::parse(&status)?,

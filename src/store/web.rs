@@ -523,6 +523,7 @@ mod tests {
             nag_days: 7,
             forfeit_days: 14,
             start_position: None,
+            opening: None,
         }
     }
 

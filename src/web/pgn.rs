@@ -32,11 +32,12 @@ fn pgn_of(
             result: board.result.as_deref(),
             variant: board.variant,
             start_fen: pgn::start_fen(board),
+            opening: board.options.opening.as_ref(),
             elo: ratings::before(conn, board.number)?,
             control: store::clocks::control_of(conn, board)?,
             end_reason: board.end_reason.as_deref(),
         },
-        &loaded.game.record(),
+        &pgn::record_from_usual_start(board.options.opening.as_ref(), &loaded.game),
     ))
 }
 

@@ -9,3 +9,4 @@
 mod by_mail;
 mod chess960;
 mod command_line;
+mod thematic;

@@ -224,6 +224,7 @@ fn due_boards(
         nag_days: 7,
         forfeit_days: 21,
         start_position: None,
+        opening: None,
     };
     let (mut nagged, mut lost) = (Vec::new(), Vec::new());
     let kinds = std::iter::repeat_n(0, reminders)
@@ -253,7 +254,7 @@ fn due_boards(
             pbem::rules::Variant::Chess,
             white,
             black,
-            options,
+            options.clone(),
             since,
         )
         .expect("board");

@@ -11,3 +11,4 @@ mod ratings_by_mail;
 mod round_robin;
 mod startmail;
 mod swiss;
+mod thematic;

@@ -204,3 +204,34 @@ fn a_chess960_board_names_its_start_on_the_web() {
     assert!(!get(site, "/boards/102").body.contains("Start:"));
     assert!(!get(site, "/boards/102.pgn").body.contains("[FEN"));
 }
+
+/// A thematic board names its opening on its page, and its PGN carries
+/// `ECO`, `Opening` and the opening's moves; a chess board has none.
+#[test]
+fn a_thematic_board_names_its_opening_on_the_web() {
+    let mut h = Harness::new();
+    h.signup("alice", ALICE);
+    h.signup("bob", BOB);
+    h.send(
+        ALICE,
+        "new",
+        "chess challenge alice alice-pw bob --white --opening=sicilian-najdorf",
+    );
+    h.send(ALICE, "new", "chess challenge alice alice-pw bob --white");
+    h.send(BOB, "ok", "accept 101 bob bob-pw\naccept 102 bob bob-pw");
+    h.send(ALICE, "turn", "move 101 alice alice-pw Be3");
+    let site = start_in_process(&h);
+    let page = get(site, "/boards/101").body;
+    assert!(
+        page.contains("Opening: B90 Sicilian Defense: Najdorf Variation"),
+        "{page}"
+    );
+    let pgn = get(site, "/boards/101.pgn").body;
+    assert!(pgn.contains("[ECO \"B90\"]"), "{pgn}");
+    assert!(
+        pgn.contains("1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6 6.Be3 *"),
+        "{pgn}"
+    );
+    assert!(!get(site, "/boards/102").body.contains("Opening:"));
+    assert!(!get(site, "/boards/102.pgn").body.contains("[ECO"));
+}

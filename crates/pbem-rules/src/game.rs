@@ -159,6 +159,17 @@ impl Game {
         Ok(Game::start(variant, State::new(rules, pos, phase)))
     }
 
+    /// This game's position as the start of another: the turns played so
+    /// far become what came before it (a thematic opening), no longer turns
+    /// of the game, so that its first turn is the next one and none of them
+    /// can be taken back; the positions they passed through still count for
+    /// repetition, and the move numbers go on from them.
+    pub fn started_here(mut self) -> Game {
+        self.initial = self.state.clone();
+        self.played.clear();
+        self
+    }
+
     fn start(variant: Variant, initial: State) -> Game {
         let mut game = Game {
             variant,

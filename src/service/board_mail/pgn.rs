@@ -53,11 +53,13 @@ pub fn pgn_text(
         result: loaded.board.result.as_deref(),
         variant: loaded.board.variant,
         start_fen: crate::render::pgn::start_fen(&loaded.board),
+        opening: loaded.board.options.opening.as_ref(),
         elo: ratings::before(ctx.conn, loaded.board.number)?,
         control: clocks::control_of(ctx.conn, &loaded.board)?,
         end_reason: loaded.board.end_reason.as_deref(),
     };
-    Ok(pgn::pgn_text(header, &loaded.game.record()))
+    let record = pgn::record_from_usual_start(loaded.board.options.opening.as_ref(), &loaded.game);
+    Ok(pgn::pgn_text(header, &record))
 }
 
 /// What a finished game's mail attaches: its PGN as `board-<n>.pgn`.

@@ -43,6 +43,9 @@ struct SharedView {
     black: String,
     /// `Chess960 position 0 (BBQNNRKR)`: where a Chess960 game started.
     start: Option<String>,
+    /// `B90 Sicilian Defense: Najdorf Variation (1.e4 ...)`: the opening
+    /// a thematic game started after.
+    opening: Option<String>,
     to_move: Option<String>,
     turn_due: String,
     turn_seq: usize,
@@ -295,6 +298,7 @@ impl BoardFacts {
             white: white.userid.clone(),
             black: black.userid.clone(),
             start: crate::service::starts::start_line(board.variant, board.options.start_position),
+            opening: crate::render::opening_line(board.variant, board.options.opening.as_ref()),
             turn_due: turn_due(state, game),
             to_move,
             turn_seq: turns.len() + 1,

@@ -73,13 +73,21 @@ impl Act for Challenge {
         let variant = variant.unwrap_or(Variant::Chess);
         // Checked before the repeated challenge, so that `--position` on a
         // variant without arrays is refused every time.
+        let opening =
+            crate::service::starts::chosen_opening(variant, self.position, self.opening.as_ref())?;
         crate::service::starts::chosen_position(variant, self.position)?;
+        // Who moves first: White, or after an opening the side to move.
+        let first = opening
+            .as_ref()
+            .and_then(crate::openings::Opening::game)
+            .map_or(shakmaty::Color::White, |game| game.state().turn());
         let mut options = BoardOptions {
             rated: self.rated,
             days_per_turn: self.days_per_turn,
             nag_days,
             forfeit_days,
             start_position: self.position,
+            opening,
         };
         // The same challenge written again in one mail makes no second
         // board; it is answered as the repeat it is.
@@ -110,7 +118,12 @@ impl Act for Challenge {
         if self.private {
             crate::store::web::set_private(ctx.conn, number.0)?;
         }
-        deadlines::set_to_move(ctx.conn, number, white)?;
+        let to_move = if first == shakmaty::Color::White {
+            white
+        } else {
+            black
+        };
+        deadlines::set_to_move(ctx.conn, number, to_move)?;
         ctx.challenges.push((made, number));
         Ok(board_mail::board_mails(ctx, number, Occasion::New)?)
     }

@@ -178,6 +178,7 @@ fn options(ctx: &Ctx<'_>, settings: &LadderSettings) -> Result<BoardOptions, Fai
         forfeit_days,
         // A Chess960 ladder draws each game's array.
         start_position: crate::service::starts::chosen_position(settings.variant, None)?,
+        opening: None,
     })
 }
 

@@ -86,6 +86,9 @@ struct BoardView {
     variant_id: &'static str,
     /// `Chess960 position 0 (BBQNNRKR)`: where a Chess960 game started.
     start: Option<String>,
+    /// `B90 Sicilian Defense: Najdorf Variation (1.e4 ...)`: the opening
+    /// a thematic game started after.
+    opening: Option<String>,
     white: String,
     black: String,
     /// `white` or `black`: whose side the board is seen from.
@@ -286,6 +289,7 @@ pub fn board(
         variant: board.variant.spaced_name(),
         variant_id: board.variant.id(),
         start: crate::render::start_line(board.variant, board.options.start_position),
+        opening: crate::render::opening_line(board.variant, board.options.opening.as_ref()),
         white: white.clone(),
         black: black.clone(),
         side: if side == Color::White {

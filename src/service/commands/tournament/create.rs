@@ -22,6 +22,11 @@ pub(super) fn create(
         ));
     }
     let variant: Variant = crate::service::variant_named(&command.variant)?;
+    let opening = crate::service::starts::chosen_opening(
+        variant,
+        command.position,
+        command.opening.as_ref(),
+    )?;
     // Only a check here: without `--position` the array is drawn when the
     // event starts.
     crate::service::starts::chosen_position(variant, command.position)?;
@@ -135,6 +140,7 @@ pub(super) fn create(
         min_rating: command.min_rating,
         max_rating: command.max_rating,
         start_position: command.position,
+        opening,
     };
     let id = store::insert(ctx.conn, &settings, ctx.now)?;
     if let Some((control, reminders)) = control {
@@ -195,6 +201,13 @@ pub(super) fn details(ctx: &MailCtx<'_>, event: &Event) -> Result<String, Servic
                 "Start: every game from one Chess960 position, drawn when the event starts\n",
             ),
         }
+    }
+    if let Some(opening) = &s.opening {
+        out.push_str(&format!(
+            "Opening: every game starts after {} ({})\n",
+            opening.label(),
+            opening.numbered()
+        ));
     }
     if let Some(days) = s.round_days {
         out.push_str(&format!(
