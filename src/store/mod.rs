@@ -73,9 +73,9 @@ migrations!(
     "0026_notes",
     "0027_bounce_pauses_as_vacation",
     "0028_password_resets",
-    "0030_starts",
-    "0034_given_up_mail",
-    "0035_openings",
+    "0029_starts",
+    "0030_given_up_mail",
+    "0031_openings",
 );
 
 /// The schema an opened [`Store`] is at: the file name of the newest
