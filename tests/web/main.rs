@@ -4,6 +4,7 @@
 //! One test binary, each file a module (`cargo test --test web site::`).
 
 mod browser;
+mod events;
 mod pgn;
 mod privacy;
 mod readers;
