@@ -149,9 +149,29 @@ struct RoundView {
     byes: Vec<String>,
 }
 
+/// Events of more games than this show their pairings one round at a
+/// time (`?round=N`) and leave the crosstable's cells unlinked (each game
+/// is linked from its round's pairings), so that a 30-player round robin
+/// (435 games) keeps its page under 30 KB; smaller events show every
+/// round, and link every cell, on one page.
+const ALL_ROUNDS_UP_TO: usize = 100;
+
 /// `/events/<name>`: settings, entrants, pairings by round, crosstable
 /// and standings (a cup: its bracket, or its groups and final stage).
 pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebError> {
+    event_round(site, conn, name, None)
+}
+
+/// `/events/<name>?round=N`: [`event`] with round `N`'s pairings shown
+/// where an event shows one round at a time (without `N`: the round being
+/// played, else the first with a game in progress, else the last). A
+/// round the event has not paired is a 404.
+pub fn event_round(
+    site: &Site,
+    conn: &Connection,
+    name: &str,
+    round: Option<u32>,
+) -> Result<Page, WebError> {
     let event = event_named(conn, name)?;
     let s = &event.settings;
     let mut settings: Vec<(String, String)> = vec![
@@ -297,6 +317,35 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
             _ => format!("Round {}", r.round),
         };
     }
+    // A large event: one round's pairings, and links to the others.
+    let game_count: usize = rounds.iter().map(|r| r.games.len()).sum();
+    let mut round_links: Vec<(u32, String)> = Vec::new();
+    let mut shown_round = None;
+    if game_count > ALL_ROUNDS_UP_TO {
+        let chosen = match round {
+            Some(n) => n,
+            None => rounds
+                .iter()
+                .find(|r| r.round == event.current_round && event.status == Status::Running)
+                .or_else(|| {
+                    rounds
+                        .iter()
+                        .find(|r| r.games.iter().any(|g| g.result == "in progress"))
+                })
+                .or(rounds.last())
+                .map_or(0, |r| r.round),
+        };
+        round_links = rounds.iter().map(|r| (r.round, r.name.clone())).collect();
+        rounds.retain(|r| r.round == chosen);
+        if rounds.is_empty() && round.is_some() {
+            return Err(WebError::NotFound);
+        }
+        shown_round = Some(chosen);
+        index = GameIndex::default();
+    } else if round.is_some_and(|n| !rounds.iter().any(|r| r.round == n)) {
+        return Err(WebError::NotFound);
+    }
+
     let groups = store::cups::groups_text(conn, &event)?;
     if event.status == Status::Finished && knockout.is_none() && groups.is_none() {
         winners.extend(
@@ -325,7 +374,9 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
             games => table.games,
             has_trf => started && matches!(s.format, Format::Swiss { .. }),
             // `/events/<name>.pgn` answers 404 while there is no game.
-            has_pgn => rounds.iter().any(|r| !r.games.is_empty()),
+            has_pgn => game_count > 0,
+            round_links => round_links,
+            shown_round => shown_round,
         },
     )
 }

@@ -32,7 +32,7 @@ mod variants;
 pub(super) use board::{Loaded, load};
 pub use board::{board, board_feed};
 pub(super) use events::event_named;
-pub use events::{event, event_feed, event_trf, ladder};
+pub use events::{event, event_feed, event_round, event_trf, ladder};
 pub use feed::site_feed;
 use lists::{Pager, skipped, variant_line};
 pub use lists::{events, index, ladders, players};
