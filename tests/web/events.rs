@@ -31,6 +31,11 @@ fn ladder_page(h: &Harness, name: &str) -> String {
 /// and `td` starts it; the games the start announces to the director.
 fn started_event(h: &mut Harness, name: &str, options: &str, players: &[&str]) -> Vec<Game> {
     h.signup("td", TD);
+    started_event_by_td(h, name, options, players)
+}
+
+/// [`started_event`] where `td` has signed up already.
+fn started_event_by_td(h: &mut Harness, name: &str, options: &str, players: &[&str]) -> Vec<Game> {
     for p in players {
         h.signup(p, &address(p));
     }
@@ -68,6 +73,70 @@ fn resign(h: &mut Harness, game: &Game, loser: &str) -> Vec<Sent> {
 /// The player of `game` who loses when the lower userid wins.
 fn loser(game: &Game) -> String {
     game.white.clone().max(game.black.clone())
+}
+
+/// Plays `queue` and every game its results start, the lower userid
+/// winning each.
+fn play_out(h: &mut Harness, mut queue: Vec<Game>) {
+    while !queue.is_empty() {
+        let game = queue.remove(0);
+        let mails = resign(h, &game, &loser(&game));
+        queue.extend(
+            mails
+                .iter()
+                .filter(|m| m.to == TD && m.body.contains("started:"))
+                .flat_map(|m| games_in(&m.body)),
+        );
+    }
+}
+
+/// Beside what a harness holds already (a director `td`), a finished cup
+/// "cup" of k1-k4 and a ladder "top" of anna and boris with one game
+/// ended, for the browser's look at their pages.
+pub(crate) fn cup_and_ladder(h: &mut Harness) {
+    let games = started_event_by_td(h, "cup", "--knockout --match=1", &["k1", "k2", "k3", "k4"]);
+    play_out(h, games);
+    ladder_of_two(h);
+    let board = boris_challenges_anna(h);
+    resign(h, &board, "anna");
+}
+
+/// own's ladder "top", joined by anna then boris.
+fn ladder_of_two(h: &mut Harness) {
+    h.signup("own", &address("own"));
+    for p in ["anna", "boris"] {
+        h.signup(p, &address(p));
+    }
+    h.send(
+        &address("own"),
+        "ladder",
+        "ladder create own own-pw top chess",
+    );
+    for p in ["anna", "boris"] {
+        h.send(&address(p), "join", &format!("ladder join top {p} {p}-pw"));
+    }
+}
+
+/// boris challenges anna on "top" (the challenger plays White).
+fn boris_challenges_anna(h: &mut Harness) -> Game {
+    let mails = h.send(
+        &address("boris"),
+        "challenge",
+        "ladder challenge top boris boris-pw anna",
+    );
+    let board = mails[0]
+        .subject
+        .split("Board ")
+        .nth(1)
+        .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a board mail: {mails:#?}"));
+    Game {
+        round: 1,
+        board,
+        white: "boris".into(),
+        black: "anna".into(),
+    }
 }
 
 #[test]
@@ -128,7 +197,7 @@ fn an_event_without_a_control_shows_its_deadlines_and_its_default_tiebreaks() {
 fn a_cups_pairings_are_headed_by_the_brackets_round_names_and_it_names_its_winner() {
     let mut h = Harness::new();
     // Four players, matches of one game: semi-finals, then the final.
-    let mut queue = started_event(
+    let queue = started_event(
         &mut h,
         "cup",
         "--knockout --match=1",
@@ -139,16 +208,7 @@ fn a_cups_pairings_are_headed_by_the_brackets_round_names_and_it_names_its_winne
     assert!(page.contains("<h3>Semi-finals</h3>"), "{page}");
     assert!(!page.contains("<h3>Final</h3>"), "{page}");
     assert!(!page.contains("Won by"), "{page}");
-    while !queue.is_empty() {
-        let game = queue.remove(0);
-        let mails = resign(&mut h, &game, &loser(&game));
-        queue.extend(
-            mails
-                .iter()
-                .filter(|m| m.to == TD && m.body.contains("started:"))
-                .flat_map(|m| games_in(&m.body)),
-        );
-    }
+    play_out(&mut h, queue);
     let page = event_page(&h, "cup");
     let semis = page.find("<h3>Semi-finals</h3>").expect("the semi-finals");
     let fin = page.find("<h3>Final</h3>").expect("the final");
@@ -164,18 +224,7 @@ fn a_cups_pairings_are_headed_by_the_brackets_round_names_and_it_names_its_winne
 #[test]
 fn a_ladder_page_shows_its_last_results_once_a_game_ends() {
     let mut h = Harness::new();
-    h.signup("own", &address("own"));
-    for p in ["anna", "boris"] {
-        h.signup(p, &address(p));
-    }
-    h.send(
-        &address("own"),
-        "ladder",
-        "ladder create own own-pw top chess",
-    );
-    for p in ["anna", "boris"] {
-        h.send(&address(p), "join", &format!("ladder join top {p} {p}-pw"));
-    }
+    ladder_of_two(&mut h);
     let page = ladder_page(&h, "top");
     let last = |page: &str| {
         page.split("<h2>Last results</h2>")
@@ -184,21 +233,7 @@ fn a_ladder_page_shows_its_last_results_once_a_game_ends() {
     };
     let before = last(&page).unwrap_or_else(|| panic!("the last results\n{page}"));
     assert!(before.contains("<p>None yet.</p>"), "{page}");
-    let mails = h.send(
-        &address("boris"),
-        "challenge",
-        "ladder challenge top boris boris-pw anna",
-    );
-    let board = games_in(&format!(
-        "Round 1 board {} boris - anna",
-        mails[0]
-            .subject
-            .split("Board ")
-            .nth(1)
-            .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
-            .unwrap_or_else(|| panic!("a board mail: {mails:#?}"))
-    ))
-    .remove(0);
+    let board = boris_challenges_anna(&mut h);
     let resigned = resign(&mut h, &board, "anna");
     assert!(
         resigned.iter().all(|m| !m.subject.contains("Error")),

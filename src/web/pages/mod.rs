@@ -18,7 +18,7 @@ use super::{Page, Site, WebError};
 use crate::metrics::Snapshot;
 use crate::ratings::Section;
 use crate::reader::{self, Who};
-use crate::render::ratings::{past_table, player_table, section_title};
+use crate::render::ratings::section_title;
 use crate::render::readable_time;
 use crate::rules::Variant;
 use crate::store::{self, ratings, web};
@@ -162,7 +162,7 @@ struct RatingRow {
 }
 
 /// `/ratings/<variant>`: the standings' sections as tables, as the
-/// `ratings` mail lists them (at most [`STANDINGS_ROWS`] rows each).
+/// `ratings` mail lists them (at most `STANDINGS_ROWS` rows each).
 pub fn ratings(site: &Site, conn: &Connection, variant: Variant) -> Result<Page, WebError> {
     let standings = reader::variant_standings(conn, variant, site.time_source.now())?;
     let sections: Vec<(String, Vec<RatingRow>, usize)> = [
@@ -229,8 +229,8 @@ pub fn player(site: &Site, conn: &Connection, userid: &str, page: u32) -> Result
         "player.html",
         minijinja::context! {
             userid => userid,
-            ratings => (!standings.is_empty()).then(|| player_table(&standings)),
-            rated_games => (!rows.is_empty()).then(|| past_table(&rows)),
+            ratings => value(tables::player_ratings(&standings)),
+            rated_games => value(tables::rated_games(&rows)),
             games => value(line_views(games)),
             pager => value(&pager),
             events => events,
