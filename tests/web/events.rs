@@ -249,3 +249,28 @@ fn a_ladder_page_shows_its_last_results_once_a_game_ends() {
     assert!(after.contains(&row), "{row}\n{page}");
     assert!(!after.contains("None yet."), "{page}");
 }
+
+#[test]
+fn a_groups_events_groups_and_round_robin_final_are_tables() {
+    let mut h = Harness::new();
+    let players = ["g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8"];
+    let games = started_event(&mut h, "league", "--groups=2 --advance=2", &players);
+    let page = event_page(&h, "league");
+    assert!(page.contains("<h3>Group 2</h3>"), "{page}");
+    assert!(!page.contains("<h3>Final stage</h3>"), "{page}");
+    play_out(&mut h, games);
+    let page = event_page(&h, "league");
+    for shown in [
+        "<h2>Groups and final stage</h2>",
+        "<h3>Group 1</h3>",
+        "<h3>Group 2</h3>",
+        "<h3>Final stage</h3>",
+        "<caption>Final stage, by opponent's rank</caption>",
+    ] {
+        assert!(page.contains(shown), "{shown}\n{page}");
+    }
+    assert!(!page.contains("<pre>"), "{page}");
+    // Each group's results link to their games.
+    let group = &page[page.find("<h3>Group 1</h3>").expect("group 1")..];
+    assert!(group.contains(r#"<td><a href="/boards/"#), "{group}");
+}

@@ -7,7 +7,7 @@
 use rusqlite::Connection;
 use serde::Serialize;
 
-use super::tables::{GameIndex, bracket_view, table_view};
+use super::tables::{GameIndex, TableView, bracket_view, table_view};
 use super::{FeedEntry, PLAIN, Page, Site, WebError, atom_feed, html, value};
 use crate::render::readable_time;
 use crate::store::tournaments::{self as events, Event, Status};
@@ -346,8 +346,24 @@ pub fn event_round(
         return Err(WebError::NotFound);
     }
 
-    let groups = store::cups::groups_text(conn, &event)?;
-    if event.status == Status::Finished && knockout.is_none() && groups.is_none() {
+    // A groups event: each group's crosstable, then a round-robin final
+    // stage's (a knockout final stage is the bracket above).
+    let mut groups: Vec<(String, TableView)> = Vec::new();
+    if event.status != Status::Open
+        && let Some(cut) = store::cups::groups_of(conn, &event)?
+    {
+        for (i, t) in store::cups::group_tables(conn, &event, &cut)?
+            .iter()
+            .enumerate()
+        {
+            groups.push((format!("Group {}", i + 1), table_view(t, &index)));
+        }
+        if let Some(t) = store::cups::final_stage_table(conn, &event)? {
+            groups.push(("Final stage".to_string(), table_view(&t, &index)));
+        }
+    }
+    let is_groups = !groups.is_empty();
+    if event.status == Status::Finished && knockout.is_none() && !is_groups {
         winners.extend(
             table
                 .rows
@@ -365,7 +381,7 @@ pub fn event_round(
             entrants => value(&entrants),
             rounds => value(&rounds),
             started => started,
-            groups => groups,
+            groups => value(&groups),
             bracket => value(&bracket),
             winners => winners,
             table => started.then(|| value(table_view(&table, &index))),
