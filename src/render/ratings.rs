@@ -12,7 +12,7 @@ pub fn change_line(userid: &str, before: f64, after: f64) -> String {
     format!("{userid} {before} -> {after} ({diff:+})")
 }
 
-fn shown(rating: f64) -> i32 {
+pub(crate) fn shown(rating: f64) -> i32 {
     PlayerRating { rating, ..START }.shown()
 }
 

@@ -201,32 +201,45 @@ pub fn groups_text(conn: &Connection, event: &Event) -> Result<Option<String>, S
     }
     if let Some(bracket) = bracket_text(conn, event)? {
         out.push_str(&format!("Final stage:\n{bracket}\n"));
-    } else {
-        let finalists = store::finalists(conn, event.id)?;
-        if !finalists.is_empty() {
-            let offset = group_rounds(conn, event)?;
-            let mut stage = store::results(conn, event)?;
-            let all = seeds_of(conn, event)?;
-            // The finalists only, in their final seed order, with the final games.
-            let index_of = |player: PlayerId| all.iter().position(|&p| p == player);
-            let old: Vec<usize> = finalists.iter().filter_map(|&p| index_of(p)).collect();
-            stage.entrants = old.iter().map(|&i| stage.entrants[i].clone()).collect();
-            stage.games = stage
-                .games
-                .iter()
-                .filter(|g| g.round > offset)
-                .filter_map(|g| {
-                    Some(crate::tournament::GameRecord {
-                        white: old.iter().position(|&i| i == g.white)?,
-                        black: old.iter().position(|&i| i == g.black)?,
-                        ..*g
-                    })
-                })
-                .collect();
-            stage.format = Format::RoundRobin { double: false };
-            let table = Crosstable::compute(&stage);
-            out.push_str(&format!("Final stage:\n{}\n", text::crosstable(&table)));
-        }
+    } else if let Some(table) = final_stage_table(conn, event)? {
+        out.push_str(&format!("Final stage:\n{}\n", text::crosstable(&table)));
     }
     Ok(Some(out))
+}
+
+/// The crosstable of a groups event's round-robin final stage (its
+/// finalists in their final seed order, the final games only), once
+/// there are finalists; `None` before, or for a knockout final stage.
+pub fn final_stage_table(
+    conn: &Connection,
+    event: &Event,
+) -> Result<Option<Crosstable>, StoreError> {
+    if bracket_of(conn, event)?.is_some() {
+        return Ok(None);
+    }
+    let finalists = store::finalists(conn, event.id)?;
+    if finalists.is_empty() {
+        return Ok(None);
+    }
+    let offset = group_rounds(conn, event)?;
+    let mut stage = store::results(conn, event)?;
+    let all = seeds_of(conn, event)?;
+    // The finalists only, in their final seed order, with the final games.
+    let index_of = |player: PlayerId| all.iter().position(|&p| p == player);
+    let old: Vec<usize> = finalists.iter().filter_map(|&p| index_of(p)).collect();
+    stage.entrants = old.iter().map(|&i| stage.entrants[i].clone()).collect();
+    stage.games = stage
+        .games
+        .iter()
+        .filter(|g| g.round > offset)
+        .filter_map(|g| {
+            Some(crate::tournament::GameRecord {
+                white: old.iter().position(|&i| i == g.white)?,
+                black: old.iter().position(|&i| i == g.black)?,
+                ..*g
+            })
+        })
+        .collect();
+    stage.format = Format::RoundRobin { double: false };
+    Ok(Some(Crosstable::compute(&stage)))
 }

@@ -366,6 +366,25 @@ fn board_query(query: &Option<String>) -> Result<(Color, Option<u32>), WebError>
     Ok((side, turn))
 }
 
+/// The round an event page's query asks for (`round=N`; the page picks
+/// one without it), read as strictly as a board's `turn`; other keys are
+/// ignored, as they always were on event pages.
+fn round_query(query: &Option<String>) -> Result<Option<u32>, WebError> {
+    check_query(query)?;
+    let mut round = None;
+    for pair in query.as_deref().unwrap_or("").split('&') {
+        if let Some(("round", n)) = pair.split_once('=') {
+            if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(WebError::BadRequest(
+                    "An event page reads only round=<number>.",
+                ));
+            }
+            round = Some(n.parse::<u32>().map_err(|_| WebError::NotFound)?);
+        }
+    }
+    Ok(round)
+}
+
 /// The page of a list a query asks for (`page=N`, N from 1; the first
 /// without one), read as strictly as a board's `turn`: digits only, else
 /// 400; 0 or past `u32` is no page of any list (404).
@@ -510,17 +529,18 @@ async fn event(
     let (name, extension) = split_extension(&file, &["trf", "pgn", "atom"]);
     let name = name.to_string();
     let extension = extension.map(str::to_string);
-    checked(
-        site,
-        &headers,
-        check_query(&query),
-        move |site, conn| match extension.as_deref() {
-            None => pages::event(site, conn, &name),
+    let round = match round_query(&query) {
+        Ok(round) => round,
+        Err(error) => return refusal(&site, error),
+    };
+    answer(site, &headers, move |site, conn| {
+        match extension.as_deref() {
+            None => pages::event_round(site, conn, &name, round),
             Some("trf") => pages::event_trf(conn, &name),
             Some("pgn") => pgn::event_pgn(site, conn, &name),
             Some(_) => pages::event_feed(site, conn, &name),
-        },
-    )
+        }
+    })
     .await
 }
 
@@ -663,6 +683,16 @@ mod tests {
     fn the_page_query_is_read_as_strictly_as_the_board_query() {
         let page = |query: &str| page_query(&Some(query.into()));
         assert_eq!(page_query(&None).ok(), Some(1));
+        let round = |q: &str| round_query(&Some(q.to_string()));
+        assert_eq!(round("round=3").ok(), Some(Some(3)));
+        assert_eq!(round("side=black").ok(), Some(None));
+        assert!(matches!(
+            round("round=99999999999"),
+            Err(WebError::NotFound)
+        ));
+        for bad in ["round=", "round=-1", "round=two"] {
+            assert!(matches!(round(bad), Err(WebError::BadRequest(_))), "{bad}");
+        }
         assert_eq!(page("page=3").ok(), Some(3));
         assert!(matches!(page("page=0"), Err(WebError::NotFound)));
         assert!(matches!(page("page=99999999999"), Err(WebError::NotFound)));

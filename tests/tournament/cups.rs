@@ -338,12 +338,14 @@ fn eight_players_in_two_groups_then_a_knockout_final() {
     let page = event_page(&h, "groups8");
     for part in [
         "<h2>Groups and final stage</h2>",
-        "Group 1:",
-        "Group 2:",
-        "Final stage:",
+        "<h3>Group 1</h3>",
+        "<h3>Group 2</h3>",
+        // The knockout final stage's bracket, as a table.
+        "<h2>Bracket</h2>",
     ] {
         assert!(page.contains(part), "{part} in {page}");
     }
+    assert!(!page.contains("<pre>"), "{page}");
     assert!(
         show[0].body.contains("up to 60 players"),
         "{}",

@@ -2,7 +2,8 @@
 //! browser lays it out) and a desktop's (1280 px), driven over the
 //! DevTools protocol by tests/web/cdp.py: no page is wider than the
 //! window (a wide table scrolls in its own box), and the board page shows
-//! its marks. Screenshots of each page kind at both widths are kept for
+//! its marks; a cup's bracket, a ladder and a player's ratings are
+//! tables. Screenshots of each page kind at both widths are kept for
 //! review under target/test-output/web/.
 //!
 //! Without /usr/bin/chromium or python3 the test fails and says why (it
@@ -19,7 +20,8 @@ const WIDTHS: [u32; 2] = [390, 1280];
 
 #[test]
 fn no_page_is_wider_than_a_phone_and_the_board_shows_its_marks() {
-    let (h, _) = played();
+    let (mut h, _) = played();
+    super::events::cup_and_ladder(&mut h);
     let site = start_in_process(&h);
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-output/web");
     std::fs::create_dir_all(&out).expect("output dir");
@@ -29,6 +31,8 @@ fn no_page_is_wider_than_a_phone_and_the_board_shows_its_marks() {
         ("board-turn-3", "/boards/101?turn=3&side=black"),
         ("events", "/events"),
         ("event", "/events/spring"),
+        ("cup", "/events/cup"),
+        ("ladder", "/ladders/top"),
         ("ratings", "/ratings"),
         ("ratings-chess", "/ratings/chess"),
         ("player", "/players/alice"),
@@ -134,6 +138,13 @@ fn no_page_is_wider_than_a_phone_and_the_board_shows_its_marks() {
         assert!(event["tables"].as_u64() >= Some(5), "{event}");
         assert_eq!(event["pres"], 0, "{event}");
         assert_eq!(board("players", width)["tables"], 1);
+        // The cup's bracket and the ladder's order and results as tables;
+        // the player's ratings and rated games too.
+        assert!(board("cup", width)["tables"].as_u64() >= Some(4));
+        assert_eq!(board("cup", width)["pres"], 0);
+        assert!(board("ladder", width)["tables"].as_u64() >= Some(3));
+        assert_eq!(board("player", width)["pres"], 0);
+        assert!(board("player", width)["tables"].as_u64() >= Some(3));
         assert_eq!(board("ratings-chess", width)["pres"], 0);
         assert!(board("ratings-chess", width)["tables"].as_u64() >= Some(1));
         // Lists say whose move it is (the Swiss game still running).

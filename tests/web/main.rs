@@ -4,6 +4,8 @@
 //! One test binary, each file a module (`cargo test --test web site::`).
 
 mod browser;
+mod budget;
+mod events;
 mod pgn;
 mod privacy;
 mod readers;

@@ -167,7 +167,7 @@ fn a_private_game_is_on_no_page_or_feed() {
             format!("board {board}"),
             format!("Board {board}"),
             // A row of a player's rated games: date, board, variant.
-            format!(" {board}  Chess"),
+            format!(r#"</td><td><a href="/boards/{board}">{board}</a></td><td>Chess</td>"#),
         ]
     };
     // The scan finds the public game where it should: it can fail.
@@ -178,7 +178,10 @@ fn a_private_game_is_on_no_page_or_feed() {
     };
     assert!(shows("/", "/boards/101"));
     assert!(shows("/players/alice", "/boards/101"));
-    assert!(shows("/players/alice", " 101  Chess"));
+    assert!(shows(
+        "/players/alice",
+        r#"</td><td><a href="/boards/101">101</a></td><td>Chess</td>"#
+    ));
     assert!(shows("/players", r#"<a href="/players/alice">"#));
     assert!(!shows("/players", "dave"), "a private game's player");
     assert!(shows("/feed.atom", "urn:pbem:board:101:"));

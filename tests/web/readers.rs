@@ -80,6 +80,8 @@ fn rating_lists_a_private_game_to_its_players_only() {
     // The web's player page as the stranger's mail.
     let site = start_in_process(&h);
     let page = get(site, "/players/alice").body;
+    // On the web, a row of the rated games' table: date, board, variant.
+    let row = |n: u32| format!(r#"</td><td><a href="/boards/{n}">{n}</a></td><td>Chess</td>"#);
     assert!(
         page.contains(&row(101)) && !page.contains(&row(finished)),
         "{page}"

@@ -791,3 +791,41 @@ fn a_flood_of_connections_waits_for_a_free_slot() {
         String::from_utf8_lossy(&answer)
     );
 }
+
+#[test]
+fn the_rules_pages_show_the_rules_emphasis_and_code_as_html() {
+    let h = Harness::new();
+    let site = pbem::web::Site::new(&h.config, TimeSource::Fixed(h.now));
+    let page = pbem::web::pages::variant(&site, pbem::rules::Variant::Chess2)
+        .expect("the rules of chess2")
+        .body;
+    for shown in ["<em>move</em>", "<em>turn</em>", "<code>doublemove</code>"] {
+        assert!(page.contains(shown), "{shown}\n{page}");
+    }
+    assert!(!page.contains("*move*"), "{page}");
+    assert!(!page.contains('`'), "{page}");
+}
+
+#[test]
+fn a_players_ratings_and_rated_games_are_tables_with_links() {
+    let (h, _) = played();
+    let site = pbem::web::Site::new(&h.config, TimeSource::Fixed(h.now));
+    let page = |userid| {
+        pbem::web::pages::player(&site, &h.database(), userid, 1)
+            .expect("a player page")
+            .body
+    };
+    let alice = page("alice");
+    for shown in [
+        "<caption>Ratings of alice</caption>",
+        r#"<th scope="row"><a href="/ratings/chess">Chess</a></th>"#,
+        r#"<td><a href="/boards/101">101</a></td><td>Chess</td><td>won</td><td><a href="/players/bob">bob</a></td>"#,
+    ] {
+        assert!(alice.contains(shown), "{shown}\n{alice}");
+    }
+    assert!(!alice.contains("<pre>"), "{alice}");
+    // mallory's game was never accepted: no rating, no rated game.
+    let mallory = page("mallory");
+    assert!(mallory.contains("No rated games yet."), "{mallory}");
+    assert!(!mallory.contains("Last rated games"), "{mallory}");
+}

@@ -19,6 +19,8 @@ use pbem::server::{Pass, Server, TimeSource};
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
+pub mod pages;
+
 /// The addresses of the two players most tests set up.
 pub const ALICE: &str = "alice@example.org";
 pub const BOB: &str = "bob@example.org";

@@ -7,7 +7,7 @@
 use rusqlite::Connection;
 use serde::Serialize;
 
-use super::tables::{GameIndex, bracket_view, table_view};
+use super::tables::{GameIndex, TableView, bracket_view, table_view};
 use super::{FeedEntry, PLAIN, Page, Site, WebError, atom_feed, html, value};
 use crate::render::readable_time;
 use crate::store::tournaments::{self as events, Event, Status};
@@ -149,9 +149,29 @@ struct RoundView {
     byes: Vec<String>,
 }
 
+/// Events of more games than this show their pairings one round at a
+/// time (`?round=N`) and leave the crosstable's cells unlinked (each game
+/// is linked from its round's pairings), so that a 30-player round robin
+/// (435 games) keeps its page under 30 KB; smaller events show every
+/// round, and link every cell, on one page.
+const ALL_ROUNDS_UP_TO: usize = 100;
+
 /// `/events/<name>`: settings, entrants, pairings by round, crosstable
 /// and standings (a cup: its bracket, or its groups and final stage).
 pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebError> {
+    event_round(site, conn, name, None)
+}
+
+/// `/events/<name>?round=N`: [`event`] with round `N`'s pairings shown
+/// where an event shows one round at a time (without `N`: the round being
+/// played, else the first with a game in progress, else the last). A
+/// round the event has not paired is a 404.
+pub fn event_round(
+    site: &Site,
+    conn: &Connection,
+    name: &str,
+    round: Option<u32>,
+) -> Result<Page, WebError> {
     let event = event_named(conn, name)?;
     let s = &event.settings;
     let mut settings: Vec<(String, String)> = vec![
@@ -297,8 +317,53 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
             _ => format!("Round {}", r.round),
         };
     }
-    let groups = store::cups::groups_text(conn, &event)?;
-    if event.status == Status::Finished && knockout.is_none() && groups.is_none() {
+    // A large event: one round's pairings, and links to the others.
+    let game_count: usize = rounds.iter().map(|r| r.games.len()).sum();
+    let mut round_links: Vec<(u32, String)> = Vec::new();
+    let mut shown_round = None;
+    if game_count > ALL_ROUNDS_UP_TO {
+        let chosen = match round {
+            Some(n) => n,
+            None => rounds
+                .iter()
+                .find(|r| r.round == event.current_round && event.status == Status::Running)
+                .or_else(|| {
+                    rounds
+                        .iter()
+                        .find(|r| r.games.iter().any(|g| g.result == "in progress"))
+                })
+                .or(rounds.last())
+                .map_or(0, |r| r.round),
+        };
+        round_links = rounds.iter().map(|r| (r.round, r.name.clone())).collect();
+        rounds.retain(|r| r.round == chosen);
+        if rounds.is_empty() && round.is_some() {
+            return Err(WebError::NotFound);
+        }
+        shown_round = Some(chosen);
+        index = GameIndex::default();
+    } else if round.is_some_and(|n| !rounds.iter().any(|r| r.round == n)) {
+        return Err(WebError::NotFound);
+    }
+
+    // A groups event: each group's crosstable, then a round-robin final
+    // stage's (a knockout final stage is the bracket above).
+    let mut groups: Vec<(String, TableView)> = Vec::new();
+    if event.status != Status::Open
+        && let Some(cut) = store::cups::groups_of(conn, &event)?
+    {
+        for (i, t) in store::cups::group_tables(conn, &event, &cut)?
+            .iter()
+            .enumerate()
+        {
+            groups.push((format!("Group {}", i + 1), table_view(t, &index)));
+        }
+        if let Some(t) = store::cups::final_stage_table(conn, &event)? {
+            groups.push(("Final stage".to_string(), table_view(&t, &index)));
+        }
+    }
+    let is_groups = !groups.is_empty();
+    if event.status == Status::Finished && knockout.is_none() && !is_groups {
         winners.extend(
             table
                 .rows
@@ -316,7 +381,7 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
             entrants => value(&entrants),
             rounds => value(&rounds),
             started => started,
-            groups => groups,
+            groups => value(&groups),
             bracket => value(&bracket),
             winners => winners,
             table => started.then(|| value(table_view(&table, &index))),
@@ -325,7 +390,9 @@ pub fn event(site: &Site, conn: &Connection, name: &str) -> Result<Page, WebErro
             games => table.games,
             has_trf => started && matches!(s.format, Format::Swiss { .. }),
             // `/events/<name>.pgn` answers 404 while there is no game.
-            has_pgn => rounds.iter().any(|r| !r.games.is_empty()),
+            has_pgn => game_count > 0,
+            round_links => round_links,
+            shown_round => shown_round,
         },
     )
 }

@@ -18,7 +18,7 @@ use super::{Page, Site, WebError};
 use crate::metrics::Snapshot;
 use crate::ratings::Section;
 use crate::reader::{self, Who};
-use crate::render::ratings::{past_table, player_table, section_title};
+use crate::render::ratings::section_title;
 use crate::render::readable_time;
 use crate::rules::Variant;
 use crate::store::{self, ratings, web};
@@ -32,7 +32,7 @@ mod variants;
 pub(super) use board::{Loaded, load};
 pub use board::{board, board_feed};
 pub(super) use events::event_named;
-pub use events::{event, event_feed, event_trf, ladder};
+pub use events::{event, event_feed, event_round, event_trf, ladder};
 pub use feed::site_feed;
 use lists::{Pager, skipped, variant_line};
 pub use lists::{events, index, ladders, players};
@@ -229,8 +229,8 @@ pub fn player(site: &Site, conn: &Connection, userid: &str, page: u32) -> Result
         "player.html",
         minijinja::context! {
             userid => userid,
-            ratings => (!standings.is_empty()).then(|| player_table(&standings)),
-            rated_games => (!rows.is_empty()).then(|| past_table(&rows)),
+            ratings => value(tables::player_ratings(&standings)),
+            rated_games => value(tables::rated_games(&rows)),
             games => value(line_views(games)),
             pager => value(&pager),
             events => events,

@@ -1,11 +1,15 @@
-//! An event's standings, crosstable and knockout bracket as the values of
-//! HTML tables (the mails keep their fixed-width text): each name links
-//! to the player's page and each result to its game.
+//! An event's standings, crosstable and knockout bracket, and a player's
+//! ratings and rated games, as the values of HTML tables (the mails keep
+//! their fixed-width text): each name links to the player's page and each
+//! result to its game.
 
 use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::ratings::{Outcome, PlayerRating, Section};
+use crate::render::ratings::{PastRow, shown};
+use crate::rules::Variant;
 use crate::tournament::knockout::{Bracket, StageScore, round_name};
 use crate::tournament::{Crosstable, points_text, text::value_text};
 
@@ -209,6 +213,79 @@ pub(super) fn bracket_view(bracket: &Bracket, names: &[String]) -> Vec<BracketRo
                     }
                 })
                 .collect(),
+        })
+        .collect()
+}
+
+/// One of a player's ratings, as a row of their page's table.
+#[derive(Serialize)]
+pub(super) struct RatingRow {
+    variant: String,
+    id: &'static str,
+    rating: i32,
+    deviation: u32,
+    games: u32,
+    won: u32,
+    lost: u32,
+    drawn: u32,
+    status: &'static str,
+}
+
+/// A player's ratings, one row per variant (the `rating` mail's table).
+pub(super) fn player_ratings(ratings: &[(Variant, PlayerRating, Section)]) -> Vec<RatingRow> {
+    ratings
+        .iter()
+        .map(|(variant, r, section)| RatingRow {
+            variant: variant.spaced_name().to_string(),
+            id: variant.id(),
+            rating: r.shown(),
+            deviation: r.shown_deviation(),
+            games: r.games,
+            won: r.wins,
+            lost: r.losses,
+            drawn: r.draws,
+            status: match section {
+                Section::Established => "established",
+                Section::Provisional => "provisional",
+                Section::Inactive => "inactive",
+            },
+        })
+        .collect()
+}
+
+/// One past rated game from the player's side, as a row of their page.
+#[derive(Serialize)]
+pub(super) struct RatedGameRow {
+    date: String,
+    board: u32,
+    variant: String,
+    score: &'static str,
+    opponent: String,
+    opponent_rating: i32,
+    change: String,
+}
+
+/// A player's last rated games (the `rating` mail's list).
+pub(super) fn rated_games(rows: &[PastRow<'_>]) -> Vec<RatedGameRow> {
+    rows.iter()
+        .map(|row| {
+            let (before, after) = (shown(row.before), shown(row.after));
+            RatedGameRow {
+                date: row.date.clone(),
+                board: row.board,
+                variant: row.variant.spaced_name().to_string(),
+                score: match row.outcome {
+                    Outcome::Win => "won",
+                    Outcome::Loss => "lost",
+                    Outcome::Draw => "drew",
+                },
+                opponent: row.opponent.to_string(),
+                opponent_rating: shown(row.opponent_rating),
+                change: format!(
+                    "{before} → {after} ({:+})",
+                    i64::from(after) - i64::from(before)
+                ),
+            }
         })
         .collect()
 }

@@ -2,7 +2,8 @@
 //! project's own words, the section of docs/rules.md that bears its id,
 //! built into the binary, with the common ground every variant shares.
 //! The section's paragraphs and list items are shown as text (escaped by
-//! the template); the few marks of Markdown in them read well as they are.
+//! the template), its two marks of Markdown as HTML: `*a term*` as
+//! emphasis, `` `code` `` as code.
 
 use serde::Serialize;
 
@@ -18,6 +19,59 @@ const RULES: &str = include_str!("../../../docs/rules.md");
 struct Block {
     list: bool,
     lines: Vec<String>,
+}
+
+/// A run of one line's text: plain, emphasised (`*term*`) or code.
+#[derive(Serialize, Debug, PartialEq, Eq)]
+struct Span {
+    text: String,
+    em: bool,
+    code: bool,
+}
+
+/// The spans of one line of the rules: `` `code` `` first (a `*` inside
+/// it is code), then `*term*` where a `*` opens a word and closes later;
+/// any other `*` or a lone backtick is text.
+fn spans(line: &str) -> Vec<Span> {
+    let mut out: Vec<Span> = Vec::new();
+    let mut plain = String::new();
+    let mut rest = line;
+    let flush = |plain: &mut String, out: &mut Vec<Span>| {
+        if !plain.is_empty() {
+            out.push(Span {
+                text: std::mem::take(plain),
+                em: false,
+                code: false,
+            });
+        }
+    };
+    while let Some(c) = rest.chars().next() {
+        let after = &rest[c.len_utf8()..];
+        let closed = match c {
+            '`' => after.find('`').map(|end| (end, false)),
+            '*' if after.starts_with(|n: char| !n.is_whitespace() && n != '*') => {
+                after.find('*').map(|end| (end, true))
+            }
+            _ => None,
+        };
+        match closed {
+            Some((end, em)) => {
+                flush(&mut plain, &mut out);
+                out.push(Span {
+                    text: after[..end].to_string(),
+                    em,
+                    code: !em,
+                });
+                rest = &after[end + 1..];
+            }
+            None => {
+                plain.push(c);
+                rest = after;
+            }
+        }
+    }
+    flush(&mut plain, &mut out);
+    out
 }
 
 /// The section of the rules headed `## {heading}`, as blocks; empty if
@@ -60,6 +114,14 @@ fn section(heading: &str) -> Vec<Block> {
     blocks
 }
 
+/// A section's blocks with each line cut into its [`spans`].
+fn marked(blocks: Vec<Block>) -> Vec<(bool, Vec<Vec<Span>>)> {
+    blocks
+        .into_iter()
+        .map(|b| (b.list, b.lines.iter().map(|l| spans(l)).collect()))
+        .collect()
+}
+
 /// `/variants`: every variant, linked to its rules.
 pub fn variants(site: &Site) -> Result<Page, WebError> {
     let variants: Vec<_> = Variant::ALL.into_iter().map(variant_line).collect();
@@ -77,8 +139,8 @@ pub fn variant(site: &Site, variant: Variant) -> Result<Page, WebError> {
         "variants.html",
         minijinja::context! {
             variant => value(variant_line(variant)),
-            rules => value(section(variant.id())),
-            common => value(section("Common ground")),
+            rules => value(marked(section(variant.id()))),
+            common => value(marked(section("Common ground"))),
         },
     )
 }
@@ -103,5 +165,28 @@ mod tests {
             "{chess2:?}"
         );
         assert!(section("no such variant").is_empty());
+    }
+
+    #[test]
+    fn emphasis_and_code_become_spans_and_stray_marks_stay_text() {
+        let span = |text: &str, em, code| Span {
+            text: text.into(),
+            em,
+            code,
+        };
+        assert_eq!(
+            spans("A *move* is `e4`, not `*`; 2 * 3 and a lone ` stay."),
+            [
+                span("A ", false, false),
+                span("move", true, false),
+                span(" is ", false, false),
+                span("e4", false, true),
+                span(", not ", false, false),
+                span("*", false, true),
+                span("; 2 * 3 and a lone ` stay.", false, false),
+            ]
+        );
+        assert_eq!(spans("*open"), [span("*open", false, false)]);
+        assert!(spans("").is_empty());
     }
 }
