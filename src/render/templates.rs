@@ -43,6 +43,18 @@ pub struct Rendered {
     pub body: String,
 }
 
+/// The `count` filter of the mail and web templates:
+/// `{{ n | count("day") }}` is `1 day` or `2 days`, and irregular nouns give
+/// their plural (`count("match", "matches")`), as [`super::count`] writes
+/// them in code.
+pub fn count_filter(n: minijinja::Value, singular: String, plural: Option<String>) -> String {
+    let n = n.to_string();
+    match plural {
+        Some(plural) => super::count_as(n, &singular, &plural),
+        None => super::count(n, &singular),
+    }
+}
+
 impl Templates {
     /// Templates from `dir` where present, built-in ones otherwise.
     pub fn new(dir: Option<&Path>) -> Templates {
@@ -57,16 +69,7 @@ impl Templates {
         // `{{ n | count("day") }}`: `1 day`, `2 days` (irregular nouns give
         // their plural: `count("match", "matches")`), as `render::count`
         // writes them in code.
-        env.add_filter(
-            "count",
-            |n: minijinja::Value, singular: String, plural: Option<String>| {
-                let n = n.to_string();
-                match plural {
-                    Some(plural) => super::count_as(n, &singular, &plural),
-                    None => super::count(n, &singular),
-                }
-            },
-        );
+        env.add_filter("count", count_filter);
         env.set_loader(move |name| {
             if let Some(dir) = &dir {
                 let path = dir.join(name);

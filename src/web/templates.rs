@@ -68,6 +68,7 @@ impl Pages {
     pub fn new(dir: Option<&Path>) -> Pages {
         let dir: Option<PathBuf> = dir.map(|dir| dir.join("web"));
         let mut env = Environment::new();
+        env.add_filter("count", crate::render::templates::count_filter);
         env.set_loader(move |name| {
             if let Some(dir) = &dir {
                 let path = dir.join(name);
