@@ -241,7 +241,7 @@ fn a_ladder_page_shows_its_last_results_once_a_game_ends() {
     );
     let page = ladder_page(&h, "top");
     let row = format!(
-        r#"<tr><td><a href="/boards/{b}">{b}</a></td><td><a href="/players/boris">boris</a></td><td><a href="/players/anna">anna</a></td><td>1-0</td><td>{}</td></tr>"#,
+        r#"<tr><td><a href="/boards/{b}">{b}</a></td><td><a href="/players/boris">boris</a></td><td><a href="/players/anna">anna</a></td><td>1-0</td><td class="time">{}</td></tr>"#,
         readable(h.now),
         b = board.board
     );
