@@ -141,21 +141,7 @@ pub(super) fn finish_event(ctx: &Ctx<'_>, event: &Event) -> Result<(), ServiceEr
     }
     for reader in readers {
         let player = players::by_id(ctx.conn, reader)?;
-        let mut mail = notice_with_block(
-            ctx,
-            vec![player.mail_address().to_string()],
-            &subject(event, &what),
-            &text,
-            &table,
-        )?;
-        if !ctx
-            .answered_sender()
-            .is_some_and(|sender| player.owns_address(sender))
-        {
-            mail.in_reply_to = None;
-            mail.references.clear();
-        }
-        with_token(ctx, &mut mail, &player);
+        let mail = notice_with_block_to(ctx, &player, &subject(event, &what), &text, &table)?;
         ctx.send_later([mail]);
     }
     Ok(())
@@ -323,6 +309,33 @@ pub(super) fn notice_to(
     text: &str,
 ) -> Result<Outgoing, ServiceError> {
     let mut mail = ctx.notice(vec![player.mail_address().to_string()], subject, text)?;
+    own_thread(ctx, &mut mail, player);
+    Ok(mail)
+}
+
+/// [`notice_to`] with `block` (a table, a bracket) below its text.
+pub(super) fn notice_with_block_to(
+    ctx: &Ctx<'_>,
+    player: &Player,
+    subject: &str,
+    text: &str,
+    block: &str,
+) -> Result<Outgoing, ServiceError> {
+    let mut mail = notice_with_block(
+        ctx,
+        vec![player.mail_address().to_string()],
+        subject,
+        text,
+        block,
+    )?;
+    own_thread(ctx, &mut mail, player);
+    Ok(mail)
+}
+
+/// Makes `mail`, addressed to `player` alone, a thread of its own unless
+/// the player sent the mail being answered, and gives it the player's
+/// reply token.
+fn own_thread(ctx: &Ctx<'_>, mail: &mut Outgoing, player: &Player) {
     if !ctx
         .answered_sender()
         .is_some_and(|sender| player.owns_address(sender))
@@ -330,8 +343,7 @@ pub(super) fn notice_to(
         mail.in_reply_to = None;
         mail.references.clear();
     }
-    with_token(ctx, &mut mail, player);
-    Ok(mail)
+    with_token(ctx, mail, player);
 }
 
 /// The event's results, for the crosstable.

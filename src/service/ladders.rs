@@ -86,14 +86,12 @@ pub(super) fn game_ended(
                     player.userid,
                     place - 1,
                 );
-                let mut mail = ctx.notice(
-                    vec![player.mail_address().to_string()],
+                let mail = super::event_rounds::notice_to(
+                    ctx,
+                    &player,
                     &format!("pbem ladder {name}: you are now in place {place}"),
                     &text,
                 )?;
-                mail.in_reply_to = None;
-                mail.references.clear();
-                crate::service::event_start::with_token(ctx, &mut mail, &player);
                 ctx.send_later([mail]);
             }
             news

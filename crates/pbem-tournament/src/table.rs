@@ -272,6 +272,15 @@ fn halves_of(mark: Mark) -> u32 {
 }
 
 impl Crosstable {
+    /// The last round any player has a cell in (0 before the first).
+    pub fn last_round(&self) -> u32 {
+        self.rows
+            .iter()
+            .flat_map(|r| r.rounds.iter().map(|c| c.round))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Computes the crosstable of `results`.
     pub fn compute(results: &EventResults) -> Crosstable {
         let n = results.entrants.len();

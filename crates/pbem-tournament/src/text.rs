@@ -96,12 +96,7 @@ pub fn crosstable(table: &Crosstable) -> String {
     } else {
         rank_width + 4
     };
-    let rounds = table
-        .rows
-        .iter()
-        .flat_map(|r| r.rounds.iter().map(|c| c.round))
-        .max()
-        .unwrap_or(0);
+    let rounds = table.last_round();
     if round_robin {
         for column in 1..=table.rows.len() {
             let _ = write!(out, "{column:>cell_width$}");

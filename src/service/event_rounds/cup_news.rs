@@ -8,7 +8,7 @@
 //! from the stored games; nothing of it is stored.
 
 use super::super::{Ctx, ServiceError};
-use super::{notice_to, notice_with_block, subject, with_token};
+use super::{notice_to, notice_with_block_to, subject};
 use crate::domain::PlayerId;
 use crate::store::cups::Cup;
 use crate::store::players::{self, Player};
@@ -301,21 +301,13 @@ pub(super) fn tell_groups(
                     "s"
                 },
             );
-            let mut mail = notice_with_block(
+            let mail = notice_with_block_to(
                 ctx,
-                vec![player.mail_address().to_string()],
+                &player,
                 &subject(event, &format!("group {group} final table")),
                 &text,
                 &block,
             )?;
-            if !ctx
-                .answered_sender()
-                .is_some_and(|sender| player.owns_address(sender))
-            {
-                mail.in_reply_to = None;
-                mail.references.clear();
-            }
-            with_token(ctx, &mut mail, &player);
             ctx.send_later([mail]);
         }
     }

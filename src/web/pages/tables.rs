@@ -77,12 +77,7 @@ pub(super) struct TableView {
 pub(super) fn table_view(table: &Crosstable, games: &GameIndex) -> TableView {
     let swiss = table.format.is_swiss();
     let names: Vec<&str> = table.rows.iter().map(|r| r.name.as_str()).collect();
-    let rounds = table
-        .rows
-        .iter()
-        .flat_map(|r| r.rounds.iter().map(|c| c.round))
-        .max()
-        .unwrap_or(0);
+    let rounds = table.last_round();
     let columns = match swiss {
         true => (1..=rounds).map(|r| format!("R{r}")).collect(),
         false => (1..=table.rows.len()).map(|c| c.to_string()).collect(),
