@@ -5,38 +5,12 @@
 //! one line in the log (never a password or a move), and handled mails
 //! are pruned from the Maildir.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 use std::time::{Duration, SystemTime};
 
 use pbem_testkit::{ALICE, Harness, outbox_files, text_mail};
 
-const MDA_FAILURE: &str = pbem::cli::MDA_FAILURE;
-
-/// Runs `pbem` with no environment (as Postfix and cron do), `stdin` on
-/// its standard input and standard error a pipe (not a terminal).
-fn pbem(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .env_clear()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pbem starts");
-    child.stdin.take().expect("stdin").write_all(stdin).ok();
-    child.wait_with_output().expect("pbem ends")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn help_mail(id: &str) -> Vec<u8> {
-    format!("From: {ALICE}\r\nTo: pbem@localhost\r\nSubject: help\r\nMessage-ID: <{id}@example.org>\r\n\r\nhelp\r\n")
-        .into_bytes()
-}
+use super::operator::{MDA_FAILURE, help_mail, pbem, text};
 
 fn path(path: &Path) -> &str {
     path.to_str().expect("UTF-8 path")

@@ -13,11 +13,11 @@ use pbem_testkit::{ALICE, Harness, outbox_files};
 
 /// What `pbem process` writes on standard error when it fails and the log
 /// is elsewhere (`pbem::cli::MDA_FAILURE`).
-const MDA_FAILURE: &str = pbem::cli::MDA_FAILURE;
+pub(crate) const MDA_FAILURE: &str = pbem::cli::MDA_FAILURE;
 
 /// Runs `pbem` with no environment at all (as .forward and cron do) and
 /// `stdin` on its standard input.
-fn pbem(args: &[&str], stdin: &[u8]) -> Output {
+pub(crate) fn pbem(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
         .env_clear()
         .args(args)
@@ -31,11 +31,11 @@ fn pbem(args: &[&str], stdin: &[u8]) -> Output {
     child.wait_with_output().expect("pbem ends")
 }
 
-fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn help_mail(id: &str) -> Vec<u8> {
+pub(crate) fn help_mail(id: &str) -> Vec<u8> {
     format!("From: {ALICE}\r\nTo: pbem@localhost\r\nSubject: help\r\nMessage-ID: <{id}@example.org>\r\n\r\nhelp\r\n")
         .into_bytes()
 }
